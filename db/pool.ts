@@ -1,0 +1,34 @@
+/**
+ * node-postgres pools for Leaseboard. Every pool names itself in
+ * `application_name` (so tests can count its connections in pg_stat_activity)
+ * and carries a statement timeout, so a stuck database yields an error, never a
+ * hang. Callers own the pool and must `end()` it.
+ */
+import pg from 'pg';
+
+export interface PoolOptions {
+  /** Shown in pg_stat_activity; no hostnames, PIDs or secrets. Default `leaseboard`. */
+  applicationName?: string;
+  /** Server-side statement timeout in ms. Default 5,000. */
+  statementTimeoutMs?: number;
+  /** Client-side connect timeout in ms. Default 5,000. */
+  connectTimeoutMs?: number;
+  /** Maximum connections. Default 10. */
+  max?: number;
+}
+
+export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    application_name: options.applicationName ?? 'leaseboard',
+    statement_timeout: options.statementTimeoutMs ?? 5_000,
+    query_timeout: (options.statementTimeoutMs ?? 5_000) + 1_000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    max: options.max ?? 10,
+    idleTimeoutMillis: 10_000,
+  });
+  // An idle client's error (server restart, network cut) must not crash the
+  // process: the next query on a fresh client reports it to its caller.
+  pool.on('error', () => {});
+  return pool;
+}

@@ -1,0 +1,204 @@
+/**
+ * Leaseboard's schema: the facts the lease authority, the scheduler runtime and
+ * the status service share. Every timestamp here is written by the database
+ * clock (`clock_timestamp()`) inside the statement that decides; no column is
+ * ever filled from an application clock.
+ *
+ * Lease rows are never deleted (release keeps the row), so epochs are never
+ * reused. Event tables are append-only; summaries are kept current in the same
+ * statement or transaction that appends, so readers are O(schedulers).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string', precision: 6 });
+const epochCol = (name: string) => bigint(name, { mode: 'number' });
+
+/** One row per lease name; the authority's current state. */
+export const leases = pgTable(
+  'leases',
+  {
+    name: text('name').primaryKey(),
+    holder: text('holder').notNull(),
+    holderLabel: text('holder_label'),
+    epoch: epochCol('epoch').notNull(),
+    acquiredAt: ts('acquired_at').notNull(),
+    renewedAt: ts('renewed_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    ttlMs: integer('ttl_ms').notNull(),
+    releasedAt: ts('released_at'),
+    /** The renewal-gap rollup bucket still open for the current epoch (minute start). */
+    gapBucket: ts('gap_bucket'),
+    gapBucketMaxMs: integer('gap_bucket_max_ms'),
+    gapBucketRenewals: integer('gap_bucket_renewals'),
+  },
+  (t) => [check('leases_epoch_positive', sql`${t.epoch} > 0`), check('leases_ttl_positive', sql`${t.ttlMs} > 0`)],
+);
+
+/** Authority history: enough to rebuild every epoch's tenure `[acquired, end)`. */
+export const leaseEvents = pgTable(
+  'lease_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    lease: text('lease').notNull(),
+    kind: text('kind', { enum: ['acquired', 'taken_over', 'released'] }).notNull(),
+    epoch: epochCol('epoch').notNull(),
+    holder: text('holder').notNull(),
+    holderLabel: text('holder_label'),
+    at: ts('at').notNull(),
+    previousEpoch: epochCol('previous_epoch'),
+    previousHolder: text('previous_holder'),
+    /** When the previous epoch's tenure ended: its release, or its expiry. */
+    previousEndedAt: ts('previous_ended_at'),
+  },
+  (t) => [index('lease_events_lease_at').on(t.lease, t.at)],
+);
+
+/** Bounded renewal history: the longest renewal gap per epoch per minute. */
+export const renewalGaps = pgTable(
+  'renewal_gaps',
+  {
+    lease: text('lease').notNull(),
+    epoch: epochCol('epoch').notNull(),
+    minute: ts('minute').notNull(),
+    maxGapMs: integer('max_gap_ms').notNull(),
+    renewals: integer('renewals').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lease, t.minute, t.epoch] })],
+);
+
+/** Fenced writes refused at the resource because their epoch was not current. */
+export const staleWriteRejections = pgTable(
+  'stale_write_rejections',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    lease: text('lease').notNull(),
+    attemptedEpoch: epochCol('attempted_epoch').notNull(),
+    currentEpoch: epochCol('current_epoch'),
+    resource: text('resource').notNull(),
+    reason: text('reason', { enum: ['stale_epoch', 'expired', 'released', 'no_lease'] }).notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('stale_write_rejections_lease_at').on(t.lease, t.at)],
+);
+
+/** Operator intent per lease: an explicit choice automation never overturns. */
+export const schedulerIntents = pgTable('scheduler_intents', {
+  lease: text('lease').primaryKey(),
+  disabled: boolean('disabled').notNull(),
+  by: text('by').notNull(),
+  reason: text('reason').notNull(),
+  at: ts('at').notNull(),
+});
+
+/** Every intent change, append-only. */
+export const intentAudit = pgTable(
+  'intent_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    lease: text('lease').notNull(),
+    disabled: boolean('disabled').notNull(),
+    by: text('by').notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('intent_audit_lease_at').on(t.lease, t.at)],
+);
+
+/** Scheduler registration: cadence and reporting period the status service judges by. */
+export const schedulers = pgTable('schedulers', {
+  name: text('name').primaryKey(),
+  everyMs: integer('every_ms').notNull(),
+  reportEveryMs: integer('report_every_ms').notNull(),
+  stallAfterMs: integer('stall_after_ms').notNull(),
+  overdueAfterMs: integer('overdue_after_ms').notNull(),
+  registeredAt: ts('registered_at').notNull(),
+});
+
+/** One scheduled run, keyed `lease@scheduled-instant`; claimed, resumed and completed by key. */
+export const occurrences = pgTable(
+  'occurrences',
+  {
+    key: text('key').primaryKey(),
+    lease: text('lease').notNull(),
+    scheduledAt: ts('scheduled_at').notNull(),
+    state: text('state', { enum: ['running', 'completed'] }).notNull(),
+    epoch: epochCol('epoch').notNull(),
+    claimedAt: ts('claimed_at').notNull(),
+    completedAt: ts('completed_at'),
+    cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [index('occurrences_lease_scheduled').on(t.lease, t.scheduledAt)],
+);
+
+/** Synthetic documents the retention planner scans. Never deleted. */
+export const documents = pgTable('documents', {
+  id: bigint('id', { mode: 'number' }).primaryKey(),
+  retentionClass: text('retention_class').notNull(),
+  createdAt: ts('created_at').notNull(),
+});
+
+/** Fenced output of retention planning: "document D would expire under policy P". */
+export const planItems = pgTable(
+  'plan_items',
+  {
+    occurrence: text('occurrence').notNull(),
+    documentId: bigint('document_id', { mode: 'number' }).notNull(),
+    policy: text('policy').notNull(),
+    epoch: epochCol('epoch').notNull(),
+    writtenAt: ts('written_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.occurrence, t.documentId] })],
+);
+
+/** Append-only progress reports (holder → store). */
+export const progressReports = pgTable(
+  'progress_reports',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    lease: text('lease').notNull(),
+    epoch: epochCol('epoch').notNull(),
+    seq: integer('seq').notNull(),
+    occurrence: text('occurrence'),
+    cursor: bigint('cursor', { mode: 'number' }),
+    advanced: boolean('advanced').notNull(),
+    reportedAt: ts('reported_at').notNull(),
+  },
+  (t) => [index('progress_reports_lease_epoch_at').on(t.lease, t.epoch, t.reportedAt)],
+);
+
+/** Per-lease summary of the latest reporting epoch, kept current with each report. */
+export const progressSummaries = pgTable('progress_summaries', {
+  lease: text('lease').primaryKey(),
+  epoch: epochCol('epoch').notNull(),
+  firstReportAt: ts('first_report_at').notNull(),
+  lastReportAt: ts('last_report_at').notNull(),
+  lastSeq: integer('last_seq').notNull(),
+  lastAdvanceAt: ts('last_advance_at').notNull(),
+  inFlight: text('in_flight'),
+  cursor: bigint('cursor', { mode: 'number' }),
+  reportEveryMs: integer('report_every_ms').notNull(),
+  gapFrom: ts('gap_from'),
+  gapTo: ts('gap_to'),
+  gapReason: text('gap_reason', { enum: ['silence', 'lost_reports'] }),
+});
+
+export type LeaseRow = typeof leases.$inferSelect;
+export type LeaseEventRow = typeof leaseEvents.$inferSelect;
+export type StaleWriteRejectionRow = typeof staleWriteRejections.$inferSelect;
+export type SchedulerIntentRow = typeof schedulerIntents.$inferSelect;
+export type SchedulerRow = typeof schedulers.$inferSelect;
+export type OccurrenceRow = typeof occurrences.$inferSelect;
+export type ProgressSummaryRow = typeof progressSummaries.$inferSelect;
+export type ProgressReportRow = typeof progressReports.$inferSelect;

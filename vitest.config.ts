@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+
+// Two tiers, visible in the script names: `unit` is pure and fast (fake time),
+// `int` runs against a real PostgreSQL (DATABASE_URL, or an embedded one
+// started by the global setup) and real processes.
+export default defineConfig({
+  resolve: { alias: { '@': path.resolve(__dirname) } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['lib/**/*.unit.test.ts', 'scripts/**/*.unit.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'int',
+          include: ['lib/**/*.int.test.ts', 'db/**/*.int.test.ts', 'scripts/**/*.int.test.ts'],
+          globalSetup: ['db/testing/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
