@@ -1,11 +1,14 @@
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
 
 // Two tiers, visible in the script names: `unit` is pure and fast (fake time),
 // `int` runs against a real PostgreSQL (DATABASE_URL, or an embedded one
 // started by the global setup) and real processes.
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname) } },
+  resolve: { alias: { '@': root } },
   test: {
     projects: [
       {

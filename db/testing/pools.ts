@@ -1,0 +1,25 @@
+// Test-side helpers: pools on the run's database that are closed after each file.
+import type pg from 'pg';
+import { afterAll, inject } from 'vitest';
+import { createPool, type PoolOptions } from '../pool';
+
+export function databaseUrl(): string {
+  return inject('databaseUrl');
+}
+
+/** A pool on the run's database, ended after the file's tests. */
+export function usePool(options: PoolOptions = {}): pg.Pool {
+  const pool = createPool(databaseUrl(), { applicationName: 'leaseboard-test', ...options });
+  afterAll(() => pool.end());
+  return pool;
+}
+
+/** A lease name unique to this test, so tests never see each other's rows. */
+export function uniqueLease(prefix = 'test'): string {
+  return `${prefix}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Test-only: make the lease expired now, as if its holder had paused past its ttl. */
+export async function forceExpire(db: Pick<pg.Pool, 'query'>, lease: string): Promise<void> {
+  await db.query(`UPDATE leases SET expires_at = clock_timestamp() - interval '1 millisecond' WHERE name = $1`, [lease]);
+}

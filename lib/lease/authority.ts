@@ -1,0 +1,154 @@
+/**
+ * The lease authority: acquire, renew and release, each ONE conditional SQL
+ * statement decided on the database clock (see ./sql.ts).
+ *
+ * Guarantees
+ * - At most one holder is granted each epoch; epochs only go up; renewal never
+ *   changes the epoch; release keeps the row, so an epoch is never reused.
+ * - Renewal succeeds only for the current holder AND epoch of an unexpired,
+ *   unreleased lease.
+ * - A statement that times out or loses its connection is reported as
+ *   `unknown`, never as success or failure.
+ *
+ * Not guaranteed: that only one process *acts* as leader. A paused holder
+ * wakes up believing it leads; only fencing at the resource (./fence.ts)
+ * stops its writes. Like client-go's leader election, this module only decides
+ * who holds the right.
+ */
+import type pg from 'pg';
+import { LeaseStoreError, isUnknownOutcome } from './errors';
+import { ACQUIRE_SQL, READ_LEASE_SQL, RELEASE_SQL, RENEW_SQL } from './sql';
+
+/** What a holder keeps after a grant: the proof it presents to renew, release and fence. */
+export interface Grant {
+  readonly name: string;
+  readonly holder: string;
+  readonly epoch: number;
+}
+
+export type AcquireResult =
+  | { kind: 'acquired'; epoch: number; acquiredAt: Date; expiresAt: Date }
+  | { kind: 'held'; holder: string; epoch: number; expiresAt: Date }
+  /** The database says this very token holds it (an earlier attempt's outcome was unknown). */
+  | { kind: 'held_by_self'; epoch: number; expiresAt: Date }
+  | { kind: 'disabled'; by: string; reason: string }
+  /** The row changed between the grant attempt and the explaining read; try again. */
+  | { kind: 'changed' }
+  | { kind: 'unknown'; cause: unknown };
+
+export type RenewResult = { kind: 'renewed'; renewedAt: Date; expiresAt: Date } | { kind: 'lost' } | { kind: 'unknown'; cause: unknown };
+
+export type ReleaseResult = { kind: 'released'; releasedAt: Date } | { kind: 'not_held' } | { kind: 'unknown'; cause: unknown };
+
+export interface LeaseRecord {
+  name: string;
+  holder: string;
+  holderLabel: string | null;
+  epoch: number;
+  acquiredAt: Date;
+  renewedAt: Date;
+  expiresAt: Date;
+  ttlMs: number;
+  releasedAt: Date | null;
+  live: boolean;
+}
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+export class LeaseAuthority {
+  constructor(private readonly db: Queryable) {}
+
+  /** Acquire `name` for `holder` for `ttlMs`, or say who holds it. */
+  async acquire(name: string, holder: string, ttlMs: number, label: string | null = null): Promise<AcquireResult> {
+    let rows: { epoch: string; acquired_at: Date; expires_at: Date }[];
+    try {
+      ({ rows } = await this.db.query({ name: 'lease_acquire', text: ACQUIRE_SQL, values: [name, holder, label, ttlMs] }));
+    } catch (error) {
+      return this.unknownOrThrow('acquire', error);
+    }
+    const granted = rows[0];
+    if (granted) return { kind: 'acquired', epoch: Number(granted.epoch), acquiredAt: granted.acquired_at, expiresAt: granted.expires_at };
+    const current = await this.readRow(name);
+    if (current.disabled) return { kind: 'disabled', by: current.disabled_by ?? '', reason: current.disabled_reason ?? '' };
+    if (!current.holder || !current.live) return { kind: 'changed' };
+    if (current.holder === holder) return { kind: 'held_by_self', epoch: Number(current.epoch), expiresAt: current.expires_at! };
+    return { kind: 'held', holder: current.holder, epoch: Number(current.epoch), expiresAt: current.expires_at! };
+  }
+
+  /** Extend the lease; only the current holder and epoch can. */
+  async renew(grant: Grant): Promise<RenewResult> {
+    try {
+      const { rows } = await this.db.query<{ renewed_at: Date; expires_at: Date }>({
+        name: 'lease_renew',
+        text: RENEW_SQL,
+        values: [grant.name, grant.holder, grant.epoch],
+      });
+      const row = rows[0];
+      return row ? { kind: 'renewed', renewedAt: row.renewed_at, expiresAt: row.expires_at } : { kind: 'lost' };
+    } catch (error) {
+      return this.unknownOrThrow('renew', error);
+    }
+  }
+
+  /** Give the lease up at once; the row (and its epoch) stays. */
+  async release(grant: Grant): Promise<ReleaseResult> {
+    try {
+      const { rows } = await this.db.query<{ released_at: Date }>({
+        name: 'lease_release',
+        text: RELEASE_SQL,
+        values: [grant.name, grant.holder, grant.epoch],
+      });
+      const row = rows[0];
+      return row ? { kind: 'released', releasedAt: row.released_at } : { kind: 'not_held' };
+    } catch (error) {
+      return this.unknownOrThrow('release', error);
+    }
+  }
+
+  /** The lease row as the database sees it now, or null if never held. */
+  async read(name: string): Promise<LeaseRecord | null> {
+    const row = await this.readRow(name);
+    if (!row.holder) return null;
+    return {
+      name,
+      holder: row.holder,
+      holderLabel: row.holder_label,
+      epoch: Number(row.epoch),
+      acquiredAt: row.acquired_at!,
+      renewedAt: row.renewed_at!,
+      expiresAt: row.expires_at!,
+      ttlMs: row.ttl_ms!,
+      releasedAt: row.released_at,
+      live: Boolean(row.live),
+    };
+  }
+
+  private async readRow(name: string) {
+    try {
+      const { rows } = await this.db.query<LeaseRow>({ name: 'lease_read', text: READ_LEASE_SQL, values: [name] });
+      return rows[0]!;
+    } catch (error) {
+      throw new LeaseStoreError('read', `reading lease ${name} failed`, { cause: error });
+    }
+  }
+
+  private unknownOrThrow(operation: string, error: unknown): { kind: 'unknown'; cause: unknown } {
+    if (isUnknownOutcome(error)) return { kind: 'unknown', cause: error };
+    throw new LeaseStoreError(operation, error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+interface LeaseRow {
+  holder: string | null;
+  holder_label: string | null;
+  epoch: string | null;
+  acquired_at: Date | null;
+  renewed_at: Date | null;
+  expires_at: Date | null;
+  ttl_ms: number | null;
+  released_at: Date | null;
+  live: boolean | null;
+  disabled: boolean | null;
+  disabled_by: string | null;
+  disabled_reason: string | null;
+}
