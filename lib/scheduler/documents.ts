@@ -14,11 +14,6 @@ export const RETENTION_POLICIES = {
 } as const;
 export type RetentionClass = keyof typeof RETENTION_POLICIES;
 
-/** SQL expression: the retention interval of `retention_class` column of alias `d`, NULL for keep-forever. */
-export const RETENTION_INTERVAL_SQL = `CASE d.retention_class ${Object.entries(RETENTION_POLICIES)
-  .map(([name, keep]) => `WHEN '${name}' THEN ${keep === null ? 'NULL' : `interval '${keep}'`}`)
-  .join(' ')} END`;
-
 export const DEFAULT_DOCUMENT_COUNT = 50_000;
 
 /** Inserts documents 1..count that are missing; returns how many exist afterwards. */

@@ -1,0 +1,13 @@
+/**
+ * Public API of the pure status projection. Import from `@/lib/status`.
+ *
+ * Guarantees: everything exported here is pure (no clock, no I/O) and safe
+ * to use on the server and in the browser. The golden-file helpers live in
+ * `@/lib/status/golden` so that zod stays out of the UI bundle.
+ */
+export { project } from './project';
+export { DEFAULT_THRESHOLDS, GAP_AFTER_REPORT_MULTIPLE, checkThresholds, gapAfterFor, type Thresholds } from './thresholds';
+export { HEALTH_SEVERITY, compareHealth, deriveHealth, healthRank, worstHealth } from './health';
+export { formatAgo, formatClock, formatDuration, formatIn, formatPercent } from './format';
+export { StatusInputError } from './time';
+export type * from './types';
