@@ -1,0 +1,36 @@
+/**
+ * What a scheduler tells its operator, one JSON line each. Display-safe by
+ * construction: lease names, epochs, occurrence keys, counts and reasons —
+ * never hostnames, PIDs (except the CLI's first `started` line, which the
+ * supervisor needs to send signals), document IDs or connection strings.
+ */
+export type RuntimeEvent =
+  | { event: 'registered'; lease: string }
+  | { event: 'acquired'; lease: string; epoch: number; adopted: boolean }
+  | { event: 'held'; lease: string; holder: string; epoch: number }
+  | { event: 'disabled'; lease: string; by: string; reason: string }
+  | { event: 'acquire_unknown'; lease: string }
+  | { event: 'renew_unknown'; lease: string; epoch: number }
+  | { event: 'lost'; lease: string; epoch: number; why: 'renewal_refused' | 'self_suspected' }
+  | { event: 'occurrence_started'; occurrence: string; epoch: number; resumed: boolean; cursor: number }
+  | { event: 'occurrence_completed'; occurrence: string; epoch: number }
+  | { event: 'write_rejected'; epoch: number; reason: string; currentEpoch: number | null; resource: string }
+  | { event: 'frozen'; on: boolean }
+  | { event: 'dropping_reports'; on: boolean }
+  | { event: 'released'; lease: string; epoch: number }
+  | { event: 'error'; where: string; message: string }
+  | { event: 'stopped'; lease: string; writes: WriteStats };
+
+export interface WriteStats {
+  attempted: number;
+  accepted: number;
+  rejected: number;
+}
+
+export type EventSink = (event: RuntimeEvent) => void;
+
+/** Error text for events: the message only (causes may carry connection details). */
+export function safeMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/postgres(ql)?:\/\/\S+/g, '[database url]').slice(0, 200);
+}

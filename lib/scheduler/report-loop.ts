@@ -1,0 +1,40 @@
+/**
+ * The report loop of one tenure: every `reportEveryMs` a report with the
+ * epoch, a seq contiguous from 1 within the epoch, the occurrence in flight
+ * and its cursor — also while the work is frozen (the cursor then stays put).
+ * While reports are being dropped (fault drill) the seq still advances, so
+ * the store sees the gap when they resume. A failed append is not retried:
+ * it is a gap, and the seq stream shows it.
+ */
+import type pg from 'pg';
+import type { Clock } from './clock';
+import type { SchedulerConfig } from './config';
+import { type EventSink, safeMessage } from './events';
+import { appendReport } from './report-store';
+import type { Tenure } from './tenure';
+import type { WorkPosition } from './work-loop';
+
+export async function runReportLoop(
+  tenure: Tenure,
+  deps: { db: pg.Pool; config: SchedulerConfig; clock: Clock; emit: EventSink; position: WorkPosition; dropping(): boolean },
+): Promise<void> {
+  let seq = 0;
+  while (!tenure.signal.aborted) {
+    seq++;
+    if (!deps.dropping()) {
+      try {
+        await appendReport(deps.db, {
+          lease: deps.config.lease.name,
+          epoch: tenure.epoch,
+          seq,
+          occurrence: deps.position.occurrence,
+          cursor: deps.position.cursor,
+          reportEveryMs: deps.config.reportEveryMs,
+        });
+      } catch (error) {
+        deps.emit({ event: 'error', where: 'report', message: safeMessage(error) });
+      }
+    }
+    await deps.clock.sleep(deps.config.reportEveryMs, tenure.signal);
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * The scheduler runtime: acquire → (renew loop ‖ work loop ‖ report loop) →
+ * on a lost or unprovable lease stop fenced work at once → retry acquisition.
+ *
+ * Guarantees
+ * - Timing comes from the injected `Clock` and only schedules attempts; every
+ *   lease decision is the database's (../lease/authority.ts).
+ * - `stop()` ends the tenure, waits for every loop, releases a held lease,
+ *   and leaves no timer, listener or connection of its own behind (the pool
+ *   belongs to the caller).
+ * - Freeze and drop-reports are fault drills that change only this process:
+ *   frozen blocks new batches; dropping discards reports but keeps counting seq.
+ * Not guaranteed: exclusive action. After a pause this process may still send
+ * a write of its old epoch; the resource fence rejects it.
+ */
+import type pg from 'pg';
+import { LeaseAuthority } from '../lease/authority';
+import { newInstanceToken } from '../lease/token';
+import { type Clock, systemClock, withDeadline } from './clock';
+import type { SchedulerConfig } from './config';
+import { type EventSink, safeMessage, type WriteStats } from './events';
+import { runReportLoop } from './report-loop';
+import { Tenure } from './tenure';
+import { runWorkLoop, type WorkPosition } from './work-loop';
+
+export interface RuntimeDeps {
+  db: pg.Pool;
+  clock?: Clock;
+  token?: string;
+  onEvent?: EventSink;
+}
+
+export interface RuntimeSnapshot {
+  token: string;
+  state: 'stopped' | 'acquiring' | 'leading';
+  epoch: number | null;
+  frozen: boolean;
+  droppingReports: boolean;
+  position: WorkPosition;
+  writes: WriteStats;
+}
+
+export class SchedulerRuntime {
+  readonly token: string;
+  private readonly clock: Clock;
+  private readonly authority: LeaseAuthority;
+  private readonly emit: EventSink;
+  private readonly stopping = new AbortController();
+  private readonly position: WorkPosition = { occurrence: null, cursor: null };
+  private readonly writes: WriteStats = { attempted: 0, accepted: 0, rejected: 0 };
+  private running: Promise<void> | null = null;
+  private tenure: Tenure | null = null;
+  private frozen = false;
+  private dropping = false;
+  private unfreeze: (() => void)[] = [];
+
+  constructor(
+    private readonly config: SchedulerConfig,
+    private readonly deps: RuntimeDeps,
+  ) {
+    this.token = deps.token ?? newInstanceToken();
+    this.clock = deps.clock ?? systemClock;
+    this.authority = new LeaseAuthority(deps.db);
+    this.emit = deps.onEvent ?? (() => {});
+  }
+
+  start(): void {
+    if (this.running) throw new Error('scheduler: already started');
+    this.running = this.main();
+  }
+
+  /** Stop work, release a held lease, and resolve when everything has ended. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    this.setFrozen(false);
+    await this.running;
+  }
+
+  setFrozen(on: boolean): void {
+    if (this.frozen === on) return;
+    this.frozen = on;
+    this.emit({ event: 'frozen', on });
+    if (!on) for (const resolve of this.unfreeze.splice(0)) resolve();
+  }
+
+  setDroppingReports(on: boolean): void {
+    if (this.dropping === on) return;
+    this.dropping = on;
+    this.emit({ event: 'dropping_reports', on });
+  }
+
+  snapshot(): RuntimeSnapshot {
+    const leading = this.tenure && !this.tenure.signal.aborted;
+    return {
+      token: this.token,
+      state: this.stopping.signal.aborted ? 'stopped' : leading ? 'leading' : 'acquiring',
+      epoch: leading ? this.tenure!.epoch : null,
+      frozen: this.frozen,
+      droppingReports: this.dropping,
+      position: { ...this.position },
+      writes: { ...this.writes },
+    };
+  }
+
+  private async main(): Promise<void> {
+    const { lease } = this.config;
+    const signal = this.stopping.signal;
+    let registered = false;
+    while (!signal.aborted) {
+      registered ||= await this.register();
+      // 1. try to acquire; the request time bounds how long a grant can be trusted
+      const requestedAt = this.clock.now();
+      let result;
+      try {
+        result = await withDeadline(this.clock, this.authority.acquire(lease.name, this.token, lease.ttlMs, this.config.label), lease.renewDeadlineMs, () => ({ kind: 'unknown' as const, cause: 'deadline' }));
+      } catch (error) {
+        this.emit({ event: 'error', where: 'acquire', message: safeMessage(error) });
+        result = { kind: 'unknown' as const, cause: error };
+      }
+      // 2. lead while the tenure lasts, or wait and retry
+      switch (result.kind) {
+        case 'acquired':
+        case 'held_by_self':
+          this.emit({ event: 'acquired', lease: lease.name, epoch: result.epoch, adopted: result.kind === 'held_by_self' });
+          await this.lead(result.epoch, requestedAt);
+          continue;
+        case 'held':
+          this.emit({ event: 'held', lease: lease.name, holder: result.holder, epoch: result.epoch });
+          break;
+        case 'disabled':
+          this.emit({ event: 'disabled', lease: lease.name, by: result.by, reason: result.reason });
+          break;
+        case 'changed':
+          break;
+        case 'unknown':
+          this.emit({ event: 'acquire_unknown', lease: lease.name });
+          break;
+        default: {
+          const unreachable: never = result;
+          throw new Error(`unexpected acquire result ${JSON.stringify(unreachable)}`);
+        }
+      }
+      await this.clock.sleep(lease.renewEveryMs * (0.9 + Math.random() * 0.2), signal);
+    }
+    this.emit({ event: 'stopped', lease: lease.name, writes: { ...this.writes } });
+  }
+
+  private async lead(epoch: number, requestedAt: number): Promise<void> {
+    const grant = { name: this.config.lease.name, holder: this.token, epoch };
+    const tenure = new Tenure(grant, this.config.lease, this.authority, this.clock, this.emit, requestedAt, this.stopping.signal);
+    this.tenure = tenure;
+    const shared = { db: this.deps.db, config: this.config, clock: this.clock, emit: this.emit, position: this.position };
+    await Promise.all([
+      tenure.renewLoop(),
+      runWorkLoop(tenure, { ...shared, writes: this.writes, waitUnfrozen: (signal) => this.waitUnfrozen(signal) }),
+      runReportLoop(tenure, { ...shared, dropping: () => this.dropping }),
+    ]);
+    this.position.occurrence = null;
+    this.position.cursor = null;
+    if (tenure.reasonEnded === 'stopped') await this.release(grant);
+  }
+
+  private async release(grant: { name: string; holder: string; epoch: number }): Promise<void> {
+    try {
+      const released = await this.authority.release(grant);
+      if (released.kind === 'released') this.emit({ event: 'released', lease: grant.name, epoch: grant.epoch });
+    } catch (error) {
+      this.emit({ event: 'error', where: 'release', message: safeMessage(error) });
+    }
+  }
+
+  private waitUnfrozen(signal: AbortSignal): Promise<void> {
+    if (!this.frozen || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        signal.removeEventListener('abort', done);
+        this.unfreeze = this.unfreeze.filter((waiter) => waiter !== done);
+        resolve();
+      };
+      signal.addEventListener('abort', done, { once: true });
+      this.unfreeze.push(done);
+    });
+  }
+
+  /** Record cadence and thresholds for the status service (configuration, not authority). */
+  private async register(): Promise<boolean> {
+    const c = this.config;
+    try {
+      await this.deps.db.query(
+        `INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at)
+         VALUES ($1, $2, $3, $4, $5, clock_timestamp())
+         ON CONFLICT (name) DO UPDATE SET every_ms = excluded.every_ms, report_every_ms = excluded.report_every_ms,
+           stall_after_ms = excluded.stall_after_ms, overdue_after_ms = excluded.overdue_after_ms, registered_at = excluded.registered_at`,
+        [c.lease.name, c.everyMs, c.reportEveryMs, c.stallAfterMs, c.overdueAfterMs],
+      );
+      this.emit({ event: 'registered', lease: c.lease.name });
+      return true;
+    } catch (error) {
+      this.emit({ event: 'error', where: 'register', message: safeMessage(error) });
+      return false;
+    }
+  }
+}

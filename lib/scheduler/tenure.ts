@@ -1,0 +1,121 @@
+/**
+ * One tenure: the time this instance holds one epoch. Owns the renew loop and
+ * the holder's self-suspicion.
+ *
+ * Guarantees
+ * - `fence()` returns the epoch's fence only while the last renewal is proven
+ *   and `now < renewStart + ttl − safetyMargin` on the monotonic clock (the
+ *   database's expiry can only be later). After a renewal timed out (outcome
+ *   unknown) it returns null until a later renewal proves the lease.
+ * - On a refused renewal, or when the self-suspicion deadline passes, the
+ *   tenure ends: `signal` aborts and every loop bound to it stops at once.
+ * Not guaranteed: that no write of this epoch reaches the store after the
+ * tenure ends — a step begun earlier still carries the fence it captured,
+ * and only the resource fence (../lease/fence.ts) stops it.
+ */
+import type { Grant, LeaseAuthority } from '../lease/authority';
+import type { LeaseConfig } from '../lease/config';
+import type { Fence } from '../lease/fence';
+import { type Clock, withDeadline } from './clock';
+import { type EventSink, safeMessage } from './events';
+
+export class Tenure {
+  private readonly controller = new AbortController();
+  private validUntil: number;
+  private suspect = false;
+  private endedBy: 'renewal_refused' | 'self_suspected' | 'stopped' | null = null;
+
+  constructor(
+    readonly grant: Grant,
+    private readonly config: LeaseConfig,
+    private readonly authority: LeaseAuthority,
+    private readonly clock: Clock,
+    private readonly emit: EventSink,
+    /** Monotonic time the granting request was sent: the grant's expiry is later than this + ttl. */
+    grantRequestedAt: number,
+    parent: AbortSignal,
+  ) {
+    this.validUntil = grantRequestedAt + config.ttlMs - config.safetyMarginMs;
+    const onParentAbort = () => this.end('stopped');
+    parent.addEventListener('abort', onParentAbort, { once: true });
+    this.controller.signal.addEventListener('abort', () => parent.removeEventListener('abort', onParentAbort), { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get epoch(): number {
+    return this.grant.epoch;
+  }
+
+  get reasonEnded() {
+    return this.endedBy;
+  }
+
+  /** The fence to carry on a fenced step starting now, or null when authority is not proven. */
+  fence(resource: string): Fence | null {
+    if (this.signal.aborted || this.suspect) return null;
+    if (this.clock.now() >= this.validUntil) {
+      this.lose('self_suspected');
+      return null;
+    }
+    return { lease: this.grant.name, epoch: this.grant.epoch, resource };
+  }
+
+  /** Renews every `renewEveryMs` until the tenure ends. */
+  async renewLoop(): Promise<void> {
+    const { renewEveryMs, renewDeadlineMs, ttlMs, safetyMarginMs } = this.config;
+    while (!this.signal.aborted) {
+      // 1. wait, but never past the self-suspicion deadline
+      await this.clock.sleep(Math.min(renewEveryMs, Math.max(0, this.validUntil - this.clock.now())), this.signal);
+      if (this.signal.aborted) return;
+      // 2. renew, bounded by the deadline; a timeout is an unknown outcome
+      const renewStart = this.clock.now();
+      let result;
+      try {
+        result = await withDeadline(this.clock, this.authority.renew(this.grant), renewDeadlineMs, () => ({ kind: 'unknown' as const, cause: 'deadline' }));
+      } catch (error) {
+        this.emit({ event: 'error', where: 'renew', message: safeMessage(error) });
+        result = { kind: 'unknown' as const, cause: error };
+      }
+      if (this.signal.aborted) return;
+      // 3. decide
+      switch (result.kind) {
+        case 'renewed':
+          this.validUntil = renewStart + ttlMs - safetyMarginMs;
+          this.suspect = false;
+          break;
+        case 'lost':
+          this.lose('renewal_refused');
+          return;
+        case 'unknown':
+          this.suspect = true;
+          this.emit({ event: 'renew_unknown', lease: this.grant.name, epoch: this.grant.epoch });
+          break;
+        default: {
+          const unreachable: never = result;
+          throw new Error(`unexpected renew result ${JSON.stringify(unreachable)}`);
+        }
+      }
+      if (this.clock.now() >= this.validUntil) {
+        this.lose('self_suspected');
+        return;
+      }
+    }
+  }
+
+  /** Ends the tenure without a loss (shutdown). */
+  end(reason: 'stopped'): void {
+    if (this.signal.aborted) return;
+    this.endedBy = reason;
+    this.controller.abort();
+  }
+
+  private lose(why: 'renewal_refused' | 'self_suspected'): void {
+    if (this.signal.aborted) return;
+    this.endedBy = why;
+    this.emit({ event: 'lost', lease: this.grant.name, epoch: this.grant.epoch, why });
+    this.controller.abort();
+  }
+}

@@ -1,0 +1,68 @@
+// Test fixtures for real scheduler processes: short timings and cleanup.
+import type pg from 'pg';
+import { afterEach, expect } from 'vitest';
+import { SchedulerProcess } from '../process';
+
+/** Short timings: ttl 3 s, renew 1 s, report 250 ms; long planning work per batch so a pause lands mid-batch. */
+export const FAST_FLAGS = {
+  ttl: 3_000,
+  'renew-every': 1_000,
+  'renew-deadline': 2_000,
+  'safety-margin': 500,
+  'report-every': 250,
+  every: 60_000,
+  'batch-size': 50,
+  'batch-work': 400,
+  'stall-after': 2_000,
+  'overdue-after': 10_000,
+};
+
+/** Spawns scheduler processes and stops every one after each test. */
+export function useSchedulers(databaseUrl: () => string) {
+  const started: SchedulerProcess[] = [];
+  afterEach(async () => {
+    const codes = await Promise.all(started.splice(0).map((process) => process.stop()));
+    for (const code of codes) expect([0, null]).toContain(code);
+  });
+  return (lease: string, label: string, flags: Record<string, number> = {}) => {
+    const process = new SchedulerProcess({ lease, label, databaseUrl: databaseUrl(), flags: { ...FAST_FLAGS, ...flags } });
+    started.push(process);
+    return process;
+  };
+}
+
+export async function poll<T>(read: () => Promise<T>, until: (value: T) => boolean, timeoutMs = 15_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (until(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+export interface LeaseRowView {
+  holder: string;
+  epoch: number;
+  renewedAt: number;
+  live: boolean;
+}
+
+export async function leaseRow(db: Pick<pg.Pool, 'query'>, lease: string): Promise<LeaseRowView | null> {
+  const { rows } = await db.query(
+    `SELECT holder, epoch::int, extract(epoch FROM renewed_at) * 1000 AS renewed_ms,
+            released_at IS NULL AND expires_at > clock_timestamp() AS live FROM leases WHERE name = $1`,
+    [lease],
+  );
+  const row = rows[0];
+  return row ? { holder: row.holder, epoch: row.epoch, renewedAt: Number(row.renewed_ms), live: row.live } : null;
+}
+
+export async function summaryRow(db: Pick<pg.Pool, 'query'>, lease: string) {
+  const { rows } = await db.query(
+    `SELECT epoch::int, last_seq, cursor::float8 AS cursor, in_flight, gap_reason,
+            extract(epoch FROM last_report_at) * 1000 AS last_report_ms FROM progress_summaries WHERE lease = $1`,
+    [lease],
+  );
+  return rows[0] as { epoch: number; last_seq: number; cursor: number | null; in_flight: string | null; gap_reason: string | null; last_report_ms: number } | undefined;
+}
