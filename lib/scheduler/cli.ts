@@ -67,8 +67,6 @@ async function main() {
   const pool = createPool(url, { applicationName: 'leaseboard-scheduler', max: 4 });
   const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
   const runtime = new SchedulerRuntime(config, { db: pool, onEvent: (event: RuntimeEvent) => print(event) });
-  print({ event: 'started', pid: process.pid, token: runtime.token, lease: config.lease.name, label: config.label });
-
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
@@ -81,6 +79,8 @@ async function main() {
   process.on('SIGINT', shutdown);
   process.on('SIGUSR1', () => runtime.setFrozen(!runtime.snapshot().frozen));
   process.on('SIGUSR2', () => runtime.setDroppingReports(!runtime.snapshot().droppingReports));
+  // Announce only once the signal handlers are in place: a supervisor may signal at once.
+  print({ event: 'started', pid: process.pid, token: runtime.token, lease: config.lease.name, label: config.label });
   runtime.start();
 }
 

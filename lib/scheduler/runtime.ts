@@ -108,6 +108,7 @@ export class SchedulerRuntime {
     let registered = false;
     while (!signal.aborted) {
       registered ||= await this.register();
+      if (signal.aborted) break;
       // 1. try to acquire; the request time bounds how long a grant can be trusted
       const requestedAt = this.clock.now();
       let result;

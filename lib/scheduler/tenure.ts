@@ -37,6 +37,7 @@ export class Tenure {
   ) {
     this.validUntil = grantRequestedAt + config.ttlMs - config.safetyMarginMs;
     const onParentAbort = () => this.end('stopped');
+    if (parent.aborted) onParentAbort();
     parent.addEventListener('abort', onParentAbort, { once: true });
     this.controller.signal.addEventListener('abort', () => parent.removeEventListener('abort', onParentAbort), { once: true });
   }

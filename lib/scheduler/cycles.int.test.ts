@@ -1,0 +1,102 @@
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { createPool } from '../../db/pool';
+import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
+import { LeaseAuthority } from '../lease/authority';
+import { newInstanceToken } from '../lease/token';
+import { schedulerConfig } from './config';
+import type { RuntimeEvent } from './events';
+import { SchedulerProcess } from './process';
+import { SchedulerRuntime } from './runtime';
+import { FAST_FLAGS, poll } from './testing/fixtures';
+
+// Start, fail, retry and cancel a scheduler 100 times, in process and as child
+// processes: connections, handles, timers, listeners and rows return to baseline.
+describe('bounded resources over start/fail/retry/cancel cycles', () => {
+  const pool = usePool();
+  const connections = async (application: string) =>
+    (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [application])).rows[0]!.n;
+  const heldBy = async (tokens: string[]) =>
+    (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM leases WHERE holder = ANY($1) AND released_at IS NULL AND expires_at > clock_timestamp()`, [tokens])).rows[0]!.n;
+
+  /** A port that accepts nothing: the "database is down" failure. */
+  async function closedPort(): Promise<number> {
+    const server = net.createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+
+  it('100 in-process cycles leave connections, handles, timers and listeners at baseline', async () => {
+    const lease = uniqueLease('cycle');
+    const blocker = new LeaseAuthority(pool);
+    const downUrl = `postgres://nobody@127.0.0.1:${await closedPort()}/none`;
+    const config = schedulerConfig({ name: lease, ttlMs: 3_000, renewEveryMs: 200, renewDeadlineMs: 1_000, safetyMarginMs: 300, reportEveryMs: 100, batchWorkMs: 5, stallAfterMs: 1_000 });
+    const resources = () => {
+      const counts: Record<string, number> = {};
+      for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1;
+      return counts;
+    };
+    const listeners = () => process.eventNames().map((name) => `${String(name)}:${process.listenerCount(name)}`).sort();
+    await pool.query('SELECT 1'); // the test's own pool holds its connection before the baseline
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const baseline = { resources: resources(), listeners: listeners() };
+    const tokens: string[] = [];
+
+    for (let cycle = 0; cycle < 100; cycle++) {
+      const kind = (['acquire', 'fail', 'retry', 'cancel'] as const)[cycle % 4];
+      const runtimePool = createPool(kind === 'fail' ? downUrl : databaseUrl(), { applicationName: 'leaseboard-cycle', connectTimeoutMs: 500 });
+      const events: RuntimeEvent[] = [];
+      const seen = (event: RuntimeEvent['event']) => poll(async () => events.some((e) => e.event === event), Boolean, 10_000, 5);
+      const runtime = new SchedulerRuntime(config, { db: runtimePool, onEvent: (event) => events.push(event) });
+      tokens.push(runtime.token);
+      let foreign = null;
+      if (kind === 'retry') {
+        const result = await blocker.acquire(lease, newInstanceToken(), 3_000);
+        if (result.kind === 'acquired') foreign = { name: lease, holder: '', epoch: result.epoch };
+      }
+      runtime.start();
+      if (kind === 'acquire') await seen('acquired');
+      if (kind === 'fail') await seen('error');
+      if (kind === 'retry') await seen('held');
+      // cancel: stop at once, mid-acquisition
+      await runtime.stop();
+      await runtimePool.end();
+      if (foreign) await pool.query('UPDATE leases SET released_at = clock_timestamp(), expires_at = clock_timestamp() WHERE name = $1', [lease]);
+      expect(events.at(-1)?.event).toBe('stopped');
+    }
+
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await connections('leaseboard-cycle')).toBe(0);
+    // No kind of handle or timer above its baseline count (the test pool's idle timer may be gone).
+    for (const [kind, count] of Object.entries(resources())) expect(count, kind).toBeLessThanOrEqual(baseline.resources[kind] ?? 0);
+    expect(listeners()).toEqual(baseline.listeners);
+    expect(await heldBy(tokens)).toBe(0);
+    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'`);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('100 child-process cycles: every process exits 0, no connection or lease is left behind', async () => {
+    const lease = uniqueLease('child');
+    const downUrl = `postgres://nobody@127.0.0.1:${await closedPort()}/none`;
+    const tokens: string[] = [];
+    const codes: (number | null)[] = [];
+    const cycle = async (index: number) => {
+      const kind = (['acquire', 'fail', 'retry', 'cancel'] as const)[index % 4];
+      const child = new SchedulerProcess({ lease, label: `C${index}`, databaseUrl: kind === 'fail' ? downUrl : databaseUrl(), flags: FAST_FLAGS });
+      await child.waitFor((line) => line.event === 'started');
+      tokens.push(child.token!);
+      if (kind === 'acquire') await child.waitFor((line) => line.event === 'acquired' || line.event === 'held');
+      if (kind === 'fail') await child.waitFor((line) => line.event === 'error' || line.event === 'acquire_unknown');
+      if (kind === 'retry') await child.waitFor((line) => line.event === 'held' || line.event === 'acquired');
+      codes.push(await child.stop());
+      expect(child.running).toBe(false);
+    };
+    for (let batch = 0; batch < 100; batch += 5) await Promise.all([0, 1, 2, 3, 4].map((i) => cycle(batch + i)));
+    expect(codes).toHaveLength(100);
+    expect(codes.filter((code) => code !== 0)).toEqual([]);
+    expect(await poll(() => connections('leaseboard-scheduler'), (n) => n === 0, 5_000)).toBe(0);
+    expect(await heldBy(tokens)).toBe(0);
+  });
+});
