@@ -1,0 +1,53 @@
+/**
+ * Builds the dashboard for production only when its sources changed: a
+ * content hash of everything the build reads (plus the base path) is kept
+ * beside the build, so a second `npm run demo` starts in seconds.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const INPUTS = ['app', 'components', 'lib', 'public', 'next.config.js', 'package-lock.json', 'tsconfig.json'];
+const SKIP = /\.(unit|int)\.test\.ts$|\/testing\//;
+
+function files(root: string, entry: string): string[] {
+  const full = path.join(root, entry);
+  if (!existsSync(full)) return [];
+  if (statSync(full).isFile()) return [entry];
+  return readdirSync(full)
+    .sort()
+    .flatMap((child) => files(root, path.join(entry, child)))
+    .filter((file) => !SKIP.test(file));
+}
+
+export function sourceHash(root: string): string {
+  const hash = createHash('sha256');
+  hash.update(`basePath=${process.env.LEASEBOARD_BASE_PATH ?? ''}\n`);
+  for (const file of INPUTS.flatMap((entry) => files(root, entry))) hash.update(file).update(readFileSync(path.join(root, file)));
+  return hash.digest('hex');
+}
+
+export function runNext(root: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  return spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Runs `next build` unless the last build was of the same sources. */
+export async function ensureBuild(root: string, log: (line: string) => void): Promise<void> {
+  const marker = path.join(root, '.next', 'leaseboard-source-hash');
+  const hash = sourceHash(root);
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === hash && existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+    log('dashboard: production build is current');
+    return;
+  }
+  log('dashboard: building for production (next build, ~30–60 s; only when sources change)…');
+  const started = Date.now();
+  const build = runNext(root, ['build'], { ...process.env, NEXT_TELEMETRY_DISABLED: '1' });
+  let output = '';
+  build.stdout.on('data', (chunk) => (output += chunk));
+  build.stderr.on('data', (chunk) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => build.on('exit', resolve));
+  if (code !== 0) throw new Error(`next build failed (exit ${code}):\n${output.slice(-4_000)}`);
+  writeFileSync(marker, hash);
+  log(`dashboard: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

@@ -1,0 +1,110 @@
+/**
+ * The demo supervisor's process registry: named scheduler processes and the
+ * fault drills an operator can apply to each (DESIGN.md "Scheduler runtime and
+ * faults"). State shown is the process's own word (its JSON events), not a
+ * guess: `frozen` flips only when the scheduler says it froze.
+ * Guarantees: `stopAll()` resumes paused processes, stops them gracefully
+ * (SIGKILL after a grace period) and resolves when all have exited.
+ */
+import type { DemoAction, DemoProcess } from '../api/types';
+import { SchedulerProcess } from '../scheduler/process';
+
+export interface DemoSchedulerSpec {
+  id: string;
+  lease: string;
+  label: string;
+  flags: Record<string, number>;
+}
+
+export const DEMO_ACTIONS: readonly DemoAction[] = ['freeze', 'unfreeze', 'drop-reports', 'resume-reports', 'pause', 'resume', 'kill', 'restart', 'stop'];
+
+export type ActionOutcome = { kind: 'done'; process: DemoProcess } | { kind: 'not_found' } | { kind: 'not_running'; process: DemoProcess };
+
+interface Entry {
+  spec: DemoSchedulerSpec;
+  process: SchedulerProcess;
+  frozen: boolean;
+  dropping: boolean;
+}
+
+export class DemoSupervisor {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly log: (id: string, line: string) => void = () => {},
+  ) {}
+
+  start(spec: DemoSchedulerSpec): void {
+    const entry: Entry = { spec, frozen: false, dropping: false, process: undefined as unknown as SchedulerProcess };
+    entry.process = new SchedulerProcess({
+      lease: spec.lease,
+      label: spec.label,
+      databaseUrl: this.databaseUrl,
+      flags: spec.flags,
+      onLine: (line) => {
+        if (line.event === 'frozen') entry.frozen = line.on === true;
+        if (line.event === 'dropping_reports') entry.dropping = line.on === true;
+        if (['started', 'acquired', 'lost', 'released', 'write_rejected', 'frozen', 'dropping_reports', 'stderr', 'error'].includes(line.event)) {
+          this.log(spec.id, JSON.stringify(line));
+        }
+      },
+    });
+    this.entries.set(spec.id, entry);
+  }
+
+  list(): DemoProcess[] {
+    return [...this.entries.values()].map((entry) => this.view(entry));
+  }
+
+  async act(id: string, action: DemoAction): Promise<ActionOutcome> {
+    const entry = this.entries.get(id);
+    if (!entry) return { kind: 'not_found' };
+    const { process } = entry;
+    if (action === 'restart') {
+      await process.stop();
+      this.start(entry.spec);
+      return { kind: 'done', process: this.view(this.entries.get(id)!) };
+    }
+    if (!process.running) return { kind: 'not_running', process: this.view(entry) };
+    switch (action) {
+      case 'freeze':
+      case 'unfreeze':
+        if (entry.frozen !== (action === 'freeze')) process.signal('SIGUSR1');
+        break;
+      case 'drop-reports':
+      case 'resume-reports':
+        if (entry.dropping !== (action === 'drop-reports')) process.signal('SIGUSR2');
+        break;
+      case 'pause':
+        process.signal('SIGSTOP');
+        break;
+      case 'resume':
+        process.signal('SIGCONT');
+        break;
+      case 'kill':
+        process.signal('SIGKILL');
+        await process.exit();
+        break;
+      case 'stop':
+        await process.stop();
+        break;
+      default: {
+        const unreachable: never = action;
+        throw new Error(`unknown demo action ${String(unreachable)}`);
+      }
+    }
+    return { kind: 'done', process: this.view(entry) };
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((entry) => entry.process.stop()));
+  }
+
+  private view(entry: Entry): DemoProcess {
+    const { process, spec } = entry;
+    const state = !process.running ? 'exited' : process.paused ? 'paused' : process.token ? 'running' : 'starting';
+    const live = state !== 'exited';
+    return { id: spec.id, lease: spec.lease, label: spec.label, token: process.token, state, frozen: live && entry.frozen, droppingReports: live && entry.dropping };
+  }
+}

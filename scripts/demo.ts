@@ -1,0 +1,117 @@
+/**
+ * `npm run demo`: the whole product on one machine. Starts the database
+ * (embedded under .data/ unless DATABASE_URL), migrates and seeds it, builds
+ * the dashboard when its sources changed, serves it on 127.0.0.1, and runs
+ * two scheduler processes for `retention-planner` and one for
+ * `index-compaction` with short demo timings, fault buttons included.
+ * Ctrl-C stops everything; a second run reuses the data.
+ */
+import path from 'node:path';
+import { resolveDatabase } from '../db/database';
+import { freePort } from '../db/embedded';
+import { migrateDatabase } from '../db/migrate';
+import { createPool } from '../db/pool';
+import { startControlServer } from '../lib/demo/control-server';
+import { ensureBuild, runNext } from '../lib/demo/next-build';
+import { type DemoSchedulerSpec, DemoSupervisor } from '../lib/demo/supervisor';
+import { seedDocuments } from '../lib/scheduler/documents';
+import { clearRunningDatabase, writeRunningDatabase } from '../lib/scheduler/running-database';
+
+const ROOT = path.resolve(__dirname, '..');
+
+/** Short timings so a review sees a takeover within seconds. */
+const DEMO_FLAGS = {
+  ttl: 6_000,
+  'renew-every': 2_000,
+  'renew-deadline': 4_000,
+  'safety-margin': 1_000,
+  'report-every': 1_000,
+  'batch-size': 500,
+  'batch-work': 250,
+  'stall-after': 15_000,
+  'overdue-after': 20_000,
+};
+
+const SCHEDULERS: DemoSchedulerSpec[] = [
+  { id: 'retention-planner-A', lease: 'retention-planner', label: 'A', flags: { ...DEMO_FLAGS, every: 60_000 } },
+  { id: 'retention-planner-B', lease: 'retention-planner', label: 'B', flags: { ...DEMO_FLAGS, every: 60_000 } },
+  { id: 'index-compaction-C', lease: 'index-compaction', label: 'C', flags: { ...DEMO_FLAGS, every: 45_000, 'batch-size': 1_000 } },
+];
+
+const log = (line: string) => console.log(`[demo] ${line}`);
+
+async function portToUse(): Promise<number> {
+  const wanted = Number(process.env.PORT ?? 3000);
+  const net = await import('node:net');
+  const free = await new Promise<boolean>((resolve) => {
+    const server = net.createServer().once('error', () => resolve(false));
+    server.listen(wanted, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+  return free ? wanted : freePort();
+}
+
+async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+async function main() {
+  const database = await resolveDatabase(log);
+  let shuttingDown = false;
+  const cleanups: (() => Promise<unknown>)[] = [async () => database.stop(), async () => clearRunningDatabase()];
+  const shutdown = async (code: number) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    log('stopping…');
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`cleanup: ${String(error)}`));
+    log('stopped; nothing left running');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  try {
+    await migrateDatabase(database.url);
+    const pool = createPool(database.url, { applicationName: 'leaseboard-demo' });
+    log(`documents: ${await seedDocuments(pool)} synthetic documents`);
+    await pool.end();
+    writeRunningDatabase(database.url);
+    await ensureBuild(ROOT, log);
+
+    const supervisor = new DemoSupervisor(database.url, (id, line) => console.log(`[${id}] ${line}`));
+    const control = await startControlServer(supervisor);
+    cleanups.push(() => control.close(), () => supervisor.stopAll());
+    for (const spec of SCHEDULERS) supervisor.start(spec);
+
+    const port = await portToUse();
+    const next = runNext(ROOT, ['start', '-p', String(port), '-H', '127.0.0.1'], {
+      ...process.env,
+      DATABASE_URL: database.url,
+      LEASEBOARD_DEMO_CONTROL_URL: control.url,
+      LEASEBOARD_DEMO_CONTROL_TOKEN: control.token,
+      NEXT_TELEMETRY_DISABLED: '1',
+    });
+    next.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[dashboard] ${chunk}`));
+    next.on('exit', (code) => !shuttingDown && (log(`dashboard exited (${code})`), void shutdown(1)));
+    cleanups.push(async () => {
+      if (next.exitCode !== null) return;
+      next.kill('SIGTERM');
+      await new Promise((resolve) => next.once('exit', resolve));
+    });
+    const url = `http://127.0.0.1:${port}${process.env.LEASEBOARD_BASE_PATH ?? ''}`;
+    await waitForHttp(`${url}/api/healthz`, 60_000);
+    log(`dashboard: ${url}  (fault buttons on each scheduler's page; Ctrl-C stops everything)`);
+  } catch (error) {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    await shutdown(1);
+  }
+}
+
+void main();
