@@ -68,6 +68,20 @@ describe('lease authority on real PostgreSQL', () => {
       expect((await authority.read(grant.name))?.epoch).toBe(grant.epoch);
     });
 
+    it('keeps a bounded renewal-gap rollup, flushed when the tenure ends', async () => {
+      const grant = await acquired(uniqueLease());
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        expect((await authority.renew(grant)).kind).toBe('renewed');
+      }
+      expect((await authority.release(grant)).kind).toBe('released');
+      const { rows } = await pool.query('SELECT epoch::int, sum(renewals)::int AS renewals, max(max_gap_ms) AS gap FROM renewal_gaps WHERE lease = $1 GROUP BY epoch', [grant.name]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ epoch: grant.epoch, renewals: 3 });
+      expect(rows[0].gap).toBeGreaterThanOrEqual(25);
+      expect(rows[0].gap).toBeLessThan(5_000);
+    });
+
     it('extends expires_at on the database clock', async () => {
       const grant = await acquired(uniqueLease());
       const before = await authority.read(grant.name);

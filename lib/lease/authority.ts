@@ -27,7 +27,7 @@ export interface Grant {
 }
 
 export type AcquireResult =
-  | { kind: 'acquired'; epoch: number; acquiredAt: Date; expiresAt: Date }
+  | { kind: 'acquired'; epoch: number; expiresAt: Date }
   | { kind: 'held'; holder: string; epoch: number; expiresAt: Date }
   /** The database says this very token holds it (an earlier attempt's outcome was unknown). */
   | { kind: 'held_by_self'; epoch: number; expiresAt: Date }
@@ -58,21 +58,26 @@ type Queryable = Pick<pg.Pool, 'query'>;
 export class LeaseAuthority {
   constructor(private readonly db: Queryable) {}
 
-  /** Acquire `name` for `holder` for `ttlMs`, or say who holds it. */
+  /** Acquire `name` for `holder` for `ttlMs`, or say who holds it — one statement either way. */
   async acquire(name: string, holder: string, ttlMs: number, label: string | null = null): Promise<AcquireResult> {
-    let rows: { epoch: string; acquired_at: Date; expires_at: Date }[];
+    let row: AcquireRow;
     try {
-      ({ rows } = await this.db.query({ name: 'lease_acquire', text: ACQUIRE_SQL, values: [name, holder, label, ttlMs] }));
+      const { rows } = await this.db.query<AcquireRow>({ name: 'lease_acquire', text: ACQUIRE_SQL, values: [name, holder, label, ttlMs] });
+      row = rows[0]!;
     } catch (error) {
       return this.unknownOrThrow('acquire', error);
     }
-    const granted = rows[0];
-    if (granted) return { kind: 'acquired', epoch: Number(granted.epoch), acquiredAt: granted.acquired_at, expiresAt: granted.expires_at };
-    const current = await this.readRow(name);
-    if (current.disabled) return { kind: 'disabled', by: current.disabled_by ?? '', reason: current.disabled_reason ?? '' };
-    if (!current.holder || !current.live) return { kind: 'changed' };
-    if (current.holder === holder) return { kind: 'held_by_self', epoch: Number(current.epoch), expiresAt: current.expires_at! };
-    return { kind: 'held', holder: current.holder, epoch: Number(current.epoch), expiresAt: current.expires_at! };
+    if (row.granted) return { kind: 'acquired', epoch: Number(row.epoch), expiresAt: row.expires_at! };
+    if (row.disabled) return { kind: 'disabled', by: row.disabled_by ?? '', reason: row.disabled_reason ?? '' };
+    if (row.holder && row.live) return this.heldBy(holder, row.holder, Number(row.epoch), row.expires_at!);
+    // Only when a competitor INSERTED the very first row after this statement's snapshot is there
+    // nothing to explain the refusal with; one more read (a new snapshot) names the winner.
+    const latest = await this.readRow(name);
+    return latest?.live ? this.heldBy(holder, latest.holder, Number(latest.epoch), latest.expires_at) : { kind: 'changed' };
+  }
+
+  private heldBy(me: string, holder: string, epoch: number, expiresAt: Date): AcquireResult {
+    return holder === me ? { kind: 'held_by_self', epoch, expiresAt } : { kind: 'held', holder, epoch, expiresAt };
   }
 
   /** Extend the lease; only the current holder and epoch can. */
@@ -108,25 +113,25 @@ export class LeaseAuthority {
   /** The lease row as the database sees it now, or null if never held. */
   async read(name: string): Promise<LeaseRecord | null> {
     const row = await this.readRow(name);
-    if (!row.holder) return null;
+    if (!row) return null;
     return {
       name,
       holder: row.holder,
       holderLabel: row.holder_label,
       epoch: Number(row.epoch),
-      acquiredAt: row.acquired_at!,
-      renewedAt: row.renewed_at!,
-      expiresAt: row.expires_at!,
-      ttlMs: row.ttl_ms!,
+      acquiredAt: row.acquired_at,
+      renewedAt: row.renewed_at,
+      expiresAt: row.expires_at,
+      ttlMs: row.ttl_ms,
       releasedAt: row.released_at,
-      live: Boolean(row.live),
+      live: row.live,
     };
   }
 
   private async readRow(name: string) {
     try {
       const { rows } = await this.db.query<LeaseRow>({ name: 'lease_read', text: READ_LEASE_SQL, values: [name] });
-      return rows[0]!;
+      return rows[0];
     } catch (error) {
       throw new LeaseStoreError('read', `reading lease ${name} failed`, { cause: error });
     }
@@ -139,14 +144,22 @@ export class LeaseAuthority {
 }
 
 interface LeaseRow {
-  holder: string | null;
+  holder: string;
   holder_label: string | null;
-  epoch: string | null;
-  acquired_at: Date | null;
-  renewed_at: Date | null;
-  expires_at: Date | null;
-  ttl_ms: number | null;
+  epoch: string;
+  acquired_at: Date;
+  renewed_at: Date;
+  expires_at: Date;
+  ttl_ms: number;
   released_at: Date | null;
+  live: boolean;
+}
+
+interface AcquireRow {
+  granted: boolean;
+  epoch: string | null;
+  expires_at: Date | null;
+  holder: string | null;
   live: boolean | null;
   disabled: boolean | null;
   disabled_by: string | null;

@@ -1,24 +1,10 @@
 /**
  * The lease authority's statements. Each decision is ONE conditional statement
- * judged on `clock_timestamp()` read once in a `c` CTE; nothing here trusts an
+ * judged on `clock_timestamp()` read once (`c`); nothing here trusts an
  * application clock. Kept apart from the TypeScript so the SQL reads whole.
+ * The renewal-gap rollup is flushed by a trigger (migration 0001) whenever a
+ * statement moves `gap_bucket`, so these statements stay single-row updates.
  */
-
-/** Flushes a closed renewal-gap bucket (the previous row's, from `prev`) into renewal_gaps. */
-const flushPreviousBucket = (guard: string) => `
-  flush AS (
-    INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals)
-    SELECT $1, prev.epoch, prev.gap_bucket, prev.gap_bucket_max_ms, prev.gap_bucket_renewals
-    FROM prev, done WHERE prev.gap_bucket IS NOT NULL AND ${guard}
-    ON CONFLICT (lease, minute, epoch) DO UPDATE
-      SET max_gap_ms = GREATEST(renewal_gaps.max_gap_ms, excluded.max_gap_ms),
-          renewals = renewal_gaps.renewals + excluded.renewals
-  )`;
-
-const prevRow = `prev AS (
-    SELECT epoch, holder, expires_at, released_at, gap_bucket, gap_bucket_max_ms, gap_bucket_renewals
-    FROM leases WHERE name = $1
-  )`;
 
 /**
  * Acquire or take over: $1 name, $2 holder, $3 label, $4 ttl ms.
@@ -26,14 +12,19 @@ const prevRow = `prev AS (
  * operator has not disabled the lease; a grant over an existing row is epoch+1.
  * Competing statements serialise on the row lock and re-check the condition
  * on the newest row version, so at most one wins each epoch.
+ * Returns one row: `granted` with the new epoch, or — to explain a refusal —
+ * the newest committed row (`FOR SHARE` follows a competitor's update, where a
+ * plain read would see this statement's older snapshot) and the intent.
  */
 export const ACQUIRE_SQL = `
 WITH c AS (SELECT clock_timestamp() AS now),
-  ${prevRow},
+  prev AS (SELECT epoch, holder, expires_at, released_at FROM leases WHERE name = $1),
+  intent AS (SELECT disabled, by, reason FROM scheduler_intents WHERE lease = $1 AND disabled),
+  latest AS (SELECT epoch, holder, expires_at, released_at FROM leases WHERE name = $1 FOR SHARE),
   done AS (
     INSERT INTO leases AS l (name, holder, holder_label, epoch, acquired_at, renewed_at, expires_at, ttl_ms)
     SELECT $1, $2, $3, 1, c.now, c.now, c.now + $4::int * interval '1 millisecond', $4::int FROM c
-    WHERE NOT EXISTS (SELECT 1 FROM scheduler_intents i WHERE i.lease = $1 AND i.disabled)
+    WHERE NOT EXISTS (SELECT 1 FROM intent)
     ON CONFLICT (name) DO UPDATE SET
       holder = excluded.holder, holder_label = excluded.holder_label, epoch = l.epoch + 1,
       acquired_at = excluded.acquired_at, renewed_at = excluded.renewed_at, expires_at = excluded.expires_at,
@@ -48,58 +39,53 @@ WITH c AS (SELECT clock_timestamp() AS now),
            done.epoch, $2, $3, done.acquired_at, NULLIF(done.epoch - 1, 0), prev.holder,
            COALESCE(prev.released_at, prev.expires_at)
     FROM done LEFT JOIN prev ON true
-  ),
-  ${flushPreviousBucket('true')}
-SELECT epoch, acquired_at, expires_at FROM done`;
+  )
+SELECT true AS granted, done.epoch, done.expires_at, NULL::text AS holder, NULL::boolean AS live,
+       NULL::boolean AS disabled, NULL::text AS disabled_by, NULL::text AS disabled_reason
+FROM done
+UNION ALL
+SELECT false, latest.epoch, latest.expires_at, latest.holder,
+       latest.released_at IS NULL AND latest.expires_at > (SELECT now FROM c),
+       intent.disabled, intent.by, intent.reason
+FROM c LEFT JOIN latest ON true LEFT JOIN intent ON true
+WHERE NOT EXISTS (SELECT 1 FROM done)`;
 
-/** Current row, for explaining a refused acquisition: $1 name. */
+/** Current row: $1 name. */
 export const READ_LEASE_SQL = `
 SELECT l.name, l.holder, l.holder_label, l.epoch, l.acquired_at, l.renewed_at, l.expires_at, l.ttl_ms, l.released_at,
-       l.released_at IS NULL AND l.expires_at > clock_timestamp() AS live,
-       i.disabled, i.by AS disabled_by, i.reason AS disabled_reason
-FROM (SELECT $1::text AS name) n
-LEFT JOIN leases l ON l.name = n.name
-LEFT JOIN scheduler_intents i ON i.lease = n.name`;
+       l.released_at IS NULL AND l.expires_at > clock_timestamp() AS live
+FROM leases l WHERE l.name = $1`;
 
 /**
  * Renew: $1 name, $2 holder, $3 epoch. Matches name AND holder AND epoch AND
- * not released AND not expired; never changes the epoch. Also keeps the
- * bounded renewal-gap rollup: the open minute bucket lives on the row and is
- * flushed to renewal_gaps when a renewal lands in a later minute.
+ * not released AND not expired; never changes the epoch. Also keeps the open
+ * renewal-gap bucket (longest gap between renewals this minute) on the row.
  */
 export const RENEW_SQL = `
-WITH c AS (SELECT clock_timestamp() AS now, date_trunc('minute', clock_timestamp()) AS minute),
-  ${prevRow},
-  done AS (
-    UPDATE leases l SET
-      renewed_at = c.now,
-      expires_at = c.now + l.ttl_ms * interval '1 millisecond',
-      gap_bucket = c.minute,
-      gap_bucket_max_ms = CASE WHEN l.gap_bucket = c.minute
-        THEN GREATEST(l.gap_bucket_max_ms, (extract(epoch FROM c.now - l.renewed_at) * 1000)::int)
-        ELSE (extract(epoch FROM c.now - l.renewed_at) * 1000)::int END,
-      gap_bucket_renewals = CASE WHEN l.gap_bucket = c.minute THEN l.gap_bucket_renewals + 1 ELSE 1 END
-    FROM c
-    WHERE l.name = $1 AND l.holder = $2 AND l.epoch = $3 AND l.released_at IS NULL AND l.expires_at > c.now
-    RETURNING l.renewed_at, l.expires_at, c.minute
-  ),
-  ${flushPreviousBucket('prev.gap_bucket <> done.minute')}
-SELECT renewed_at, expires_at FROM done`;
+UPDATE leases l SET
+  renewed_at = c.now,
+  expires_at = c.now + l.ttl_ms * interval '1 millisecond',
+  gap_bucket = c.minute,
+  gap_bucket_max_ms = CASE WHEN l.gap_bucket = c.minute
+    THEN GREATEST(l.gap_bucket_max_ms, (extract(epoch FROM c.now - l.renewed_at) * 1000)::int)
+    ELSE (extract(epoch FROM c.now - l.renewed_at) * 1000)::int END,
+  gap_bucket_renewals = CASE WHEN l.gap_bucket = c.minute THEN l.gap_bucket_renewals + 1 ELSE 1 END
+FROM (SELECT clock_timestamp() AS now, date_trunc('minute', clock_timestamp()) AS minute) c
+WHERE l.name = $1 AND l.holder = $2 AND l.epoch = $3 AND l.released_at IS NULL AND l.expires_at > c.now
+RETURNING l.renewed_at, l.expires_at`;
 
 /** Release: $1 name, $2 holder, $3 epoch. Keeps the row; ends the tenure now. */
 export const RELEASE_SQL = `
 WITH c AS (SELECT clock_timestamp() AS now),
-  ${prevRow},
   done AS (
     UPDATE leases l SET released_at = c.now, expires_at = LEAST(l.expires_at, c.now),
       gap_bucket = NULL, gap_bucket_max_ms = NULL, gap_bucket_renewals = NULL
     FROM c
     WHERE l.name = $1 AND l.holder = $2 AND l.epoch = $3 AND l.released_at IS NULL AND l.expires_at > c.now
-    RETURNING l.released_at
+    RETURNING l.released_at, l.holder_label
   ),
   event AS (
     INSERT INTO lease_events (lease, kind, epoch, holder, holder_label, at)
-    SELECT $1, 'released', $3, $2, (SELECT holder_label FROM leases WHERE name = $1), done.released_at FROM done
-  ),
-  ${flushPreviousBucket('true')}
+    SELECT $1, 'released', $3, $2, done.holder_label, done.released_at FROM done
+  )
 SELECT released_at FROM done`;

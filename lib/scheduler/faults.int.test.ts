@@ -91,8 +91,8 @@ describe('scheduler runtime under real faults', () => {
     expect((await summaryRow(pool, lease))!.last_seq).toBe(dropped!.last_seq);
     a.signal('SIGUSR2');
     const resumed = await poll(() => summaryRow(pool, lease), (row) => row!.last_seq > dropped!.last_seq);
-    expect(resumed.gap_reason).toBe('lost_reports');
-    expect(resumed.last_seq).toBeGreaterThan(dropped!.last_seq + 3);
+    expect(resumed!.gap_reason).toBe('lost_reports');
+    expect(resumed!.last_seq).toBeGreaterThan(dropped!.last_seq + 3);
     const { rows } = await pool.query('SELECT seq FROM progress_reports WHERE lease = $1 ORDER BY seq', [lease]);
     const seqs = rows.map((row) => row.seq as number);
     const jumps = seqs.slice(1).filter((seq, i) => seq !== seqs[i]! + 1);
