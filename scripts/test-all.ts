@@ -1,0 +1,106 @@
+/**
+ * `npm test`: every tier, in order, with a summary. Typecheck and lint, unit
+ * tests (pure, fake time), the golden projection cases, integration tests
+ * (real PostgreSQL — DATABASE_URL's server, else an embedded one — and real
+ * scheduler processes), then the browser suite (real Chromium, production
+ * build). Ends with `N passed, N failed` and a non-zero exit on any failure.
+ * `--only=unit,golden` runs a subset.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..');
+const RESULTS = path.join(ROOT, 'test-results');
+mkdirSync(RESULTS, { recursive: true });
+
+interface Counts {
+  passed: number;
+  failed: number;
+}
+
+interface Step {
+  name: string;
+  command: string[];
+  env?: Record<string, string>;
+  /** Test counts from the step's machine-readable report; null for checks without tests. */
+  counts?: (output: string) => Counts;
+}
+
+const vitestCounts = (file: string) => (): Counts => {
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+  return { passed: report.numPassedTests, failed: report.numFailedTests };
+};
+
+const sharedGolden = path.resolve(ROOT, '../shared/golden/cases.json');
+const goldenFiles = ['lib/status/golden/cases.json', ...(existsSync(sharedGolden) ? [sharedGolden] : [])];
+
+const STEPS: Step[] = [
+  { name: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
+  { name: 'lint', command: ['npx', 'eslint', '.', '--max-warnings=0'] },
+  {
+    name: 'unit',
+    command: ['npx', 'vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/unit.json`],
+    counts: vitestCounts(`${RESULTS}/unit.json`),
+  },
+  ...goldenFiles.map((file) => ({
+    name: `golden ${path.relative(ROOT, file)}`,
+    command: ['npx', 'tsx', 'scripts/golden.ts', file],
+    counts: (output: string): Counts => {
+      const match = /^(\d+) passed, (\d+) failed$/m.exec(output);
+      return match ? { passed: Number(match[1]), failed: Number(match[2]) } : { passed: 0, failed: 1 };
+    },
+  })),
+  {
+    name: 'int',
+    command: ['npx', 'vitest', 'run', '--project', 'int', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/int.json`],
+    counts: vitestCounts(`${RESULTS}/int.json`),
+  },
+  {
+    name: 'e2e',
+    command: ['npx', 'playwright', 'test', '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${RESULTS}/e2e.json` },
+    counts: () => {
+      const report = JSON.parse(readFileSync(`${RESULTS}/e2e.json`, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } };
+      return { passed: report.stats.expected + report.stats.flaky, failed: report.stats.unexpected };
+    },
+  },
+];
+
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const total: Counts = { passed: 0, failed: 0 };
+const summary: string[] = [];
+let broken = false;
+
+for (const step of STEPS.filter((s) => !only || only.some((name) => s.name.startsWith(name)))) {
+  console.log(`\n▶ ${step.name}: ${step.command.join(' ')}`);
+  const started = Date.now();
+  const result = spawnSync(step.command[0]!, step.command.slice(1), {
+    cwd: ROOT,
+    env: { ...process.env, ...step.env, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  process.stdout.write(result.stdout ?? '');
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  let counts: Counts | null = null;
+  try {
+    counts = step.counts ? step.counts(result.stdout ?? '') : null;
+  } catch {
+    counts = { passed: 0, failed: 1 }; // no report: the step did not run its tests
+  }
+  const ok = result.status === 0 && (!counts || counts.failed === 0);
+  if (counts) {
+    total.passed += counts.passed;
+    total.failed += counts.failed;
+  }
+  if (!ok) broken = true;
+  summary.push(`${ok ? 'ok  ' : 'FAIL'} ${step.name.padEnd(40)} ${counts ? `${counts.passed} passed, ${counts.failed} failed` : result.status === 0 ? 'clean' : `exit ${result.status}`}  (${seconds} s)`);
+}
+
+console.log(`\nSummary (database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'})`);
+for (const line of summary) console.log(`  ${line}`);
+if (broken && total.failed === 0) total.failed = 1; // a failed check (typecheck, lint) counts as a failure
+console.log(`tests: ${total.passed} passed, ${total.failed} failed`);
+process.exit(broken ? 1 : 0);
