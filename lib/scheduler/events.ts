@@ -17,6 +17,7 @@ export type RuntimeEvent =
   | { event: 'write_rejected'; epoch: number; reason: string; currentEpoch: number | null; resource: string }
   | { event: 'frozen'; on: boolean }
   | { event: 'dropping_reports'; on: boolean }
+  | { event: 'draining'; lease: string; epoch: number; by: string; reason: string }
   | { event: 'released'; lease: string; epoch: number }
   | { event: 'error'; where: string; message: string }
   | { event: 'stopped'; lease: string; writes: WriteStats };

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
+import { setIntent } from '../lease/intent';
 import { seedDocuments } from './documents';
 import { FAST_FLAGS, leaseRow, poll, summaryRow, useSchedulers } from './testing/fixtures';
 
@@ -97,6 +98,23 @@ describe('scheduler runtime under real faults', () => {
     const seqs = rows.map((row) => row.seq as number);
     const jumps = seqs.slice(1).filter((seq, i) => seq !== seqs[i]! + 1);
     expect(jumps).toHaveLength(1);
+  });
+
+  it('an operator disabling the scheduler drains it: the occurrence finishes, the lease is released, nobody acquires until enabled', async () => {
+    const lease = uniqueLease('drain');
+    const quick = { 'batch-size': 2_000, 'batch-work': 10 };
+    const a = spawnScheduler(lease, 'A', quick);
+    await a.waitFor((line) => line.event === 'acquired');
+    const b = spawnScheduler(lease, 'B', quick);
+    await b.waitFor((line) => line.event === 'held');
+    await setIntent(pool, lease, { disabled: true, by: 'oncall', reason: 'storage migration' });
+    await a.waitFor((line) => line.event === 'draining' && line.by === 'oncall');
+    await a.waitFor((line) => line.event === 'released');
+    await b.waitFor((line) => line.event === 'disabled', 10_000);
+    await a.waitFor((line) => line.event === 'disabled', 10_000);
+    expect((await leaseRow(pool, lease))!.live).toBe(false);
+    await setIntent(pool, lease, { disabled: false, by: 'oncall', reason: 'migration done' });
+    await poll(() => leaseRow(pool, lease), (row) => !!row?.live);
   });
 
   it('SIGTERM releases the lease; the other instance acquires without waiting for expiry', async () => {

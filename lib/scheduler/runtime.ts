@@ -153,12 +153,12 @@ export class SchedulerRuntime {
     const shared = { db: this.deps.db, config: this.config, clock: this.clock, emit: this.emit, position: this.position };
     await Promise.all([
       tenure.renewLoop(),
-      runWorkLoop(tenure, { ...shared, writes: this.writes, waitUnfrozen: (signal) => this.waitUnfrozen(signal) }),
+      runWorkLoop(tenure, { ...shared, writes: this.writes, completed: { key: null }, waitUnfrozen: (signal) => this.waitUnfrozen(signal) }),
       runReportLoop(tenure, { ...shared, dropping: () => this.dropping }),
     ]);
     this.position.occurrence = null;
     this.position.cursor = null;
-    if (tenure.reasonEnded === 'stopped') await this.release(grant);
+    if (tenure.reasonEnded === 'stopped' || tenure.reasonEnded === 'drained') await this.release(grant);
   }
 
   private async release(grant: { name: string; holder: string; epoch: number }): Promise<void> {

@@ -23,7 +23,7 @@ export class Tenure {
   private readonly controller = new AbortController();
   private validUntil: number;
   private suspect = false;
-  private endedBy: 'renewal_refused' | 'self_suspected' | 'stopped' | null = null;
+  private endedBy: 'renewal_refused' | 'self_suspected' | 'stopped' | 'drained' | null = null;
 
   constructor(
     readonly grant: Grant,
@@ -106,8 +106,8 @@ export class Tenure {
     }
   }
 
-  /** Ends the tenure without a loss (shutdown). */
-  end(reason: 'stopped'): void {
+  /** Ends the tenure without a loss: shutdown, or draining for an operator who disabled the lease. */
+  end(reason: 'stopped' | 'drained'): void {
     if (this.signal.aborted) return;
     this.endedBy = reason;
     this.controller.abort();

@@ -8,12 +8,15 @@
  * - When the tenure ends the loop stops at once: no further step starts, and a
  *   batch waiting in its planning work is abandoned before its write.
  * - While frozen (fault drill) no batch starts; renewals and reports go on.
+ * - When an operator has disabled the scheduler, no new occurrence starts;
+ *   the one in flight finishes, then the tenure ends and the lease is released.
  * Not guaranteed: a write already begun before a pause is still sent after
  * it; the resource fence rejects it and it is counted in `writes.rejected`.
  */
 import type pg from 'pg';
 import { runAction } from '../lease/actions';
 import type { Fence, FencedResult } from '../lease/fence';
+import { readIntent } from '../lease/intent';
 import { claimOccurrence, completeOccurrence, occurrenceKey } from '../lease/occurrences';
 import type { Clock } from './clock';
 import type { SchedulerConfig } from './config';
@@ -35,11 +38,15 @@ export interface WorkDeps {
   emit: EventSink;
   position: WorkPosition;
   writes: WriteStats;
+  /** The last occurrence this tenure saw completed: no need to claim it again. */
+  completed: { key: string | null };
   /** Resolves at once when not frozen; otherwise when unfrozen or `signal` aborts. */
   waitUnfrozen(signal: AbortSignal): Promise<void>;
 }
 
 const RETRY_MS = 250;
+/** While idle, look again this often (intent changes, the next slot). */
+const IDLE_CHECK_MS = 1_000;
 
 async function currentSlot(db: pg.Pool, everyMs: number): Promise<{ slotAt: Date; nextInMs: number }> {
   const { rows } = await db.query<{ slot_ms: string; now_ms: string }>({
@@ -86,14 +93,23 @@ async function runOnce(tenure: Tenure, deps: WorkDeps, track: Track): Promise<vo
   await deps.waitUnfrozen(signal);
   const fence = tenure.fence('occurrences');
   if (!fence) return clock.sleep(RETRY_MS, signal);
+  // An operator disabled this scheduler: start nothing new, hand the lease back (drain).
+  const intent = await readIntent(db, config.lease.name);
+  if (intent?.disabled) {
+    emit({ event: 'draining', lease: config.lease.name, epoch: tenure.epoch, by: intent.by, reason: intent.reason });
+    return tenure.end('drained');
+  }
   const { slotAt, nextInMs } = await currentSlot(db, config.everyMs);
   const key = occurrenceKey(config.lease.name, slotAt);
+  const idle = () => clock.sleep(Math.min(nextInMs + 50, IDLE_CHECK_MS), signal);
+  if (key === deps.completed.key) return idle();
   const claim = await claimOccurrence(db, fence, key, slotAt);
   switch (claim.kind) {
     case 'already_completed':
       position.occurrence = null;
       position.cursor = null;
-      return clock.sleep(Math.min(nextInMs + 50, config.everyMs), signal);
+      deps.completed.key = key;
+      return idle();
     case 'rejected':
       track(claim, 'occurrences');
       return clock.sleep(RETRY_MS, signal);
