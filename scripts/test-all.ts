@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..');
-const RESULTS = path.join(ROOT, 'test-results');
+const RESULTS = path.join(ROOT, 'test-reports');
 mkdirSync(RESULTS, { recursive: true });
 
 interface Counts {
