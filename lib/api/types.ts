@@ -62,6 +62,11 @@ export interface SchedulerDetailResponse {
   transitions: Tenure[];
   /** Recent stale-write rejections, newest first. */
   rejections: StaleWriteRejection[];
+  /**
+   * Facts that are estimates rather than logged facts (as-of only), e.g.
+   * `lease.renewedAt`: renewals are kept as a per-minute rollup. Empty when live.
+   */
+  estimated?: string[];
 }
 
 export interface HealthSegment {
@@ -99,6 +104,22 @@ export interface SchedulerHistoryResponse {
   gaps: ObservationGap[];
   tenures: Tenure[];
   buckets: HistoryBucket[];
+}
+
+/** GET /api/healthz — the status service's own health (nothing about schedulers). 200 when ok, else 503. */
+export interface HealthzResponse {
+  ok: boolean;
+  /** Database time of the check (estimated from the last successful read when the store did not answer). */
+  checkedAt: IsoTime;
+  store: {
+    ok: boolean;
+    /** Round trip of this check when it succeeded. */
+    latencyMs: number | null;
+    lastObservedAt: IsoTime | null;
+    /** Short error code or class when the store could not be read (never SQL or a connection string). */
+    error: string | null;
+  };
+  readTimeoutMs: number;
 }
 
 export interface ApiError {

@@ -109,7 +109,7 @@ describe('idempotent occurrences across leadership changes', () => {
     expect(await claimOccurrence(pool, fenceB, key, scheduledAt)).toEqual({ kind: 'already_completed' });
 
     const expected = await pool.query(
-      `SELECT count(*)::int AS n FROM documents WHERE id <= 2000 AND retention_class <> 'legal_hold'
+      `SELECT count(*)::int AS n FROM documents WHERE retention_class <> 'legal_hold'
          AND created_at < clock_timestamp() - CASE retention_class WHEN 'short' THEN interval '30 days' ELSE interval '365 days' END`,
     );
     const items = await pool.query('SELECT count(*)::int AS n, count(DISTINCT document_id)::int AS d FROM plan_items WHERE occurrence = $1', [key]);

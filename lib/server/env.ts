@@ -1,0 +1,75 @@
+/**
+ * The status service's environment, parsed once, validated and typed.
+ *
+ * Guarantees: `serverEnv()` parses `process.env` on first use and returns the
+ * same frozen object afterwards; a missing or malformed value throws
+ * `EnvError` naming the variable (never echoing a secret). Numbers are
+ * clamped to documented ceilings (invariant 11).
+ * Non-guarantees: later changes to `process.env` are not seen.
+ */
+import { z } from 'zod';
+
+/** An integer setting: unset or empty → `fallback`; otherwise clamped to [min, max]. */
+const ms = (fallback: number, min: number, max: number) =>
+  z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number()
+      .int()
+      .default(fallback)
+      .transform((v) => Math.min(max, Math.max(min, v))),
+  );
+
+const schema = z.object({
+  /** PostgreSQL connection string; required by the server. */
+  DATABASE_URL: z.string().trim().min(1, 'DATABASE_URL is required by the status service'),
+  /** Deadline of one store read (statement timeout and client-side race). Default 2,000 ms; 100 ms–30 s. */
+  LEASEBOARD_READ_TIMEOUT_MS: ms(2_000, 100, 30_000),
+  /** Poll interval the server tells clients to use. Default 2,000 ms; 500 ms–60 s. */
+  LEASEBOARD_POLL_INTERVAL_MS: ms(2_000, 500, 60_000),
+  /** How long one list read is shared by all list/metrics requests. Default 1,000 ms; 0 (off)–10 s. */
+  LEASEBOARD_LIST_MAX_AGE_MS: ms(1_000, 0, 10_000),
+  /** Connections of the status service's pool. Default 4; 1–20. */
+  LEASEBOARD_STATUS_POOL_MAX: ms(4, 1, 20),
+});
+
+export interface ServerEnv {
+  databaseUrl: string;
+  readTimeoutMs: number;
+  pollIntervalMs: number;
+  listMaxAgeMs: number;
+  poolMax: number;
+}
+
+export class EnvError extends Error {
+  constructor(message: string) {
+    super(`env: ${message}`);
+    this.name = 'EnvError';
+  }
+}
+
+/** Pure: parse an environment record (exported for tests). */
+export function parseServerEnv(env: Record<string, string | undefined>): ServerEnv {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new EnvError(`${first?.path.join('.') ?? '?'}: ${first?.message ?? 'invalid'}`);
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    databaseUrl: e.DATABASE_URL,
+    readTimeoutMs: e.LEASEBOARD_READ_TIMEOUT_MS,
+    pollIntervalMs: e.LEASEBOARD_POLL_INTERVAL_MS,
+    // Never older than half a poll interval, whatever the setting.
+    listMaxAgeMs: Math.min(e.LEASEBOARD_LIST_MAX_AGE_MS, Math.floor(e.LEASEBOARD_POLL_INTERVAL_MS / 2)),
+    poolMax: e.LEASEBOARD_STATUS_POOL_MAX,
+  });
+}
+
+let cached: ServerEnv | null = null;
+
+/** The process environment, parsed on first call. */
+export function serverEnv(): ServerEnv {
+  cached ??= parseServerEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,42 @@
+/**
+ * HTTP responses of the status API: JSON bodies, the `{ error: { code,
+ * message } }` shape, and `Cache-Control: no-store` on every response (a
+ * status page must never be served from a cache).
+ *
+ * Guarantees: `guarded` turns ANY thrown value into a 500 with the error
+ * shape and a fixed message — never a stack trace or SQL text to the client.
+ */
+import type { ApiError } from '../../api/types';
+import type { ServiceError } from '../result';
+
+export const NO_STORE = 'no-store';
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': NO_STORE, ...headers },
+  });
+}
+
+export function text(body: string, contentType: string, status = 200): Response {
+  return new Response(body, { status, headers: { 'content-type': contentType, 'cache-control': NO_STORE } });
+}
+
+export function errorResponse(error: ServiceError): Response {
+  const body: ApiError = { error: { code: error.code, message: error.message } };
+  return json(body, error.status);
+}
+
+export function badRequest(message: string): Response {
+  return errorResponse({ status: 400, code: 'invalid_parameter', message });
+}
+
+/** Runs `handler`; an unexpected throw becomes a bare 500 in the error shape, logged server-side. */
+export async function guarded(route: string, handler: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handler();
+  } catch (error) {
+    console.error(`status api: ${route}: unexpected failure`, error);
+    return errorResponse({ status: 500, code: 'internal', message: 'internal error in the status service' });
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The status service for Next.js server code (route handlers, server
+ * components). Server-only: importing it from a client component fails the
+ * build. Tests and CLI scripts import ./service, ./facts etc. directly.
+ *
+ * Guarantees: the three reads return exactly the lib/api/types.ts bodies or a
+ * typed `ServiceError` (400 input, 404 unknown name, 503 store unreadable);
+ * the list never fails for a dead store — it answers `observation.ok=false`
+ * with every scheduler unknown. All reads share one process-wide pool.
+ */
+import 'server-only';
+import type { SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
+import { statusService } from './process';
+import { okResult, type ListParams, type ReadResult } from './result';
+
+export type { ListParams, ReadResult, ServiceError, ServiceErrorCode } from './result';
+export { closeStatusService, statusService } from './process';
+
+/** GET /api/v1/schedulers. Numbers are clamped; the result is always ok (a dead store is reported inside). */
+export async function readSchedulerList(params: ListParams = {}): Promise<ReadResult<SchedulerListResponse>> {
+  return okResult(await statusService().list(params));
+}
+
+/** GET /api/v1/schedulers/{name}[?at=ISO]. */
+export function readSchedulerDetail(name: string, at?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {
+  return statusService().detail(name, at);
+}
+
+/** GET /api/v1/schedulers/{name}/history?from=&to= (ISO instants; defaults: the last hour). */
+export function readSchedulerHistory(name: string, from?: string | null, to?: string | null): Promise<ReadResult<SchedulerHistoryResponse>> {
+  return statusService().history(name, from, to);
+}

@@ -1,0 +1,47 @@
+/**
+ * Typed outcomes of the status service's reads, shared by the route handlers
+ * and the dashboard's server-side render.
+ *
+ * Guarantees: a read either yields the v1 response body or a `ServiceError`
+ * whose `status` is 400 (bad input), 404 (unknown scheduler) or 503 (store
+ * unreadable); `message` is a short sentence for humans — never a stack trace,
+ * never SQL text.
+ */
+import type { Health } from '../status/types';
+
+export type ServiceErrorCode =
+  | 'invalid_parameter'
+  | 'invalid_name'
+  | 'unknown_scheduler'
+  | 'at_in_future'
+  | 'out_of_retention'
+  | 'invalid_span'
+  | 'store_unreadable'
+  | 'not_found'
+  | 'internal';
+
+export interface ServiceError {
+  status: 400 | 404 | 500 | 503;
+  code: ServiceErrorCode;
+  message: string;
+}
+
+export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: ServiceError };
+
+export const okResult = <T>(value: T): ReadResult<T> => ({ ok: true, value });
+export const errorResult = <T>(status: ServiceError['status'], code: ServiceErrorCode, message: string): ReadResult<T> => ({
+  ok: false,
+  error: { status, code, message },
+});
+
+/** Query of GET /api/v1/schedulers after validation (numbers already clamped). */
+export interface ListParams {
+  /** Only these healths (empty or absent: all). */
+  health?: readonly Health[];
+  /** Case-insensitive substring of the scheduler name. */
+  q?: string;
+  /** Page size; clamped to [1, 500], default 100. */
+  limit?: number;
+  /** Clamped to [0, 1,000,000], default 0. */
+  offset?: number;
+}

@@ -1,0 +1,163 @@
+/**
+ * The status service: reads facts through one observer (deadline + last
+ * observation), projects them with lib/status, and answers the v1 reads.
+ *
+ * Guarantees
+ * - Live reads are single-flight: concurrent list/metrics calls share ONE
+ *   in-flight query, so a slow or dead store never piles up connections.
+ * - A successful read is shared for `listMaxAgeMs` (monotonic clock): list
+ *   and metrics calls within that window page through the same projected
+ *   snapshot, so the cost of reading and projecting all schedulers is paid
+ *   at most once per window however many dashboards poll. Every answer
+ *   carries the database time it was read at (`observedAt`); 0 disables.
+ *   Failed reads are never shared: the next call tries the store again.
+ * - Every answer comes back within the read timeout (plus projection time).
+ *   When the store cannot be read, the list answers `observation.ok=false`,
+ *   `lastObservedAt` = the database time of the last successful read, and
+ *   every scheduler it last knew projected with `store: { ok: false }` — all
+ *   unknown, never stale green (DESIGN "Three places observation can break").
+ * - Nothing here reads the wall clock except the observer before the very
+ *   first successful read.
+ * Non-guarantees: the pool is the caller's (see ./index.ts for the process one).
+ */
+import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
+import { project } from '../status';
+import type { SchedulerStatus } from '../status/types';
+import { readDetail, type ReadDeps } from './detail';
+import { dbNowMs, readAllFacts, type FactsRead, type Queryable, type SchedulerRead } from './facts';
+import { readHistory } from './history';
+import { buildList, projectAll, sortStatuses } from './list';
+import { renderMetrics } from './metrics';
+import { StoreObserver } from './observer';
+import type { ListParams, ReadResult } from './result';
+
+export interface StatusServiceOptions {
+  /** A pool (or any `query`-able) whose statement_timeout ≈ readTimeoutMs. */
+  db: Queryable;
+  readTimeoutMs: number;
+  pollIntervalMs: number;
+  /** How long a successful list read is reused (ms). Default 0 (every call reads). */
+  listMaxAgeMs?: number;
+  monotonicMs?: () => number;
+  wallMs?: () => number;
+  /** See ObserverOptions.log. */
+  log?: (line: string, cause?: unknown) => void;
+}
+
+export type LiveRead =
+  | { ok: true; now: string; lastObservedAt: string; reads: SchedulerRead[]; statuses: SchedulerStatus[] }
+  | { ok: false; now: string; lastObservedAt: string | null; reads: SchedulerRead[]; statuses: SchedulerStatus[] };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export class StatusService {
+  readonly observer: StoreObserver;
+  readonly pollIntervalMs: number;
+  private readonly db: Queryable;
+  private inflight: Promise<LiveRead> | null = null;
+  private probing: Promise<HealthzResponse> | null = null;
+  private lastKnown: SchedulerRead[] = [];
+  private snapshot: { live: LiveRead; atMono: number } | null = null;
+  private readonly listMaxAgeMs: number;
+  private readonly mono: () => number;
+
+  constructor(options: StatusServiceOptions) {
+    this.db = options.db;
+    this.pollIntervalMs = options.pollIntervalMs;
+    this.listMaxAgeMs = Math.max(0, options.listMaxAgeMs ?? 0);
+    this.mono = options.monotonicMs ?? (() => performance.now());
+    this.observer = new StoreObserver(options);
+  }
+
+  private get deps(): ReadDeps {
+    return { db: this.db, observer: this.observer, pollIntervalMs: this.pollIntervalMs };
+  }
+
+  /**
+   * All schedulers, read and projected (or degraded to unknown), in list
+   * order; shared by concurrent callers and, when fresh, from the snapshot.
+   */
+  live(options: { fresh?: boolean } = {}): Promise<LiveRead> {
+    const snap = this.snapshot;
+    if (!options.fresh && snap !== null && this.mono() - snap.atMono <= this.listMaxAgeMs) return Promise.resolve(snap.live);
+    this.inflight ??= this.readLive().finally(() => {
+      this.inflight = null;
+    });
+    return this.inflight;
+  }
+
+  private async readLive(): Promise<LiveRead> {
+    const started = this.mono();
+    let read: FactsRead;
+    try {
+      read = await this.observer.read('list read', () => readAllFacts(this.db), (r) => Date.parse(r.now));
+    } catch {
+      // The observer recorded the failure; answer unknown from what we last knew.
+      this.snapshot = null;
+      return this.degraded();
+    }
+    // Outside the try: a projection fault is a bug to surface (a 500), never "store unreadable".
+    this.lastKnown = read.schedulers;
+    const statuses = sortStatuses(projectAll(read.schedulers, read.now));
+    const live: LiveRead = { ok: true, now: read.now, lastObservedAt: read.now, reads: read.schedulers, statuses };
+    this.snapshot = { live, atMono: started };
+    return live;
+  }
+
+  private degraded(): LiveRead {
+    const now = iso(this.observer.estimatedNowMs());
+    const lastMs = this.observer.lastObservedAtMs();
+    if (lastMs === null) return { ok: false, now, lastObservedAt: null, reads: [], statuses: [] };
+    const lastObservedAt = iso(lastMs);
+    const statuses = sortStatuses(this.lastKnown.map((r) => project({ ...r.facts, store: { ok: false, lastObservedAt } }, now, r.thresholds)));
+    return { ok: false, now, lastObservedAt, reads: this.lastKnown, statuses };
+  }
+
+  /** `fresh` bypasses the shared snapshot (never the single-flight). */
+  async list(params: ListParams = {}, options: { fresh?: boolean } = {}): Promise<SchedulerListResponse> {
+    const live = await this.live(options);
+    return buildList(
+      { observedAt: live.now, observation: { ok: live.ok, lastObservedAt: live.lastObservedAt }, pollIntervalMs: this.pollIntervalMs, statuses: live.statuses },
+      params,
+    );
+  }
+
+  detail(name: string, at?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {
+    return readDetail(this.deps, name, at);
+  }
+
+  history(name: string, from?: string | null, to?: string | null): Promise<ReadResult<SchedulerHistoryResponse>> {
+    return readHistory(this.deps, name, from, to);
+  }
+
+  /** The service's own health: can it read the store, and how fast. Nothing about schedulers. */
+  healthz(): Promise<HealthzResponse> {
+    this.probing ??= this.probe().finally(() => {
+      this.probing = null;
+    });
+    return this.probing;
+  }
+
+  private async probe(): Promise<HealthzResponse> {
+    let ok = true;
+    try {
+      await this.observer.read('health probe', () => dbNowMs(this.db), (ms) => ms);
+    } catch {
+      ok = false;
+    }
+    const state = this.observer.snapshot();
+    const last = this.observer.lastObservedAtMs();
+    return {
+      ok,
+      checkedAt: iso(this.observer.estimatedNowMs()),
+      store: { ok, latencyMs: ok ? state.lastLatencyMs : null, lastObservedAt: last === null ? null : iso(last), error: ok ? null : state.lastError },
+      readTimeoutMs: this.observer.readTimeoutMs,
+    };
+  }
+
+  /** Prometheus text exposition of the live read. */
+  async metrics(): Promise<{ contentType: string; body: string }> {
+    const live = await this.live();
+    return renderMetrics(live, this.observer.snapshot());
+  }
+}

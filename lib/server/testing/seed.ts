@@ -1,0 +1,75 @@
+/**
+ * Test-only seeding through the REAL writers (LeaseAuthority, appendReport,
+ * setIntent, fencedWrite). The one exception is the `schedulers` registration
+ * row: its writer is private to the scheduler runtime (lib/scheduler/runtime.ts
+ * `register`), so `register` here runs the same upsert (configuration, not
+ * lease state). Never imported by production code.
+ */
+import type pg from 'pg';
+import { LeaseAuthority, type Grant } from '../../lease/authority';
+import { newInstanceToken } from '../../lease/token';
+import { appendReport } from '../../scheduler/report-store';
+import { StatusService } from '../service';
+
+type Db = Pick<pg.Pool, 'query'>;
+
+export interface RegistrationInput {
+  everyMs?: number;
+  reportEveryMs?: number;
+  stallAfterMs?: number;
+  overdueAfterMs?: number;
+}
+
+export async function register(db: Db, name: string, r: RegistrationInput = {}): Promise<void> {
+  await db.query(
+    `INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at)
+     VALUES ($1, $2, $3, $4, $5, clock_timestamp())
+     ON CONFLICT (name) DO UPDATE SET every_ms = excluded.every_ms, report_every_ms = excluded.report_every_ms,
+       stall_after_ms = excluded.stall_after_ms, overdue_after_ms = excluded.overdue_after_ms`,
+    [name, r.everyMs ?? 3_600_000, r.reportEveryMs ?? 1_000, r.stallAfterMs ?? 60_000, r.overdueAfterMs ?? 3_600_000],
+  );
+}
+
+export async function acquire(db: Db, name: string, ttlMs = 15_000, label = 'A'): Promise<Grant> {
+  const holder = newInstanceToken();
+  const result = await new LeaseAuthority(db).acquire(name, holder, ttlMs, label);
+  if (result.kind !== 'acquired') throw new Error(`seed: expected acquired, got ${result.kind}`);
+  return { name, holder, epoch: result.epoch };
+}
+
+/** A reporter for one grant: consecutive seqs. */
+export function reporter(db: Db, grant: Grant, reportEveryMs = 1_000) {
+  let seq = 0;
+  return {
+    report: (occurrence: string | null, cursor: number | null) =>
+      appendReport(db, { lease: grant.name, epoch: grant.epoch, seq: ++seq, occurrence, cursor, reportEveryMs }),
+    skip: (n: number) => {
+      seq += n;
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function serviceOn(db: StatusServiceDb, readTimeoutMs = 2_000): StatusService {
+  return new StatusService({ db, readTimeoutMs, pollIntervalMs: 2_000, log: () => {} });
+}
+type StatusServiceDb = ConstructorParameters<typeof StatusService>[0]['db'];
+
+/** Wraps a pool and counts the statements sent through it. */
+export function countingDb(db: Db): StatusServiceDb & { count: number } {
+  const wrapped = {
+    count: 0,
+    query: (config: Parameters<StatusServiceDb['query']>[0]) => {
+      wrapped.count += 1;
+      return (db as StatusServiceDb).query(config);
+    },
+  };
+  return wrapped;
+}
+
+/** A db whose target a test can switch (the real store, then a dead one). */
+export function switchable(initial: StatusServiceDb): StatusServiceDb & { target: StatusServiceDb } {
+  const db = { target: initial, query: (config: Parameters<StatusServiceDb['query']>[0]) => db.target.query(config) };
+  return db;
+}

@@ -1,0 +1,89 @@
+/**
+ * Bench data for `npm run bench:status` (scripts/bench-status.ts): N
+ * schedulers with a mix of states and R reports each, generated with
+ * generate_series straight into the real tables of a DEDICATED database.
+ * Bulk SQL is used instead of the writers because 10,000,000 reports through
+ * appendReport would take hours; the summaries are written consistently with
+ * the generated reports (same formulas), as the writer would have left them.
+ */
+import type pg from 'pg';
+
+export interface BenchShape {
+  schedulers: number;
+  reportsPerScheduler: number;
+}
+
+/** Statements, in order, with a label each. `$1` = schedulers, `$2` = reports per scheduler. */
+export function seedStatements(): { label: string; sql: string }[] {
+  const name = `'sched-' || lpad(g::text, 5, '0')`;
+  return [
+    {
+      label: 'schedulers',
+      sql: `INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at)
+            SELECT ${name}, 3600000, 5000, 300000, 300000, clock_timestamp() - interval '1 day' FROM generate_series(1, $1::int) g`,
+    },
+    {
+      // g % 20: 1 expired, 2 released, 3 never held; the rest held (epoch 1 + g % 5)
+      label: 'leases + lease_events',
+      sql: `WITH l AS (
+              INSERT INTO leases (name, holder, holder_label, epoch, acquired_at, renewed_at, expires_at, ttl_ms, released_at)
+              SELECT ${name}, 'inst_' || substr(md5(g::text), 1, 8), 'bench', 1 + g % 5, clock_timestamp() - interval '3 hours',
+                     clock_timestamp() - (g % 7) * interval '1 second',
+                     CASE WHEN g % 20 = 1 THEN clock_timestamp() - interval '10 seconds' ELSE clock_timestamp() + interval '1 hour' END,
+                     15000, CASE WHEN g % 20 = 2 THEN clock_timestamp() - interval '1 minute' END
+              FROM generate_series(1, $1::int) g WHERE g % 20 <> 3
+              RETURNING name, holder, epoch, acquired_at)
+            INSERT INTO lease_events (lease, kind, epoch, holder, holder_label, at)
+            SELECT name, 'acquired', epoch, holder, 'bench', acquired_at FROM l`,
+    },
+    {
+      label: 'scheduler_intents (1% disabled)',
+      sql: `INSERT INTO scheduler_intents (lease, disabled, by, reason, at)
+            SELECT ${name}, true, 'bench', 'maintenance', clock_timestamp() FROM generate_series(1, $1::int) g WHERE g % 100 = 7`,
+    },
+  ];
+}
+
+/**
+ * Reports of schedulers [lo, hi]: R per lease in its current epoch, one every
+ * 5 s ending now; the cursor moves every 10 reports, except for g % 10 = 4
+ * (frozen for the last 100 reports: a stall).
+ */
+export const REPORTS_SQL = `
+INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at)
+SELECT 'sched-' || lpad(g::text, 5, '0'), 1 + g % 5, s, 'sched-' || lpad(g::text, 5, '0') || '@2026-11-30T16:00:00Z',
+       CASE WHEN g % 10 = 4 THEN LEAST(s, $3::int - 100) / 10 ELSE s / 10 END,
+       s = 1 OR (s % 10 = 0 AND NOT (g % 10 = 4 AND s > $3::int - 100)),
+       c.now - ($3::int - s) * interval '5 seconds'
+FROM (SELECT clock_timestamp() AS now) c, generate_series($1::int, $2::int) g, generate_series(1, $3::int) s
+WHERE g % 20 <> 3`;
+
+export const SUMMARIES_SQL = `
+INSERT INTO progress_summaries (lease, epoch, first_report_at, last_report_at, last_seq, last_advance_at, in_flight, cursor, report_every_ms)
+SELECT 'sched-' || lpad(g::text, 5, '0'), 1 + g % 5, c.now - ($2::int - 1) * interval '5 seconds', c.now, $2::int,
+       c.now - CASE WHEN g % 10 = 4 THEN 100 ELSE $2::int % 10 END * interval '5 seconds',
+       'sched-' || lpad(g::text, 5, '0') || '@2026-11-30T16:00:00Z',
+       CASE WHEN g % 10 = 4 THEN ($2::int - 100) / 10 ELSE $2::int / 10 END, 5000
+FROM (SELECT clock_timestamp() AS now) c, generate_series(1, $1::int) g WHERE g % 20 <> 3`;
+
+export async function seed(db: pg.Pool, shape: BenchShape, log: (line: string) => void): Promise<void> {
+  const t0 = performance.now();
+  for (const s of seedStatements()) {
+    await db.query(s.sql, [shape.schedulers]);
+    log(`  ${s.label}: done (${Math.round(performance.now() - t0)} ms)`);
+  }
+  log('  progress_reports: SET UNLOGGED and index dropped during the bulk load (no WAL; index rebuilt after) — a bench-only speed trick');
+  await db.query('ALTER TABLE progress_reports SET UNLOGGED');
+  await db.query('DROP INDEX IF EXISTS progress_reports_lease_epoch_at');
+  const chunk = Math.max(1, Math.ceil(shape.schedulers / 10));
+  for (let lo = 1; lo <= shape.schedulers; lo += chunk) {
+    const hi = Math.min(shape.schedulers, lo + chunk - 1);
+    await db.query(REPORTS_SQL, [lo, hi, shape.reportsPerScheduler]);
+    log(`  progress_reports: schedulers ${lo}–${hi} (${Math.round((performance.now() - t0) / 1000)} s)`);
+  }
+  await db.query('CREATE INDEX progress_reports_lease_epoch_at ON progress_reports USING btree (lease, epoch, reported_at)');
+  log(`  progress_reports: index rebuilt (${Math.round((performance.now() - t0) / 1000)} s)`);
+  await db.query(SUMMARIES_SQL, [shape.schedulers, shape.reportsPerScheduler]);
+  await db.query('ANALYZE');
+  log(`  summaries + ANALYZE: done (${Math.round((performance.now() - t0) / 1000)} s)`);
+}
