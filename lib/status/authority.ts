@@ -34,11 +34,11 @@ const NO_LEASE: Omit<AuthorityStatus, 'state'> = {
   atRisk: false,
 };
 
-export function authorityState(store: StoreFacts, lease: LeaseFacts | null, nowMs: number): AuthorityState {
+export function authorityState(store: StoreFacts, lease: LeaseFacts | null, nowMs: number, expiresAtMs?: number): AuthorityState {
   if (!store.ok) return 'unknown';
   if (lease === null) return 'none';
   if (lease.released) return 'released';
-  return toMs('lease.expiresAt', lease.expiresAt) > nowMs ? 'held' : 'expired';
+  return (expiresAtMs ?? toMs('lease.expiresAt', lease.expiresAt)) > nowMs ? 'held' : 'expired';
 }
 
 /** "inst_7kq2m9xd (A), epoch 7" */
@@ -53,14 +53,16 @@ export function judgeAuthority(
   nowMs: number,
   t: Thresholds,
 ): AuthorityJudgement {
-  const state = authorityState(store, lease, nowMs);
   if (lease === null) {
+    const state = authorityState(store, lease, nowMs);
     const reasons: Reason[] = state === 'none' ? [{ code: 'authority_none', message: 'lease never held' }] : [];
     return { authority: { state, ...NO_LEASE }, reasons };
   }
+  const expiresAtMs = toMs('lease.expiresAt', lease.expiresAt);
+  const state = authorityState(store, lease, nowMs, expiresAtMs);
   const renewalAgeMs = nowMs - toMs('lease.renewedAt', lease.renewedAt);
-  const expiresInMs = toMs('lease.expiresAt', lease.expiresAt) - nowMs;
-  toMs('lease.acquiredAt', lease.acquiredAt);
+  const expiresInMs = expiresAtMs - nowMs;
+  toMs('lease.acquiredAt', lease.acquiredAt); // validated, even though only shown
   // Ages are whole ms; the epsilon absorbs float noise in fraction × ttl
   // (0.29 × 100 = 28.999…) so the boundary stays strict as documented.
   const atRisk = state === 'held' && renewalAgeMs > t.atRiskFraction * lease.ttlMs + FLOAT_EPSILON_MS;

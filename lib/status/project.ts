@@ -15,7 +15,7 @@ import { judgeAuthority } from './authority';
 import { formatAgo, formatClock } from './format';
 import { deriveHealth } from './health';
 import { checkThresholds, DEFAULT_THRESHOLDS, type Thresholds } from './thresholds';
-import { StatusInputError, toIso, toMs } from './time';
+import { nowToMs, StatusInputError, toIso, toMs } from './time';
 import type { IntentFacts, Reason, SchedulerFacts, SchedulerStatus } from './types';
 import { currentEpochProgress, judgeHeldWork, judgeNoLeader, workFields, type WorkJudgement } from './work';
 
@@ -30,7 +30,7 @@ export function project(
   thresholds: Thresholds = DEFAULT_THRESHOLDS,
 ): SchedulerStatus {
   const t = checkThresholds(thresholds);
-  const nowMs = toMs('now', now);
+  const nowMs = nowToMs(now);
   if (facts.lease !== null && facts.lease.name !== facts.name) {
     throw new StatusInputError(`lease.name ${JSON.stringify(facts.lease.name)} differs from name ${JSON.stringify(facts.name)}`);
   }

@@ -94,8 +94,9 @@ export function judgeHeldWork(facts: SchedulerFacts, lease: LeaseFacts, nowMs: n
 
 function judgeReports(p: ProgressFacts, facts: SchedulerFacts, nowMs: number, now: string, t: Thresholds): WorkJudgement {
   const fields = workFields(p, nowMs);
-  const reportAge = nowMs - toMs('progress.lastReportAt', p.lastReportAt);
-  const advanceAge = nowMs - toMs('progress.lastAdvanceAt', p.lastAdvanceAt);
+  // Each timestamp is parsed once (workFields): parsing dominates at 10,000 schedulers.
+  const reportAge = fields.lastReportAgeMs!;
+  const advanceAge = fields.lastAdvanceAgeMs!;
   const gapAfter = gapAfterFor(t, p.reportEveryMs);
   const stall = formatDuration(t.stallAfterMs);
   const what = p.inFlight === null ? 'last advance' : `occurrence ${p.inFlight} last advanced`;
@@ -116,8 +117,9 @@ function judgeReports(p: ProgressFacts, facts: SchedulerFacts, nowMs: number, no
   // A closed break ending inside the stall window breaks continuity; it is
   // shown as the observation gap unless an advance since has proven progress.
   const windowStartMs = nowMs - t.stallAfterMs;
-  const breakInWindow = p.gap !== null && toMs('progress.gap.to', p.gap.to) > windowStartMs ? p.gap : null;
-  const unproven = breakInWindow !== null && toMs('progress.lastAdvanceAt', p.lastAdvanceAt) < toMs('progress.gap.to', breakInWindow.to);
+  const gapToMs = p.gap === null ? null : toMs('progress.gap.to', p.gap.to);
+  const breakInWindow = gapToMs !== null && gapToMs > windowStartMs ? p.gap : null;
+  const unproven = breakInWindow !== null && nowMs - advanceAge < gapToMs!;
   const gap: ObservationGap | null = unproven && breakInWindow ? { ...breakInWindow } : null;
 
   // 2. Progressing: an advance within stallAfter (age ≤ stallAfter).
@@ -151,7 +153,7 @@ function judgeReports(p: ProgressFacts, facts: SchedulerFacts, nowMs: number, no
           message: `occurrence ${facts.due?.occurrence ?? '?'} due ${formatAgo(overdueMs ?? 0)}, not started > overdue threshold ${formatDuration(t.overdueAfterMs)}`,
         };
   if (breakInWindow !== null) {
-    const until = toIso(toMs('progress.gap.to', breakInWindow.to) + t.stallAfterMs);
+    const until = toIso(gapToMs! + t.stallAfterMs);
     return done('unknown', gap, {
       code: 'reports_broken',
       message: `reports missing from ${formatClock(breakInWindow.from)} to ${formatClock(breakInWindow.to)} (${breakInWindow.reason}), no advance since; stall unproven until an advance or ${stall} of continuous reports (${formatClock(until)})`,
