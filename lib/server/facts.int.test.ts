@@ -112,19 +112,22 @@ describe('status list read (real PostgreSQL)', () => {
     expect(list.schedulers[0]?.work.cursor).toBe(299);
   });
 
-  it('shares one read for listMaxAgeMs across list calls; `fresh` and an expired window read again', async () => {
+  it('shares one read for listMaxAgeMs, refreshing it in the background past half that age; `fresh` and an expired window read again', async () => {
     const counted = countingDb(pool);
     let mono = 0;
     const shared = new StatusService({ db: counted, readTimeoutMs: 2_000, pollIntervalMs: 2_000, listMaxAgeMs: 1_000, monotonicMs: () => mono });
     const a = await shared.list();
-    mono = 900;
-    const b = await shared.list({ limit: 1 });
+    mono = 400;
+    expect((await shared.list({ limit: 1 })).observedAt).toBe(a.observedAt);
     expect(counted.count).toBe(1);
-    expect(b.observedAt).toBe(a.observedAt);
-    await shared.list({}, { fresh: true });
+    mono = 900; // past half its life: served at once, refreshed behind the caller
+    expect((await shared.list()).observedAt).toBe(a.observedAt);
+    await shared.live({ fresh: true }); // joins the background refresh (single-flight)
     expect(counted.count).toBe(2);
-    mono = 2_000;
-    await shared.list();
+    await shared.list({}, { fresh: true });
     expect(counted.count).toBe(3);
+    mono = 5_000;
+    await shared.list();
+    expect(counted.count).toBe(4);
   });
 });

@@ -10,6 +10,8 @@
  *   snapshot, so the cost of reading and projecting all schedulers is paid
  *   at most once per window however many dashboards poll. Every answer
  *   carries the database time it was read at (`observedAt`); 0 disables.
+ *   A snapshot past half that age is refreshed in the background while it
+ *   is still served, so steady pollers never wait for a read.
  *   Failed reads are never shared: the next call tries the store again.
  * - Every answer comes back within the read timeout (plus projection time).
  *   When the store cannot be read, the list answers `observation.ok=false`,
@@ -79,7 +81,20 @@ export class StatusService {
    */
   live(options: { fresh?: boolean } = {}): Promise<LiveRead> {
     const snap = this.snapshot;
-    if (!options.fresh && snap !== null && this.mono() - snap.atMono <= this.listMaxAgeMs) return Promise.resolve(snap.live);
+    if (!options.fresh && snap !== null) {
+      const age = this.mono() - snap.atMono;
+      if (age <= this.listMaxAgeMs) {
+        // Past half its life, refresh in the background (single-flight): under
+        // steady polling no caller waits for a read, and none sees one older
+        // than listMaxAgeMs.
+        if (age > this.listMaxAgeMs / 2) void this.readShared().catch(() => {});
+        return Promise.resolve(snap.live);
+      }
+    }
+    return this.readShared();
+  }
+
+  private readShared(): Promise<LiveRead> {
     this.inflight ??= this.readLive().finally(() => {
       this.inflight = null;
     });

@@ -69,6 +69,7 @@ LEFT JOIN LATERAL (
   SELECT k.slot, n.name || '@' || ${keyTimeOf('k.slot')} AS key
   FROM (SELECT 'epoch'::timestamptz
           + (floor(extract(epoch FROM c.now) * 1000 / s.every_ms) * s.every_ms)::float8 * interval '1 millisecond' AS slot) k
-) d ON s.every_ms > 0 AND p.in_flight IS NULL
-   AND NOT EXISTS (SELECT 1 FROM occurrences o WHERE o.key = d.key)`;
+  -- Only computed where it can matter: a registered cadence and nothing in flight.
+  WHERE s.every_ms > 0 AND p.in_flight IS NULL
+) d ON NOT EXISTS (SELECT 1 FROM occurrences o WHERE o.key = d.key)`;
 }
