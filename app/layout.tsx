@@ -1,0 +1,57 @@
+import type { Metadata, Viewport } from 'next';
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { Providers } from '@/components/providers';
+import { basePathMismatch } from '@/lib/client/base-path';
+import { faviconDataUrl } from '@/lib/client/health-display';
+import './globals.css';
+
+let basePathChecked = false;
+
+/** Once per server process: say loudly if raw fetches would miss the routed base path. */
+function checkBasePath(): void {
+  if (basePathChecked) return;
+  basePathChecked = true;
+  const mismatch = basePathMismatch(process.env.LEASEBOARD_BASE_PATH);
+  if (mismatch) console.error(mismatch);
+}
+
+export const metadata: Metadata = {
+  title: 'Leaseboard',
+  description: 'Who holds each scheduler lease, whether the holder is getting work done, and where nobody can know.',
+  icons: { icon: [{ url: faviconDataUrl({ kind: 'empty' }), type: 'image/svg+xml' }] },
+};
+
+export const viewport: Viewport = {
+  width: 'device-width',
+  initialScale: 1,
+  colorScheme: 'light dark',
+  themeColor: [
+    { media: '(prefers-color-scheme: light)', color: '#f6f7f9' },
+    { media: '(prefers-color-scheme: dark)', color: '#0f1216' },
+  ],
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  checkBasePath();
+  return (
+    <html lang="en">
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="site-header">
+          <Link href="/" className="brand">
+            Leaseboard
+          </Link>
+          <span className="tagline">Scheduler leases: authority and progress, reported apart</span>
+        </header>
+        <Providers>
+          <main id="main" tabIndex={-1}>
+            {children}
+          </main>
+        </Providers>
+      </body>
+    </html>
+  );
+}

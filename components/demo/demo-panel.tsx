@@ -1,0 +1,83 @@
+'use client';
+/**
+ * Demo controls: real faults on the demo's scheduler processes (freeze
+ * progress, drop reports, OS pause, kill/restart). Rendered only when the demo
+ * supervisor answers GET /api/demo/processes with 200 — absent outside demo mode.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DemoAction, DemoProcess } from '@/lib/api/types';
+import { postDemoAction } from '@/lib/client/api';
+import { demoProcessesQuery, queryKeys } from '@/lib/client/queries';
+
+interface Control {
+  action: DemoAction;
+  label: string;
+}
+
+/** The toggles that make sense for a process in its current state. */
+export function controlsFor(process: DemoProcess): Control[] {
+  if (process.state === 'exited') return [{ action: 'restart', label: 'Restart' }];
+  if (process.state === 'starting') return [{ action: 'kill', label: 'Kill' }];
+  return [
+    process.frozen ? { action: 'unfreeze', label: 'Unfreeze progress' } : { action: 'freeze', label: 'Freeze progress' },
+    process.droppingReports ? { action: 'resume-reports', label: 'Resume reports' } : { action: 'drop-reports', label: 'Drop reports' },
+    process.state === 'paused' ? { action: 'resume', label: 'Resume (SIGCONT)' } : { action: 'pause', label: 'Pause (SIGSTOP)' },
+    { action: 'stop', label: 'Stop (release)' },
+    { action: 'kill', label: 'Kill' },
+  ];
+}
+
+function describe(process: DemoProcess): string {
+  const flags = [process.state, process.frozen ? 'progress frozen' : null, process.droppingReports ? 'dropping reports' : null];
+  return flags.filter(Boolean).join(' · ');
+}
+
+export function DemoPanel({ lease }: { lease: string | null }) {
+  const queryClient = useQueryClient();
+  const query = useQuery(demoProcessesQuery());
+  const mutation = useMutation({
+    mutationFn: ({ id, action }: { id: string; action: DemoAction }) => postDemoAction(id, action),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.demo }),
+  });
+  if (query.status !== 'success') return null;
+  const processes = query.data.body.processes.filter((p) => lease === null || p.lease === lease);
+  if (processes.length === 0) return null;
+  return (
+    <section className="panel demo-panel" aria-labelledby="demo-heading" data-testid="demo-panel">
+      <h2 id="demo-heading">Demo faults</h2>
+      <p className="muted small">Real signals to the demo&apos;s scheduler processes. The status above must tell the truth about each.</p>
+      {mutation.error ? (
+        <p className="banner tone-bad" role="alert">
+          {mutation.error.message}
+        </p>
+      ) : null}
+      <ul className="demo-list">
+        {processes.map((process) => (
+          <li key={process.id} className="demo-process" data-testid="demo-process" data-process-id={process.id}>
+            <div className="stack">
+              <strong>
+                {process.label} <span className="muted small">({process.lease})</span>
+              </strong>
+              <span className="small">
+                <code>{process.token ?? 'no token yet'}</code> · <span data-testid="demo-process-state">{describe(process)}</span>
+              </span>
+            </div>
+            <div className="demo-buttons">
+              {controlsFor(process).map((control) => (
+                <button
+                  key={control.action}
+                  type="button"
+                  disabled={mutation.isPending}
+                  onClick={() => mutation.mutate({ id: process.id, action: control.action })}
+                  data-testid={`demo-${control.action}`}
+                >
+                  {control.label}
+                </button>
+              ))}
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+'use client';
+/**
+ * The page's own observation status, in one slot of fixed height (no layout
+ * shift when the page goes stale or recovers):
+ * live and fresh; or "Not observed since …" when the browser's last
+ * successful fetch is older than two poll intervals; and the service's own
+ * "store unreadable since …" when the API said observation.ok = false.
+ */
+import { formatUtcClock } from '@/lib/client/format';
+import { useElapsedMs } from '@/lib/client/observation-clock';
+import { formatDuration } from '@/lib/status';
+import { useObservation } from './observation-context';
+import { ToneIcon } from './tone-icon';
+
+export interface ObservationBannerProps {
+  observedAt: string;
+  storeOk: boolean;
+  lastObservedAt: string | null;
+}
+
+export function ObservationBanner({ observedAt, storeOk, lastObservedAt }: ObservationBannerProps) {
+  const { stamp, live, stale } = useObservation();
+  const elapsedMs = useElapsedMs(stamp, live) ?? 0;
+  const storeSilenceMs = lastObservedAt === null ? null : Math.max(0, Date.parse(observedAt) - Date.parse(lastObservedAt)) + elapsedMs;
+  return (
+    <div className="observation-slot">
+      {/* Only the banners are announced; the ticking "observed … ago" line would chatter every second. */}
+      <div aria-live="polite">
+        {stale ? (
+          <p className="banner tone-unknown" data-testid="not-observed-banner">
+            <ToneIcon tone="unknown" />
+            <span>
+              Not observed since {formatUtcClock(observedAt)} <span aria-hidden="true">({formatDuration(elapsedMs)})</span> — every state below is
+              unknown.
+            </span>
+          </p>
+        ) : null}
+        {!storeOk ? (
+          <p className="banner tone-bad" data-testid="store-unreadable-banner">
+            <ToneIcon tone="bad" />
+            <span>
+              {lastObservedAt ? (
+                <>
+                  Store unreadable since {formatUtcClock(lastObservedAt)} <span aria-hidden="true">({formatDuration(storeSilenceMs ?? 0)})</span> —
+                </>
+              ) : (
+                'The status service has never read its store —'
+              )}{' '}
+              every state is unknown.
+            </span>
+          </p>
+        ) : null}
+      </div>
+      {!stale && storeOk ? (
+        <p className="live-line muted" data-testid="observed-status">
+          Observed {formatUtcClock(observedAt)} · <span className="num">{formatDuration(elapsedMs)}</span> ago
+        </p>
+      ) : null}
+    </div>
+  );
+}

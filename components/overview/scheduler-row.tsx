@@ -1,0 +1,95 @@
+/**
+ * One scheduler: identity and health, then the Authority group (lease state,
+ * leader, epoch, renewal age, time to expiry) and the Progress group (work
+ * state, last progress, occurrence and cursor, observation). A table row on
+ * wide screens; the same cells lay out as a card on phones (see globals.css:
+ * there each cell's `data-label` becomes its visible label).
+ */
+import Link from 'next/link';
+import { memo } from 'react';
+import { formatCursor } from '@/lib/client/format';
+import { AUTHORITY_LABEL, WORK_LABEL, authorityTone, workTone } from '@/lib/client/health-display';
+import { viewStatus, type Observer } from '@/lib/client/status-view';
+import type { SchedulerStatus } from '@/lib/status';
+import { GapBadge } from '../gap-badge';
+import { HealthBadge, StateChip } from '../health-badge';
+import { AgeText, ExpiryText } from '../ticking-text';
+import { RelativeTime } from '../timestamp';
+import { AUTHORITY_ICON, WORK_ICON } from '../tone-icon';
+
+function GroupHeading({ children }: { children: string }) {
+  return <span className="card-group-heading">{children}</span>;
+}
+
+/** Memoised: re-renders when its status or the observation changes, not every second (the ages tick inside). */
+export const SchedulerRow = memo(function SchedulerRow({ status, observer }: { status: SchedulerStatus; observer: Observer }) {
+  const view = viewStatus(status, observer);
+  const { authority, work } = status;
+  const stale = view.withdrawn === 'browser_stale';
+  const rowStale = stale ? 'row-stale' : '';
+  return (
+    <tr className={`scheduler-row ${rowStale}`} data-testid="scheduler-row" data-name={status.name} data-health={view.health}>
+      <th scope="row" className="cell-name">
+        <Link href={`/schedulers/${encodeURIComponent(status.name)}`} prefetch={false} data-testid="scheduler-link" title={status.name}>
+          {status.name}
+        </Link>
+      </th>
+      <td className="cell-health">
+        <HealthBadge health={view.health} stale={stale} testId="health-badge" />
+      </td>
+      <td className="cell-group-start cell-lease">
+        <GroupHeading>Authority</GroupHeading>
+        <StateChip
+          label={stale ? 'Unknown' : AUTHORITY_LABEL[authority.state] + (authority.atRisk ? ' · at risk' : '')}
+          tone={stale ? 'unknown' : authorityTone(authority.state, authority.atRisk)}
+          icon={AUTHORITY_ICON[stale ? 'unknown' : authority.state]}
+          state={stale ? 'unknown' : authority.state}
+          testId="authority-state"
+        />
+      </td>
+      <td className="cell-leader" data-label="Leader">
+        <span className="stack">
+          <code data-testid="leader-token">{authority.holder ?? '—'}</code>
+          <span className="muted small" data-testid="leader-label">
+            {authority.label ?? '\u00a0'}
+          </span>
+        </span>
+      </td>
+      <td className="cell-epoch num" data-label="Epoch">
+        <span data-testid="epoch">{authority.epoch ?? '—'}</span>
+      </td>
+      <td className="cell-renewed num" data-label="Renewal">
+        <span className="stack">
+          <AgeText serverMs={authority.renewedAt === null ? null : authority.renewalAgeMs} testId="renewal-age" />
+          <ExpiryText serverMs={authority.expiresAt === null ? null : authority.expiresInMs} className="muted small" testId="expires-in" />
+        </span>
+      </td>
+      <td className="cell-group-start cell-work">
+        <GroupHeading>Progress</GroupHeading>
+        <StateChip
+          label={stale ? 'Unknown' : WORK_LABEL[work.state]}
+          tone={stale ? 'unknown' : workTone(work.state)}
+          icon={WORK_ICON[stale ? 'unknown' : work.state]}
+          state={stale ? 'unknown' : work.state}
+          testId="work-state"
+        />
+      </td>
+      <td className="cell-progress num" data-label="Last progress">
+        <RelativeTime iso={work.lastAdvanceAt} ageMs={work.lastAdvanceAgeMs} testId="last-progress" />
+      </td>
+      <td className="cell-occurrence" data-label="Occurrence · cursor">
+        <span className="stack">
+          <span className="truncate" title={work.occurrence ?? undefined} data-testid="occurrence">
+            {work.occurrence ?? '—'}
+          </span>
+          <span className="muted small num" data-testid="cursor">
+            cursor {formatCursor(work.cursor)}
+          </span>
+        </span>
+      </td>
+      <td className="cell-observation" data-label="Observation">
+        <GapBadge gap={view.gap} stale={stale} testId="gap" />
+      </td>
+    </tr>
+  );
+});

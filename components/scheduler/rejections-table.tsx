@@ -1,0 +1,50 @@
+/** Fenced writes the resource refused because their epoch was no longer current (a paused holder waking up). */
+import type { StaleWriteRejection } from '@/lib/api/types';
+import { formatUtc } from '@/lib/client/format';
+
+const REASON: Record<StaleWriteRejection['reason'], string> = {
+  stale_epoch: 'a newer epoch holds the lease',
+  expired: 'the lease had expired',
+  released: 'the lease was released',
+  no_lease: 'no lease exists',
+};
+
+export function RejectionsTable({ rejections }: { rejections: readonly StaleWriteRejection[] }) {
+  return (
+    <section className="panel" aria-labelledby="rejections-heading">
+      <h2 id="rejections-heading">Stale-write rejections</h2>
+      {rejections.length === 0 ? (
+        <p className="muted" data-testid="no-rejections">
+          No stale write was rejected recently.
+        </p>
+      ) : (
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="rejections-heading">
+          <table className="plain-table" data-testid="rejections-table">
+            <thead>
+              <tr>
+                <th scope="col">At</th>
+                <th scope="col">Epoch tried</th>
+                <th scope="col">Current epoch</th>
+                <th scope="col">Resource</th>
+                <th scope="col">Why refused</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rejections.map((rejection, index) => (
+                <tr key={`${rejection.at}-${index}`} data-testid="rejection-row" data-attempted-epoch={rejection.attemptedEpoch}>
+                  <td className="num">{formatUtc(rejection.at)}</td>
+                  <td className="num">{rejection.attemptedEpoch}</td>
+                  <td className="num">{rejection.currentEpoch ?? '—'}</td>
+                  <td>
+                    <code>{rejection.resource}</code>
+                  </td>
+                  <td>{REASON[rejection.reason]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

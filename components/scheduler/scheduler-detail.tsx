@@ -1,0 +1,71 @@
+'use client';
+/**
+ * One scheduler: health and reasons, the two axes, the last hour's timeline,
+ * transitions and stale-write rejections. Live (polled, ticking, greyed when
+ * not observed) or "as of" an instant (neither polled nor ticking).
+ */
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useMemo } from 'react';
+import { schedulerTabTitle, summarize } from '@/lib/client/health-display';
+import { STALE_AFTER_POLL_INTERVALS, useIsStale, useObservedStamp } from '@/lib/client/observation-clock';
+import { FALLBACK_POLL_INTERVAL_MS, schedulerDetailQuery, schedulerHistoryQuery } from '@/lib/client/queries';
+import { viewStatus } from '@/lib/client/status-view';
+import { DemoPanel } from '../demo/demo-panel';
+import { DocumentHealth } from '../document-health';
+import { HealthBadge } from '../health-badge';
+import { ObservationBanner } from '../observation-banner';
+import { ObservationProvider } from '../observation-context';
+import { AsOfBanner } from './as-of-banner';
+import { AxisPanels } from './axis-panels';
+import { MomentLink } from './moment-link';
+import { ReasonsList } from './reasons-list';
+import { RejectionsTable } from './rejections-table';
+import { TimelineSection } from './timeline-section';
+import { TransitionsTable } from './transitions-table';
+
+export function SchedulerDetail({ name, at }: { name: string; at: string | null }) {
+  const live = at === null;
+  const detail = useQuery(schedulerDetailQuery(name, at));
+  const history = useQuery(schedulerHistoryQuery(name, at));
+  const data = detail.data;
+  const stamp = useObservedStamp(data);
+  const stale = useIsStale(stamp, STALE_AFTER_POLL_INTERVALS * (data?.body.pollIntervalMs ?? FALLBACK_POLL_INTERVAL_MS), live);
+  const storeOk = data?.body.observation.ok ?? false;
+  const observation = useMemo(() => ({ stamp, live, stale, storeOk }), [stamp, live, stale, storeOk]);
+
+  if (!data) {
+    return (
+      <p className="banner tone-unknown" role="alert" data-testid="not-observed-banner">
+        The status service has not answered for {name}
+        {detail.error ? ` (${detail.error.message})` : ''}. Its state is unknown.
+      </p>
+    );
+  }
+  const body = data.body;
+  const observer = { observedAt: body.observedAt, stale, storeOk: body.observation.ok };
+  const view = viewStatus(body.status, observer);
+  const summary = summarize({ [view.health]: 1 }, observer);
+  const moment = body.asOf ?? body.observedAt;
+
+  return (
+    <ObservationProvider value={observation}>
+      <DocumentHealth title={schedulerTabTitle(name, summary)} summary={summary} />
+      <nav className="breadcrumbs small" aria-label="Breadcrumb">
+        <Link href="/">All schedulers</Link>
+      </nav>
+      {body.asOf ? <AsOfBanner name={name} asOf={body.asOf} estimated={body.estimated} /> : <ObservationBanner observedAt={body.observedAt} storeOk={body.observation.ok} lastObservedAt={body.observation.lastObservedAt} />}
+      <header className={`detail-header ${view.withdrawn ? 'row-stale' : ''}`}>
+        <h1 data-testid="scheduler-name">{name}</h1>
+        <HealthBadge health={view.health} stale={view.withdrawn === 'browser_stale'} testId="detail-health" />
+        <MomentLink name={name} at={moment} />
+      </header>
+      <ReasonsList reasons={body.status.reasons} />
+      <AxisPanels view={view} />
+      <TimelineSection history={history.data?.body} error={history.error} />
+      <TransitionsTable transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />
+      <RejectionsTable rejections={body.rejections} />
+      {live ? <DemoPanel lease={name} /> : null}
+    </ObservationProvider>
+  );
+}

@@ -1,0 +1,46 @@
+'use client';
+/**
+ * The timeline's section. recharts is loaded only when the section comes near
+ * the viewport (it is below the fold on a phone), and its box is reserved
+ * meanwhile, so it neither delays the first paint nor shifts the layout.
+ * The chart re-renders only when the history changes, never with the 1 s ticker.
+ */
+import dynamic from 'next/dynamic';
+import { memo, useEffect, useRef, useState } from 'react';
+import type { SchedulerHistoryResponse } from '@/lib/api/types';
+
+const TimelineChart = memo(
+  dynamic(() => import('./timeline-chart').then((m) => m.TimelineChart), {
+    ssr: false,
+    loading: () => <div className="timeline-placeholder" aria-hidden="true" />,
+  }),
+);
+
+function useNearViewport(): [React.RefObject<HTMLElement | null>, boolean] {
+  const ref = useRef<HTMLElement | null>(null);
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || near) return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '0px 0px 100px 0px' });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+  return [ref, near];
+}
+
+export function TimelineSection({ history, error }: { history: SchedulerHistoryResponse | undefined; error: Error | null }) {
+  const [ref, near] = useNearViewport();
+  return (
+    <section className="panel" aria-labelledby="timeline-heading" ref={ref} data-testid="timeline-section">
+      <h2 id="timeline-heading">Timeline</h2>
+      {history && near ? (
+        <TimelineChart history={history} />
+      ) : (
+        <div className="timeline-placeholder" data-testid="timeline-unavailable">
+          <p className="muted">{error ? `History unavailable: ${error.message}` : 'Loading the last hour…'}</p>
+        </div>
+      )}
+    </section>
+  );
+}

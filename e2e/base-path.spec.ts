@@ -1,0 +1,54 @@
+/**
+ * (g) Behind a proxy that serves only the /ops/leaseboard prefix: the
+ * overview, the scheduler page and "copy link to this moment" (?at=) all work,
+ * and no request the page makes escapes the prefix.
+ */
+import { E2E_BASE_PATH } from './support/e2e-env';
+import { expect, test } from './fixtures/test';
+
+test('overview, scheduler page and ?at= links work under the proxy prefix', async ({ schedulers, lease, overview, schedulerPage, page, env }) => {
+  await schedulers.start(lease, 'A');
+  const requested: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.origin === env.proxyOrigin) requested.push(url.pathname);
+  });
+
+  // Nothing is served outside the prefix.
+  const outside = await page.request.get(`${env.proxyOrigin}/api/v1/schedulers`);
+  expect(outside.status()).toBe(404);
+
+  await overview.goto(lease);
+  await expect.poll(() => overview.health(lease)).toBe('progressing');
+
+  // Client-side navigation through <Link> keeps the prefix.
+  await overview.cell(lease, 'scheduler-link').click();
+  await expect(page).toHaveURL(`${env.baseUrl}/schedulers/${lease}`);
+  await expect(schedulerPage.health).toHaveAttribute('data-health', 'progressing');
+  await schedulerPage.showTimeline();
+
+  // "Copy link to this moment": the copied URL carries the prefix and opens the as-of view.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByTestId('copy-moment-link').click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied.startsWith(`${env.baseUrl}/schedulers/${lease}?at=`)).toBe(true);
+  await expect(schedulerPage.momentLink).toHaveText(new URL(copied).pathname + new URL(copied).search);
+
+  await page.goto(copied);
+  await expect(schedulerPage.asOfBanner).toBeVisible();
+  await expect(schedulerPage.asOfBanner).toContainText('As of');
+  await expect(page.getByTestId('observed-status')).toHaveCount(0);
+  await expect(schedulerPage.epoch).toHaveText(/^\d+$/);
+
+  // As-of mode is not polled: no API request leaves the page for a few poll intervals.
+  const before = requested.filter((p) => p.includes('/api/v1/')).length;
+  await page.waitForTimeout(3 * env.pollIntervalMs); // an observation window, not an assertion on timing
+  expect(requested.filter((p) => p.includes('/api/v1/')).length).toBe(before);
+
+  await schedulerPage.page.getByTestId('back-to-live').click();
+  await expect(page).toHaveURL(`${env.baseUrl}/schedulers/${lease}`);
+  await expect(page.getByTestId('observed-status')).toBeVisible();
+
+  expect(requested.length).toBeGreaterThan(0);
+  expect(requested.filter((path) => !path.startsWith(`${E2E_BASE_PATH}/`) && path !== E2E_BASE_PATH)).toEqual([]);
+});

@@ -1,0 +1,102 @@
+/**
+ * One environment for the whole run:
+ * 1. a fresh migrated database (DATABASE_URL's server, else an embedded one),
+ *    seeded with synthetic documents for the schedulers to plan over;
+ * 2. the production server (`next start`) of the build made beforehand —
+ *    this setup builds nothing, it checks the build has our base path;
+ * 3. a loopback proxy that serves only the base-path prefix.
+ * Their addresses go to the specs through the environment (e2e-env.ts).
+ * Teardown stops the server it started (by its process group) and drops the database.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { freePort } from '../db/embedded';
+import { createPool } from '../db/pool';
+import { createTestDatabase } from '../db/testing/test-database';
+import { seedDocuments } from '../lib/scheduler/documents';
+import { E2E_BASE_PATH } from './support/e2e-env';
+import { startPrefixProxy } from './support/prefix-proxy';
+
+const ROOT = path.resolve(__dirname, '..');
+const POLL_INTERVAL_MS = 1_000;
+const DOCUMENTS = 20_000;
+
+function assertBuiltWithBasePath(): void {
+  const manifest = path.join(ROOT, '.next', 'required-server-files.json');
+  const hint = `build first: LEASEBOARD_BASE_PATH=${E2E_BASE_PATH} NEXT_PUBLIC_LEASEBOARD_BASE_PATH=${E2E_BASE_PATH} npx next build`;
+  if (!existsSync(path.join(ROOT, '.next', 'BUILD_ID')) || !existsSync(manifest)) throw new Error(`e2e: no production build in .next — ${hint}`);
+  const basePath = (JSON.parse(readFileSync(manifest, 'utf8')) as { config?: { basePath?: string } }).config?.basePath ?? '';
+  if (basePath !== E2E_BASE_PATH) throw new Error(`e2e: .next was built with basePath "${basePath}", the suite needs "${E2E_BASE_PATH}" — ${hint}`);
+}
+
+async function waitUntilServing(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`e2e: next start exited with ${server.exitCode} (see test-results/e2e-server.log)`);
+    try {
+      const response = await fetch(url);
+      if (response.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`e2e: ${url} did not answer within ${timeoutMs} ms`);
+}
+
+function stopServer(server: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.exitCode !== null || server.signalCode !== null) return resolve();
+    const kill = setTimeout(() => process.kill(-server.pid!, 'SIGKILL'), 10_000);
+    server.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    process.kill(-server.pid!, 'SIGTERM');
+  });
+}
+
+export default async function globalSetup() {
+  assertBuiltWithBasePath();
+  const database = await createTestDatabase((line) => console.log(`[e2e] ${line}`));
+  const pool = createPool(database.url, { applicationName: 'leaseboard-e2e-setup' });
+  await seedDocuments(pool, DOCUMENTS);
+  await pool.end();
+
+  const port = await freePort();
+  mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
+  const log = createWriteStream(path.join(ROOT, 'test-results', 'e2e-server.log'));
+  const server = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: database.url,
+      LEASEBOARD_BASE_PATH: E2E_BASE_PATH,
+      NEXT_PUBLIC_LEASEBOARD_BASE_PATH: E2E_BASE_PATH,
+      LEASEBOARD_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
+    },
+  });
+  server.stdout?.pipe(log);
+  server.stderr?.pipe(log);
+  const directUrl = `http://127.0.0.1:${port}${E2E_BASE_PATH}`;
+  await waitUntilServing(`${directUrl}/api/healthz`, server, 60_000);
+  const proxy = await startPrefixProxy(E2E_BASE_PATH, port);
+  console.log(`[e2e] next start on ${directUrl}; proxy ${proxy.origin}${E2E_BASE_PATH}`);
+
+  process.env.E2E_BASE_URL = `${proxy.origin}${E2E_BASE_PATH}`;
+  process.env.E2E_DIRECT_URL = directUrl;
+  process.env.E2E_PROXY_ORIGIN = proxy.origin;
+  process.env.E2E_DATABASE_URL = database.url;
+  process.env.E2E_POLL_INTERVAL_MS = String(POLL_INTERVAL_MS);
+
+  return async () => {
+    await proxy.close();
+    await stopServer(server);
+    log.end();
+    await database.drop();
+  };
+}

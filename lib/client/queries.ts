@@ -1,0 +1,97 @@
+/**
+ * One `queryOptions` object per query. The browser uses them as they are; the
+ * server render prefetches with the same key and options, swapping only the
+ * transport (`onServer`: a direct read instead of HTTP), then dehydrates.
+ *
+ * Polling follows the server-suggested `pollIntervalMs`; a status "as of" an
+ * instant is history and is never polled. Refetch on focus and reconnect.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import {
+  fetchDemoProcesses,
+  fetchSchedulerDetail,
+  fetchSchedulerHistory,
+  fetchSchedulerList,
+  type Observed,
+} from './api';
+import type { SchedulerListParams } from './list-params';
+
+/** Used until the first answer tells us the server's choice. */
+export const FALLBACK_POLL_INTERVAL_MS = 2_000;
+const HISTORY_POLL_INTERVAL_MS = 10_000;
+
+function pollEvery(data: Observed<{ pollIntervalMs: number }> | undefined): number {
+  const suggested = data?.body.pollIntervalMs;
+  return typeof suggested === 'number' && suggested > 0 ? suggested : FALLBACK_POLL_INTERVAL_MS;
+}
+
+export const queryKeys = {
+  all: ['schedulers'] as const,
+  list: (params: SchedulerListParams) => ['schedulers', 'list', params] as const,
+  detail: (name: string, at: string | null) => ['schedulers', 'detail', name, at] as const,
+  history: (name: string, at: string | null) => ['schedulers', 'history', name, at] as const,
+  demo: ['demo', 'processes'] as const,
+};
+
+export function schedulerListQuery(params: SchedulerListParams) {
+  return queryOptions({
+    queryKey: queryKeys.list(params),
+    queryFn: ({ signal }) => fetchSchedulerList(params, signal),
+    refetchInterval: (query) => pollEvery(query.state.data),
+    refetchOnWindowFocus: true,
+    refetchOnReconnect: true,
+    staleTime: 1_000,
+  });
+}
+
+export function schedulerDetailQuery(name: string, at: string | null) {
+  return queryOptions({
+    queryKey: queryKeys.detail(name, at),
+    queryFn: ({ signal }) => fetchSchedulerDetail(name, at, signal),
+    refetchInterval: (query) => (at ? false : pollEvery(query.state.data)),
+    refetchOnWindowFocus: !at,
+    refetchOnReconnect: !at,
+    staleTime: at ? Infinity : 1_000,
+  });
+}
+
+/** The hour before `at`, or (live) the hour before the server's own "now". */
+export function historyWindow(at: string | null): { from: string; to: string } | null {
+  if (!at) return null;
+  const to = Date.parse(at);
+  return { from: new Date(to - 60 * 60_000).toISOString(), to: new Date(to).toISOString() };
+}
+
+export function schedulerHistoryQuery(name: string, at: string | null) {
+  return queryOptions({
+    queryKey: queryKeys.history(name, at),
+    queryFn: ({ signal }) => fetchSchedulerHistory(name, historyWindow(at), signal),
+    refetchInterval: at ? false : HISTORY_POLL_INTERVAL_MS,
+    refetchOnWindowFocus: !at,
+    refetchOnReconnect: !at,
+    staleTime: at ? Infinity : 5_000,
+  });
+}
+
+/** 404 outside demo mode: no retry, and the panel stays absent. */
+export function demoProcessesQuery() {
+  return queryOptions({
+    queryKey: queryKeys.demo,
+    queryFn: ({ signal }) => fetchDemoProcesses(signal),
+    refetchInterval: (query) => (query.state.status === 'error' ? false : 1_000),
+    retry: false,
+    refetchOnWindowFocus: (query) => query.state.status !== 'error',
+  });
+}
+
+/**
+ * The same query, served by the server render: the key and options are the
+ * browser's, only the transport differs (a direct read instead of HTTP), and
+ * the answer is marked as server-observed for the observation clock.
+ */
+export function servedBy<TBody, TOptions extends { queryKey: readonly unknown[] }>(
+  options: TOptions,
+  read: () => Promise<TBody>,
+): TOptions & { queryFn: () => Promise<Observed<TBody>> } {
+  return { ...options, queryFn: async () => ({ body: await read(), via: 'server' as const }) };
+}

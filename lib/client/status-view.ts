@@ -1,0 +1,96 @@
+/**
+ * What one scheduler shows: the server's status with every claim withdrawn
+ * (health unknown) once the browser's own observation is stale or the service
+ * could not read the store, and its observation gap prepared for display.
+ * Ages are advanced by the local clock in the ticking leaves
+ * (components/ticking-text.tsx), not here, so rows need not re-render every
+ * second.
+ *
+ * Pure: nothing here reads a clock. Absolute times are never computed here —
+ * they are the server's ISO strings.
+ */
+import { formatDuration, type GapReason, type Health, type IsoTime, type ObservationGap, type SchedulerStatus } from '@/lib/status';
+
+export interface Observer {
+  /** Database time the data was read at (the API's `observedAt`). */
+  observedAt: IsoTime;
+  /** The browser's observation is too old (older than two poll intervals). */
+  stale: boolean;
+  /** The service read the store for this answer (`observation.ok`). */
+  storeOk: boolean;
+}
+
+export interface GapView {
+  from: IsoTime;
+  to: IsoTime;
+  /** The gap lasts until the observation instant (still going on: its duration grows). */
+  open: boolean;
+  /** Its length at the observation instant. */
+  durationMs: number;
+  reason: GapReason;
+  reasonText: string;
+  /** The work axis is unknown because of this gap (vs. an earlier, closed gap). */
+  causesUnknown: boolean;
+}
+
+export interface StatusView {
+  status: SchedulerStatus;
+  /** Displayed health: `unknown` whenever the observation cannot back anything else. */
+  health: Health;
+  /** Why the displayed health is unknown although the server said otherwise. */
+  withdrawn: 'browser_stale' | null;
+  gap: GapView | null;
+}
+
+export const GAP_REASON_TEXT: Record<GapReason, string> = {
+  silence: 'reports went silent',
+  lost_reports: 'reports were lost (sequence gap)',
+  store_unreadable: 'the store could not be read',
+  no_report_yet: 'no report yet from this leader',
+  previous_epoch_only: 'only the previous leader reported',
+};
+
+export function viewGap(gap: ObservationGap, status: SchedulerStatus, observer: Observer): GapView {
+  const from = Date.parse(gap.from);
+  const to = Date.parse(gap.to);
+  return {
+    from: gap.from,
+    to: gap.to,
+    open: to >= Date.parse(observer.observedAt),
+    durationMs: Math.max(0, to - from),
+    reason: gap.reason,
+    reasonText: GAP_REASON_TEXT[gap.reason],
+    causesUnknown: status.health === 'unknown' || status.work.state === 'unknown',
+  };
+}
+
+export function viewStatus(status: SchedulerStatus, observer: Observer): StatusView {
+  const stale = observer.stale;
+  const withdrawn = stale && status.health !== 'unknown' ? 'browser_stale' : null;
+  return {
+    status,
+    health: stale || !observer.storeOk ? 'unknown' : status.health,
+    withdrawn,
+    gap: status.observation.gap ? viewGap(status.observation.gap, status, observer) : null,
+  };
+}
+
+/** "16:00:03Z–16:00:15Z" or, while it lasts, "since 16:00:03Z" (the duration follows in brackets). */
+export function gapSpanStart(gap: GapView, clock: (iso: IsoTime) => string): string {
+  return gap.open ? `since ${clock(gap.from)}` : `${clock(gap.from)}–${clock(gap.to)}`;
+}
+
+/** The whole span as plain text, e.g. for a title: "since 16:00:03Z (12 s)". */
+export function gapSpanText(gap: GapView, clock: (iso: IsoTime) => string): string {
+  return `${gapSpanStart(gap, clock)} (${formatDuration(gap.durationMs)})`;
+}
+
+/**
+ * A server age (or, with `sign: -1`, a time to expiry) advanced by the local
+ * time since observation; null when there is no value or the observation is
+ * stale (`sinceMs` null).
+ */
+export function advance(serverMs: number | null, sinceMs: number | null, sign: 1 | -1 = 1): number | null {
+  if (serverMs === null || sinceMs === null) return null;
+  return serverMs + sign * sinceMs;
+}

@@ -1,0 +1,171 @@
+/**
+ * The scheduler page's timeline as chart data. Pure.
+ *
+ * Guarantees: nothing is interpolated. A bucket without evidence is a null
+ * point (the chart draws a break, `connectNulls={false}`), and every bucket
+ * inside an unknown span is forced to null even if a stray value exists, so a
+ * line never bridges a gap. Unknown spans come from the history's health
+ * segments and its explicit observation gaps, clipped to the window.
+ */
+import type { HistoryBucket, SchedulerHistoryResponse } from '@/lib/api/types';
+import type { GapReason } from '@/lib/status';
+import { GAP_REASON_TEXT } from './status-view';
+
+export interface TimelinePoint {
+  t: number;
+  renewalAgeS: number | null;
+  cursor: number | null;
+  advances: number | null;
+}
+
+export interface UnknownSpan {
+  from: number;
+  to: number;
+  reason: GapReason | null;
+  label: string;
+  /** The authority axis is unknown too (the store itself could not be read). */
+  coversAuthority: boolean;
+}
+
+export interface EpochMark {
+  t: number;
+  epoch: number;
+  holder: string;
+}
+
+export interface TimelineModel {
+  /** The requested window (the last hour). */
+  from: number;
+  to: number;
+  /** Where the chart starts: the window's first evidence (at least MIN_VIEW_MS before `to`). */
+  viewFrom: number;
+  /** Upper bound of the renewal-age axis (s): above the TTL and every point. */
+  renewalAxisMaxS: number;
+  ttlS: number | null;
+  points: TimelinePoint[];
+  unknownSpans: UnknownSpan[];
+  epochMarks: EpochMark[];
+  advanceTotal: number;
+}
+
+/** Overlapping spans merge into one; the merged span keeps a known reason (a gap's) over none. */
+function mergeSpans(spans: UnknownSpan[]): UnknownSpan[] {
+  const merged: UnknownSpan[] = [];
+  for (const span of [...spans].sort((x, y) => x.from - y.from)) {
+    const last = merged.at(-1);
+    if (last && span.from <= last.to) {
+      last.to = Math.max(last.to, span.to);
+      last.coversAuthority ||= span.coversAuthority;
+      if (last.reason === null && span.reason !== null) Object.assign(last, { reason: span.reason, label: span.label });
+      continue;
+    }
+    merged.push({ ...span });
+  }
+  return merged;
+}
+
+function unknownSpans(history: SchedulerHistoryResponse, from: number, to: number): UnknownSpan[] {
+  const raw: { from: string; to: string; reason: GapReason | null }[] = [
+    ...history.segments.filter((s) => s.health === 'unknown').map((s) => ({ from: s.from, to: s.to, reason: s.gap?.reason ?? null })),
+    ...history.gaps.map((g) => ({ from: g.from, to: g.to, reason: g.reason })),
+  ];
+  const spans: UnknownSpan[] = [];
+  for (const span of raw) {
+    const a = Math.max(from, Date.parse(span.from));
+    const b = Math.min(to, Date.parse(span.to));
+    if (!(b > a)) continue;
+    spans.push({
+      from: a,
+      to: b,
+      reason: span.reason,
+      label: span.reason ? `unknown: ${GAP_REASON_TEXT[span.reason]}` : 'unknown',
+      coversAuthority: span.reason === 'store_unreadable',
+    });
+  }
+  return mergeSpans(spans);
+}
+
+/** At most this many points per chart: more cannot be told apart on a screen, and each costs rendering time. */
+export const MAX_POINTS = 120;
+
+/**
+ * Merges runs of `factor` consecutive buckets: peak renewal age, last cursor,
+ * summed advances and reports, epoch at the end. A merged bucket is empty only
+ * if all of its buckets were.
+ */
+function downsample(buckets: readonly HistoryBucket[], factor: number): HistoryBucket[] {
+  if (factor <= 1) return [...buckets];
+  const merged: HistoryBucket[] = [];
+  for (let i = 0; i < buckets.length; i += factor) {
+    const run = buckets.slice(i, i + factor);
+    const ages = run.map((b) => b.renewalAgeMaxMs).filter((v): v is number => v !== null);
+    const cursors = run.map((b) => b.cursor).filter((v): v is number => v !== null);
+    merged.push({
+      t: run[0]!.t,
+      renewalAgeMaxMs: ages.length ? Math.max(...ages) : null,
+      cursor: cursors.length ? cursors[cursors.length - 1]! : null,
+      advances: run.reduce((sum, b) => sum + b.advances, 0),
+      reports: run.reduce((sum, b) => sum + b.reports, 0),
+      epoch: run[run.length - 1]!.epoch,
+    });
+  }
+  return merged;
+}
+
+function inside(t: number, end: number, spans: readonly UnknownSpan[], authority: boolean): boolean {
+  return spans.some((s) => (!authority || s.coversAuthority) && t < s.to && end > s.from);
+}
+
+/** The shortest span the chart shows, so a young scheduler is not a sliver at the right edge. */
+export const MIN_VIEW_MS = 5 * 60_000;
+const VIEW_MARGIN_MS = 30_000;
+
+function firstEvidence(history: SchedulerHistoryResponse, spans: readonly UnknownSpan[]): number | null {
+  const times = [
+    ...history.tenures.map((tenure) => Date.parse(tenure.from)),
+    ...history.buckets.filter((b) => b.reports > 0 || b.renewalAgeMaxMs !== null).map((b) => Date.parse(b.t)),
+    ...spans.map((span) => span.from),
+  ].filter(Number.isFinite);
+  return times.length === 0 ? null : Math.min(...times);
+}
+
+export function timelineModel(history: SchedulerHistoryResponse): TimelineModel {
+  const from = Date.parse(history.from);
+  const to = Date.parse(history.to);
+  const spans = unknownSpans(history, from, to);
+  const evidence = firstEvidence(history, spans);
+  const viewFrom = Math.max(from, Math.min(to - MIN_VIEW_MS, (evidence ?? to) - VIEW_MARGIN_MS));
+  const visible = history.buckets.filter((b) => Date.parse(b.t) + history.bucketMs > viewFrom);
+  const factor = Math.ceil(visible.length / MAX_POINTS);
+  const bucketMs = history.bucketMs * Math.max(1, factor);
+  // A merged bucket touching an unknown span is null as a whole: a line never bridges a gap.
+  const points = downsample(visible, factor).map((bucket): TimelinePoint => {
+    const t = Date.parse(bucket.t);
+    const end = t + bucketMs;
+    const workUnknown = inside(t, end, spans, false);
+    const authorityUnknown = inside(t, end, spans, true);
+    return {
+      t,
+      renewalAgeS: authorityUnknown || bucket.renewalAgeMaxMs === null ? null : bucket.renewalAgeMaxMs / 1000,
+      cursor: workUnknown ? null : bucket.cursor,
+      advances: workUnknown || bucket.reports === 0 ? null : bucket.advances,
+    };
+  });
+  const ttlS = history.ttlMs === null ? null : history.ttlMs / 1000;
+  const peak = Math.max(ttlS ?? 0, ...points.map((p) => p.renewalAgeS ?? 0));
+  const epochMarks = history.tenures
+    .map((tenure) => ({ t: Date.parse(tenure.from), epoch: tenure.epoch, holder: tenure.holder }))
+    .filter((mark) => mark.t >= viewFrom && mark.t <= to)
+    .sort((a, b) => a.t - b.t);
+  return {
+    from,
+    to,
+    viewFrom,
+    renewalAxisMaxS: Math.max(1, Math.ceil(peak * 1.25)),
+    ttlS,
+    points,
+    unknownSpans: spans.filter((span) => span.to > viewFrom).map((span) => ({ ...span, from: Math.max(span.from, viewFrom) })),
+    epochMarks,
+    advanceTotal: history.buckets.reduce((sum, b) => sum + b.advances, 0),
+  };
+}

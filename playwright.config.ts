@@ -1,0 +1,46 @@
+/**
+ * End-to-end tests: real Chromium, the real production server (`next start`
+ * of ONE build made beforehand with `LEASEBOARD_BASE_PATH=/ops/leaseboard`),
+ * a real database and real scheduler processes.
+ *
+ * e2e/global-setup.ts creates a fresh migrated database, starts `next start`
+ * on a free loopback port and a tiny reverse proxy that serves only the
+ * `/ops/leaseboard` prefix; every spec browses through that proxy, so every
+ * test is also a base-path test (e2e/base-path.spec.ts audits it explicitly).
+ * Workers: 1 — two cores are shared by the server, the database and the
+ * scheduler processes, and fault timings are in seconds.
+ */
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: /.*\.spec\.ts$/,
+  outputDir: 'test-results',
+  globalSetup: './e2e/global-setup.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: {
+    browserName: 'chromium',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+});
