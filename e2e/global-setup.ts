@@ -9,11 +9,12 @@
  * Teardown stops the server it started (by its process group) and drops the database.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../db/embedded';
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
+import { ensureBuild } from '../lib/demo/next-build';
 import { seedDocuments } from '../lib/scheduler/documents';
 import { E2E_BASE_PATH } from './support/e2e-env';
 import { startPrefixProxy } from './support/prefix-proxy';
@@ -22,12 +23,13 @@ const ROOT = path.resolve(__dirname, '..');
 const POLL_INTERVAL_MS = 1_000;
 const DOCUMENTS = 20_000;
 
+/** The suite's own production build (base path, separate dist dir), rebuilt only when sources change. */
+const BUILD_ENV = { ...process.env, LEASEBOARD_BASE_PATH: E2E_BASE_PATH, LEASEBOARD_DIST_DIR: '.next-e2e' };
+
 function assertBuiltWithBasePath(): void {
-  const manifest = path.join(ROOT, '.next', 'required-server-files.json');
-  const hint = `build first: LEASEBOARD_BASE_PATH=${E2E_BASE_PATH} NEXT_PUBLIC_LEASEBOARD_BASE_PATH=${E2E_BASE_PATH} npx next build`;
-  if (!existsSync(path.join(ROOT, '.next', 'BUILD_ID')) || !existsSync(manifest)) throw new Error(`e2e: no production build in .next — ${hint}`);
+  const manifest = path.join(ROOT, BUILD_ENV.LEASEBOARD_DIST_DIR, 'required-server-files.json');
   const basePath = (JSON.parse(readFileSync(manifest, 'utf8')) as { config?: { basePath?: string } }).config?.basePath ?? '';
-  if (basePath !== E2E_BASE_PATH) throw new Error(`e2e: .next was built with basePath "${basePath}", the suite needs "${E2E_BASE_PATH}" — ${hint}`);
+  if (basePath !== E2E_BASE_PATH) throw new Error(`e2e: the build has basePath "${basePath}", the suite needs "${E2E_BASE_PATH}"`);
 }
 
 async function waitUntilServing(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
@@ -58,6 +60,7 @@ function stopServer(server: ChildProcess): Promise<void> {
 }
 
 export default async function globalSetup() {
+  await ensureBuild(ROOT, (line) => console.log(`[e2e] ${line}`), BUILD_ENV);
   assertBuiltWithBasePath();
   const database = await createTestDatabase((line) => console.log(`[e2e] ${line}`));
   const pool = createPool(database.url, { applicationName: 'leaseboard-e2e-setup' });
@@ -72,11 +75,9 @@ export default async function globalSetup() {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      ...process.env,
+      ...BUILD_ENV,
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
-      LEASEBOARD_BASE_PATH: E2E_BASE_PATH,
-      NEXT_PUBLIC_LEASEBOARD_BASE_PATH: E2E_BASE_PATH,
       LEASEBOARD_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
     },
   });

@@ -21,9 +21,9 @@ function files(root: string, entry: string): string[] {
     .filter((file) => !SKIP.test(file));
 }
 
-export function sourceHash(root: string): string {
+export function sourceHash(root: string, env: NodeJS.ProcessEnv = process.env): string {
   const hash = createHash('sha256');
-  hash.update(`basePath=${process.env.LEASEBOARD_BASE_PATH ?? ''}\n`);
+  hash.update(`basePath=${env.LEASEBOARD_BASE_PATH ?? ''}\n`);
   for (const file of INPUTS.flatMap((entry) => files(root, entry))) hash.update(file).update(readFileSync(path.join(root, file)));
   return hash.digest('hex');
 }
@@ -32,17 +32,22 @@ export function runNext(root: string, args: string[], env: NodeJS.ProcessEnv = p
   return spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** Runs `next build` unless the last build was of the same sources. */
-export async function ensureBuild(root: string, log: (line: string) => void): Promise<void> {
-  const marker = path.join(root, '.next', 'leaseboard-source-hash');
-  const hash = sourceHash(root);
-  if (existsSync(marker) && readFileSync(marker, 'utf8') === hash && existsSync(path.join(root, '.next', 'BUILD_ID'))) {
-    log('dashboard: production build is current');
+/**
+ * Runs `next build` unless the last build in the same dist dir was of the
+ * same sources and base path. `env` is the build's environment (e.g. with
+ * LEASEBOARD_BASE_PATH and LEASEBOARD_DIST_DIR).
+ */
+export async function ensureBuild(root: string, log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const distDir = path.join(root, env.LEASEBOARD_DIST_DIR ?? '.next');
+  const marker = path.join(distDir, 'leaseboard-source-hash');
+  const hash = sourceHash(root, env);
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === hash && existsSync(path.join(distDir, 'BUILD_ID'))) {
+    log(`dashboard: production build in ${path.basename(distDir)} is current`);
     return;
   }
-  log('dashboard: building for production (next build, ~30–60 s; only when sources change)…');
+  log(`dashboard: building for production into ${path.basename(distDir)} (next build, ~30–60 s; only when sources change)…`);
   const started = Date.now();
-  const build = runNext(root, ['build'], { ...process.env, NEXT_TELEMETRY_DISABLED: '1' });
+  const build = runNext(root, ['build'], { ...env, NEXT_TELEMETRY_DISABLED: '1' });
   let output = '';
   build.stdout.on('data', (chunk) => (output += chunk));
   build.stderr.on('data', (chunk) => (output += chunk));

@@ -3,12 +3,13 @@
  * `.data/running.json` (mode 0600) while it runs and removes it on exit, so
  * `npm run scheduler` can join it without `DATABASE_URL`.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const file = () => path.join(process.env.LEASEBOARD_DATA_DIR ?? path.join(process.cwd(), '.data'), 'running.json');
 
 export function writeRunningDatabase(url: string): void {
+  mkdirSync(path.dirname(file()), { recursive: true });
   writeFileSync(file(), JSON.stringify({ url }), { mode: 0o600 });
 }
 
