@@ -7,7 +7,7 @@ const config = [
   ...nextTs,
   // Playwright fixtures call their `use` callback, which is not React's `use`.
   { files: ['e2e/**'], rules: { 'react-hooks/rules-of-hooks': 'off' } },
-  { ignores: ['bench-results/**', '.next/**', 'node_modules/**', '.data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'] },
+  { ignores: ['bench-results/**', '.next/**', '.next-e2e/**', 'test-reports/**', 'node_modules/**', '.data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'] },
 ];
 
 export default config;
