@@ -97,6 +97,9 @@ async function main() {
       LEASEBOARD_DEMO_CONTROL_URL: control.url,
       LEASEBOARD_DEMO_CONTROL_TOKEN: control.token,
       NEXT_TELEMETRY_DISABLED: '1',
+      // A young generation big enough for one refresh's projections (~10k statuses):
+      // halves the projection's GC time at 10,000 schedulers (bench:status).
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim(),
     });
     next.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[dashboard] ${chunk}`));
     next.on('exit', (code) => !shuttingDown && (log(`dashboard exited (${code})`), void shutdown(1)));
