@@ -10,10 +10,8 @@
  * Workers: 1 — two cores are shared by the server, the database and the
  * scheduler processes, and fault timings are in seconds.
  */
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
-
-const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM_FLAGS, chromiumExecutable } from './e2e/support/chromium';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,16 +29,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      executablePath: chromiumExecutable(),
+      args: CHROMIUM_FLAGS,
     },
   },
 });

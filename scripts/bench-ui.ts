@@ -23,20 +23,12 @@ import path from 'node:path';
 import { freePort } from '../db/embedded';
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
+import { CHROMIUM_FLAGS, chromiumExecutable } from '../e2e/support/chromium';
 import { seed } from './bench-status-data';
 
 const ROOT = path.resolve(__dirname, '..');
 const TARGETS = { performance: 90, accessibility: 95 } as const;
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const envInt = (name: string, fallback: number) => {
@@ -118,7 +110,7 @@ async function startServer(databaseUrl: string, basePath: string): Promise<{ url
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string, desktop: boolean, runs: number) {
-  const chromePath = process.env.CHROME_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+  const chromePath = process.env.CHROME_PATH ?? chromiumExecutable();
   const perf: number[] = [];
   const a11y: number[] = [];
   for (let i = 0; i < runs; i++) {

@@ -39,7 +39,7 @@ export async function writeScenario(db: Db) {
   const r2 = reporter(db, g2);
   await sleep(30); // a visible "only the previous epoch reported" span
   await r2.report(`${name}@2026-01-01T00:00:00Z`, 2);
-  r2.skip(3);
+  r2.loseReports(3);
   await r2.report(`${name}@2026-01-01T00:00:00Z`, 5);
   await sleep(30);
   const takenOverAt = await dbNow(db);

@@ -43,7 +43,7 @@ export function reporter(db: Db, grant: Grant, reportEveryMs = 1_000) {
   return {
     report: (occurrence: string | null, cursor: number | null) =>
       appendReport(db, { lease: grant.name, epoch: grant.epoch, seq: ++seq, occurrence, cursor, reportEveryMs }),
-    skip: (n: number) => {
+    loseReports: (n: number) => {
       seq += n;
     },
   };
