@@ -5,6 +5,7 @@ import { forceExpire, uniqueLease, usePool } from '../../db/testing/pools';
 import { LeaseAuthority } from '../lease/authority';
 import { setIntent } from '../lease/intent';
 import { StatusService } from './service';
+import { claimOccurrence, completeOccurrence, occurrenceKey } from '../lease/occurrences';
 import { acquire, countingDb, register, reporter, serviceOn, sleep } from './testing/seed';
 
 describe('status list read (real PostgreSQL)', () => {
@@ -80,9 +81,9 @@ describe('status list read (real PostgreSQL)', () => {
     expect(status.intent).toMatchObject({ disabled: true, by: 'sre-on-call', reason: 'maintenance window' });
   });
 
-  it('maps the due occurrence: nothing in flight and an unstarted slot past overdueAfter → stalled (overdue)', async () => {
+  it('maps the due occurrence: nothing in flight and the first slot since registration unstarted past overdueAfter → stalled (overdue)', async () => {
     const name = uniqueLease('overdue');
-    await register(pool, name, { everyMs: 3_600_000, stallAfterMs: 300, reportEveryMs: 50, overdueAfterMs: 0 });
+    await register(pool, name, { everyMs: 200, stallAfterMs: 300, reportEveryMs: 50, overdueAfterMs: 0 });
     const grant = await acquire(pool, name);
     const r = reporter(pool, grant, 50);
     for (let i = 0; i < 10; i++) {
@@ -92,6 +93,25 @@ describe('status list read (real PostgreSQL)', () => {
     const status = await statusOf(name);
     expect(status.work.state).toBe('stalled');
     expect(status.reasons.map((x) => x.code)).toContain('work_overdue');
+  });
+
+  it('a holder stuck between occurrences: the slot after the last one is due, and its age grows into overdue', async () => {
+    const name = uniqueLease('between');
+    await register(pool, name, { everyMs: 1_000, stallAfterMs: 300, reportEveryMs: 50, overdueAfterMs: 200 });
+    const grant = await acquire(pool, name);
+    const fence = { lease: name, epoch: grant.epoch, resource: 'occurrences' };
+    const slot = new Date(Math.floor(Date.now() / 1_000) * 1_000 - 1_000);
+    const key = occurrenceKey(name, slot);
+    expect((await claimOccurrence(pool, fence, key, slot)).kind).toBe('claimed');
+    expect((await completeOccurrence(pool, fence, key)).kind).toBe('written');
+    const r = reporter(pool, grant, 50);
+    for (let i = 0; i < 30; i++) {
+      await r.report(null, null); // alive, renewing, reporting — and never starting the next occurrence
+      await sleep(50);
+    }
+    const status = await statusOf(name);
+    expect(status.work.state).toBe('stalled');
+    expect(status.reasons.find((x) => x.code === 'work_overdue')?.message).toContain(occurrenceKey(name, new Date(slot.getTime() + 1_000)));
   });
 
   it('reads with ONE query however many reports are stored', async () => {

@@ -13,11 +13,15 @@
  * strings with string operations — 3–4× cheaper at 10,000 schedulers than
  * epoch numbers through Date objects (measured by bench:status).
  *
- * `due`: for a registered scheduler with `every_ms`, the latest slot ≤ now on
- * the grid of multiples of every_ms since the Unix epoch, keyed
- * `${lease}@${ISO without ms}Z` exactly as lib/lease/occurrences.ts keys it,
- * when no occurrences row has that key and the summary has nothing in flight.
- * A dumb mapping: every judgement (overdue or not) stays in lib/status.
+ * `due` (only for a registered cadence with nothing reported in flight): the
+ * earliest occurrence nobody is working on — the newest occurrence row when it
+ * is still `running` (a dead leader's, not resumed); else the slot after the
+ * newest row (so a holder stuck between occurrences shows a growing age);
+ * else, never run, the first slot since registration. Slots lie on the grid
+ * of multiples of every_ms since the Unix epoch, keyed `${lease}@${ISO}Z`
+ * exactly as lib/lease/occurrences.ts keys them. It may lie in the future
+ * (the next one). A dumb mapping: every judgement (overdue or not) stays in
+ * lib/status.
  */
 
 /** Epoch ms of a timestamptz expression, as float8 (sub-ms fraction kept; callers truncate). */
@@ -65,11 +69,24 @@ LEFT JOIN leases l ON l.name = n.name
 LEFT JOIN scheduler_intents i ON i.lease = n.name
 LEFT JOIN progress_summaries p ON p.lease = n.name
 LEFT JOIN schedulers s ON s.name = n.name
+-- The latest occurrence row of the lease (index occurrences_lease_scheduled).
 LEFT JOIN LATERAL (
-  SELECT k.slot, n.name || '@' || ${keyTimeOf('k.slot')} AS key
-  FROM (SELECT 'epoch'::timestamptz
-          + (floor(extract(epoch FROM c.now) * 1000 / s.every_ms) * s.every_ms)::float8 * interval '1 millisecond' AS slot) k
-  -- Only computed where it can matter: a registered cadence and nothing in flight.
+  SELECT o.key, o.scheduled_at, o.state FROM occurrences o
+  WHERE o.lease = n.name AND s.every_ms > 0 AND p.in_flight IS NULL
+  ORDER BY o.scheduled_at DESC LIMIT 1
+) lo ON true
+LEFT JOIN LATERAL (
+  SELECT CASE WHEN lo.state = 'running' THEN lo.key ELSE n.name || '@' || ${keyTimeOf('x.slot')} END AS key, x.slot
+  FROM (SELECT CASE
+          -- started but nobody reports it in flight: still due
+          WHEN lo.state = 'running' THEN lo.scheduled_at
+          -- the slot after the newest one claimed: its age keeps growing while nobody starts it
+          WHEN lo.key IS NOT NULL THEN lo.scheduled_at + s.every_ms * interval '1 millisecond'
+          -- never ran: the first slot since registration
+          ELSE 'epoch'::timestamptz
+            + (ceil(extract(epoch FROM s.registered_at) * 1000 / s.every_ms) * s.every_ms)::float8 * interval '1 millisecond'
+        END AS slot) x
+  -- Only where it can matter: a registered cadence and nothing in flight.
   WHERE s.every_ms > 0 AND p.in_flight IS NULL
-) d ON NOT EXISTS (SELECT 1 FROM occurrences o WHERE o.key = d.key)`;
+) d ON true`;
 }
