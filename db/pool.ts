@@ -21,6 +21,8 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     application_name: options.applicationName ?? 'leaseboard',
+    // Readers parse timestamp text: pin the output format whatever the server's default.
+    options: '-c DateStyle=ISO,MDY',
     statement_timeout: options.statementTimeoutMs ?? 5_000,
     query_timeout: (options.statementTimeoutMs ?? 5_000) + 1_000,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,

@@ -10,7 +10,7 @@
  * row or the row holds values the projection cannot use.
  * Non-guarantees: no timeout of its own — callers wrap it (./deadline.ts).
  */
-import { checkThresholds, DEFAULT_THRESHOLDS, GAP_AFTER_REPORT_MULTIPLE, type Thresholds } from '../status';
+import { checkThresholds, DEFAULT_THRESHOLDS, type Thresholds } from '../status';
 import type { ReportGapReason, SchedulerFacts } from '../status/types';
 import { isoFromUtc, RAW_TYPES } from './pgtext';
 import { factsSql } from './sql/facts';
@@ -47,14 +47,15 @@ const thresholdsCache = new Map<string, Thresholds>();
 /** Thresholds for a scheduler: its registration, else the server defaults (memoised per distinct registration). */
 export function thresholdsFor(registration: Registration | null): Thresholds {
   if (registration === null) return DEFAULT_THRESHOLDS;
-  const key = `${registration.stallAfterMs}|${registration.overdueAfterMs}|${registration.reportEveryMs}`;
+  // No gapAfterMs: lib/status derives it from the REPORTING epoch's own cadence
+  // (progress.reportEveryMs), not from whichever instance registered last.
+  const key = `${registration.stallAfterMs}|${registration.overdueAfterMs}`;
   let t = thresholdsCache.get(key);
   if (t === undefined) {
     t = checkedOrDefault({
       stallAfterMs: registration.stallAfterMs,
       overdueAfterMs: registration.overdueAfterMs,
       atRiskFraction: DEFAULT_THRESHOLDS.atRiskFraction,
-      gapAfterMs: GAP_AFTER_REPORT_MULTIPLE * registration.reportEveryMs,
     });
     if (thresholdsCache.size > 1_000) thresholdsCache.clear();
     thresholdsCache.set(key, t);

@@ -59,6 +59,8 @@ export class StatusService {
   private inflight: Promise<LiveRead> | null = null;
   private probing: Promise<HealthzResponse> | null = null;
   private lastKnown: SchedulerRead[] = [];
+  /** Database time of the last successful LIST read (the facts in lastKnown): other reads do not count. */
+  private lastListAtMs: number | null = null;
   private snapshot: { live: LiveRead; atMono: number } | null = null;
   private readonly listMaxAgeMs: number;
   private readonly mono: () => number;
@@ -113,6 +115,7 @@ export class StatusService {
     }
     // Outside the try: a projection fault is a bug to surface (a 500), never "store unreadable".
     this.lastKnown = read.schedulers;
+    this.lastListAtMs = Date.parse(read.now);
     const statuses = sortStatuses(projectAll(read.schedulers, read.now));
     const live: LiveRead = { ok: true, now: read.now, lastObservedAt: read.now, reads: read.schedulers, statuses };
     this.snapshot = { live, atMono: started };
@@ -121,7 +124,9 @@ export class StatusService {
 
   private degraded(): LiveRead {
     const now = iso(this.observer.estimatedNowMs());
-    const lastMs = this.observer.lastObservedAtMs();
+    // The facts we still hold were read at lastListAtMs; a health probe or a detail read since
+    // does not make them any newer.
+    const lastMs = this.lastListAtMs;
     if (lastMs === null) return { ok: false, now, lastObservedAt: null, reads: [], statuses: [] };
     const lastObservedAt = iso(lastMs);
     const statuses = sortStatuses(this.lastKnown.map((r) => project({ ...r.facts, store: { ok: false, lastObservedAt } }, now, r.thresholds)));
