@@ -7,6 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo } from 'react';
+import { ApiRequestError } from '@/lib/client/api';
 import { schedulerTabTitle, summarize } from '@/lib/client/health-display';
 import { STALE_AFTER_POLL_INTERVALS, useIsStale, useObservedStamp } from '@/lib/client/observation-clock';
 import { FALLBACK_POLL_INTERVAL_MS, schedulerDetailQuery, schedulerHistoryQuery } from '@/lib/client/queries';
@@ -31,7 +32,9 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
   const data = detail.data;
   const stamp = useObservedStamp(data);
   const stale = useIsStale(stamp, STALE_AFTER_POLL_INTERVALS * (data?.body.pollIntervalMs ?? FALLBACK_POLL_INTERVAL_MS), live);
-  const storeOk = data?.body.observation.ok ?? false;
+  // The service answered that it cannot read the store: what we still show is old, never green.
+  const storeUnreadable = live && detail.error instanceof ApiRequestError && detail.error.code === 'store_unreadable';
+  const storeOk = (data?.body.observation.ok ?? false) && !storeUnreadable;
   const observation = useMemo(() => ({ stamp, live, stale, storeOk }), [stamp, live, stale, storeOk]);
 
   if (!data) {
@@ -43,7 +46,7 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
     );
   }
   const body = data.body;
-  const observer = { observedAt: body.observedAt, stale, storeOk: body.observation.ok };
+  const observer = { observedAt: body.observedAt, stale, storeOk };
   const view = viewStatus(body.status, observer);
   const summary = summarize({ [view.health]: 1 }, observer);
   const moment = body.asOf ?? body.observedAt;
@@ -54,7 +57,7 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
       <nav className="breadcrumbs small" aria-label="Breadcrumb">
         <Link href="/">All schedulers</Link>
       </nav>
-      {body.asOf ? <AsOfBanner name={name} asOf={body.asOf} estimated={body.estimated} /> : <ObservationBanner observedAt={body.observedAt} storeOk={body.observation.ok} lastObservedAt={body.observation.lastObservedAt} />}
+      {body.asOf ? <AsOfBanner name={name} asOf={body.asOf} estimated={body.estimated} /> : <ObservationBanner observedAt={body.observedAt} storeOk={storeOk} lastObservedAt={storeOk ? body.observation.lastObservedAt : body.observedAt} />}
       <header className={`detail-header ${view.withdrawn ? 'row-stale' : ''}`}>
         <h1 data-testid="scheduler-name">{name}</h1>
         <HealthBadge health={view.health} stale={view.withdrawn === 'browser_stale'} testId="detail-health" />
