@@ -7,14 +7,20 @@
 import { performance } from 'node:perf_hooks';
 
 export interface Clock {
-  /** Monotonic milliseconds (arbitrary origin). Counts time while the process is stopped. */
+  /** Non-decreasing milliseconds (arbitrary origin). Counts time while the process is stopped or the host suspended. */
   now(): number;
   /** Resolves after `ms`, or at once when `signal` aborts. Never rejects. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+const wallStart = Date.now();
+let lastNow = 0;
+
 export const systemClock: Clock = {
-  now: () => performance.now(),
+  // CLOCK_MONOTONIC does not advance while a host or VM is suspended; the wall
+  // clock does. The larger elapsed time of the two can only make a holder
+  // suspect itself sooner (the safe direction), and the result never goes back.
+  now: () => (lastNow = Math.max(lastNow, performance.now(), Date.now() - wallStart)),
   sleep: (ms, signal) =>
     new Promise<void>((resolve) => {
       if (signal?.aborted) return resolve();

@@ -16,11 +16,19 @@ import type { WorkPosition } from './work-loop';
 
 export async function runReportLoop(
   tenure: Tenure,
-  deps: { db: pg.Pool; config: SchedulerConfig; clock: Clock; emit: EventSink; position: WorkPosition; dropping(): boolean },
+  deps: {
+    db: pg.Pool;
+    config: SchedulerConfig;
+    clock: Clock;
+    emit: EventSink;
+    position: WorkPosition;
+    dropping(): boolean;
+    /** The epoch's seq counter, kept by the caller across tenures of the same epoch. */
+    seq: { seq: number };
+  },
 ): Promise<void> {
-  let seq = 0;
   while (!tenure.signal.aborted) {
-    seq++;
+    const seq = ++deps.seq.seq;
     if (!deps.dropping()) {
       try {
         await appendReport(deps.db, {

@@ -53,6 +53,7 @@ export class SchedulerRuntime {
   private frozen = false;
   private dropping = false;
   private unfreeze: (() => void)[] = [];
+  private reportSeq = { epoch: 0, seq: 0 };
 
   constructor(
     private readonly config: SchedulerConfig,
@@ -123,7 +124,7 @@ export class SchedulerRuntime {
         case 'acquired':
         case 'held_by_self':
           this.emit({ event: 'acquired', lease: lease.name, epoch: result.epoch, adopted: result.kind === 'held_by_self' });
-          await this.lead(result.epoch, requestedAt);
+          await this.lead(result.epoch, requestedAt, result.kind === 'acquired');
           continue;
         case 'held':
           this.emit({ event: 'held', lease: lease.name, holder: result.holder, epoch: result.epoch });
@@ -146,15 +147,17 @@ export class SchedulerRuntime {
     this.emit({ event: 'stopped', lease: lease.name, writes: { ...this.writes } });
   }
 
-  private async lead(epoch: number, requestedAt: number): Promise<void> {
+  private async lead(epoch: number, requestedAt: number, proven: boolean): Promise<void> {
     const grant = { name: this.config.lease.name, holder: this.token, epoch };
-    const tenure = new Tenure(grant, this.config.lease, this.authority, this.clock, this.emit, requestedAt, this.stopping.signal);
+    const tenure = new Tenure(grant, this.config.lease, this.authority, this.clock, this.emit, requestedAt, this.stopping.signal, proven);
+    // seq is per epoch, not per tenure: an adopted grant continues its epoch's stream.
+    if (this.reportSeq.epoch !== epoch) this.reportSeq = { epoch, seq: 0 };
     this.tenure = tenure;
     const shared = { db: this.deps.db, config: this.config, clock: this.clock, emit: this.emit, position: this.position };
     await Promise.all([
       tenure.renewLoop(),
       runWorkLoop(tenure, { ...shared, writes: this.writes, completed: { key: null }, waitUnfrozen: (signal) => this.waitUnfrozen(signal) }),
-      runReportLoop(tenure, { ...shared, dropping: () => this.dropping }),
+      runReportLoop(tenure, { ...shared, dropping: () => this.dropping, seq: this.reportSeq }),
     ]);
     this.position.occurrence = null;
     this.position.cursor = null;

@@ -34,8 +34,15 @@ export class Tenure {
     /** Monotonic time the granting request was sent: the grant's expiry is later than this + ttl. */
     grantRequestedAt: number,
     parent: AbortSignal,
+    /**
+     * False for an adopted grant (`held_by_self`): the server's expiry was set by an
+     * earlier request whose outcome we never saw, so nothing is trusted until a
+     * renewal proves the lease (the renew loop renews at once).
+     */
+    proven = true,
   ) {
     this.validUntil = grantRequestedAt + config.ttlMs - config.safetyMarginMs;
+    this.suspect = !proven;
     const onParentAbort = () => this.end('stopped');
     if (parent.aborted) onParentAbort();
     parent.addEventListener('abort', onParentAbort, { once: true });
@@ -54,6 +61,11 @@ export class Tenure {
     return this.endedBy;
   }
 
+  /** False once a renewal's outcome is unknown (until a later one proves the lease) or the tenure ended. */
+  get trusted(): boolean {
+    return !this.signal.aborted && !this.suspect;
+  }
+
   /** The fence to carry on a fenced step starting now, or null when authority is not proven. */
   fence(resource: string): Fence | null {
     if (this.signal.aborted || this.suspect) return null;
@@ -68,8 +80,9 @@ export class Tenure {
   async renewLoop(): Promise<void> {
     const { renewEveryMs, renewDeadlineMs, ttlMs, safetyMarginMs } = this.config;
     while (!this.signal.aborted) {
-      // 1. wait, but never past the self-suspicion deadline
-      await this.clock.sleep(Math.min(renewEveryMs, Math.max(0, this.validUntil - this.clock.now())), this.signal);
+      // 1. wait (not at all while unproven), but never past the self-suspicion deadline
+      const wait = this.suspect ? 0 : Math.min(renewEveryMs, Math.max(0, this.validUntil - this.clock.now()));
+      await this.clock.sleep(wait, this.signal);
       if (this.signal.aborted) return;
       // 2. renew, bounded by the deadline; a timeout is an unknown outcome
       const renewStart = this.clock.now();
@@ -93,6 +106,8 @@ export class Tenure {
         case 'unknown':
           this.suspect = true;
           this.emit({ event: 'renew_unknown', lease: this.grant.name, epoch: this.grant.epoch });
+          // Retry soon, not at once: the store may be struggling.
+          await this.clock.sleep(Math.min(renewEveryMs, Math.max(0, this.validUntil - this.clock.now())), this.signal);
           break;
         default: {
           const unreachable: never = result;

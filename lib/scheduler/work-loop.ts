@@ -150,7 +150,9 @@ async function planOccurrence(tenure: Tenure, deps: WorkDeps, key: string, track
     // The planning work itself (simulated): a pause here is the classic stale writer.
     const items = planExpiries(batch.documents, batch.readAt);
     await clock.sleep(config.batchWorkMs, signal);
-    if (signal.aborted) return;
+    // A renewal went unknown meanwhile: stop before the write (invariant 4). A pause
+    // inside this step is not seen here; the resource fence rejects that write.
+    if (!tenure.trusted) return;
     const cursor = batch.documents.at(-1)!.id;
     const written = await runAction(writePlanItemsAction, ctx, { occurrence: key, items, cursor });
     if (written.kind !== 'ran' || !track(written.value, 'plan_items')) return;

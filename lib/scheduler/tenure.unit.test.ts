@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { LeaseAuthority, RenewResult } from '../lease/authority';
+import { leaseConfig } from '../lease/config';
+import type { Clock } from './clock';
+import type { RuntimeEvent } from './events';
+import { Tenure } from './tenure';
+
+// Given a fake clock and a scripted authority, the holder trusts its grant
+// exactly as long as the rules allow — no database, no real time.
+function harness(renewals: RenewResult[]) {
+  let now = 0;
+  const clock: Clock = {
+    now: () => now,
+    sleep: async (ms, signal) => {
+      if (!signal?.aborted) now += ms;
+      await Promise.resolve();
+    },
+  };
+  const calls: number[] = [];
+  const authority = {
+    renew: async () => {
+      calls.push(now);
+      return renewals.shift() ?? { kind: 'lost' as const };
+    },
+  } as unknown as LeaseAuthority;
+  const events: RuntimeEvent[] = [];
+  const config = leaseConfig({ name: 'retention-planner', ttlMs: 15_000, renewEveryMs: 5_000, renewDeadlineMs: 10_000, safetyMarginMs: 2_000 });
+  const make = (proven: boolean) =>
+    new Tenure({ name: config.name, holder: 'inst_00000000', epoch: 7 }, config, authority, clock, (e) => events.push(e), 0, new AbortController().signal, proven);
+  return { make, calls, events, clock, setNow: (ms: number) => (now = ms) };
+}
+
+const renewed: RenewResult = { kind: 'renewed', renewedAt: new Date(0), expiresAt: new Date(0) };
+
+describe('tenure', () => {
+  it('trusts a fresh grant until renewStart + ttl − safetyMargin, and not a moment longer', () => {
+    const h = harness([]);
+    const tenure = h.make(true);
+    h.setNow(12_999);
+    expect(tenure.fence('plan_items')).toMatchObject({ epoch: 7 });
+    h.setNow(13_000);
+    expect(tenure.fence('plan_items')).toBeNull();
+    expect(h.events).toContainEqual({ event: 'lost', lease: 'retention-planner', epoch: 7, why: 'self_suspected' });
+  });
+
+  it('does not trust an adopted grant until a renewal proves it, and renews at once', async () => {
+    const h = harness([renewed, { kind: 'lost' }]);
+    const tenure = h.make(false);
+    expect(tenure.fence('plan_items')).toBeNull();
+    await tenure.renewLoop();
+    expect(h.calls[0]).toBe(0); // renewed immediately, not after renewEvery
+    expect(h.events.at(-1)).toMatchObject({ event: 'lost', why: 'renewal_refused' });
+  });
+
+  it('stops fenced work after an unknown renewal until a later renewal proves the lease', async () => {
+    const h = harness([{ kind: 'unknown', cause: 'timeout' }, renewed, { kind: 'lost' }]);
+    const tenure = h.make(true);
+    const seen: boolean[] = [];
+    const original = h.events.push.bind(h.events);
+    h.events.push = (...items: RuntimeEvent[]) => {
+      seen.push(tenure.trusted);
+      return original(...items);
+    };
+    await tenure.renewLoop();
+    expect(h.events.map((e) => e.event)).toEqual(['renew_unknown', 'lost']);
+    expect(seen[0]).toBe(false); // untrusted right after the unknown outcome
+  });
+});
