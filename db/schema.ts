@@ -38,6 +38,10 @@ export const leases = pgTable(
     expiresAt: ts('expires_at').notNull(),
     ttlMs: integer('ttl_ms').notNull(),
     releasedAt: ts('released_at'),
+    /** The previous tenure, as the granting statement found it under its row lock (for the lease event). */
+    previousHolder: text('previous_holder'),
+    previousEndedAt: ts('previous_ended_at'),
+    previousReleased: boolean('previous_released'),
     /** The renewal-gap rollup bucket still open for the current epoch (minute start). */
     gapBucket: ts('gap_bucket'),
     gapBucketMaxMs: integer('gap_bucket_max_ms'),

@@ -18,7 +18,6 @@
  */
 export const ACQUIRE_SQL = `
 WITH c AS (SELECT clock_timestamp() AS now),
-  prev AS (SELECT epoch, holder, expires_at, released_at FROM leases WHERE name = $1),
   intent AS (SELECT disabled, by, reason FROM scheduler_intents WHERE lease = $1 AND disabled),
   latest AS (SELECT epoch, holder, expires_at, released_at FROM leases WHERE name = $1 FOR SHARE),
   done AS (
@@ -29,16 +28,19 @@ WITH c AS (SELECT clock_timestamp() AS now),
       holder = excluded.holder, holder_label = excluded.holder_label, epoch = l.epoch + 1,
       acquired_at = excluded.acquired_at, renewed_at = excluded.renewed_at, expires_at = excluded.expires_at,
       ttl_ms = excluded.ttl_ms, released_at = NULL,
+      -- SET sees the row version the lock was taken on, so these name the
+      -- tenure this grant really ends, even if a competitor moved it since our snapshot.
+      previous_holder = l.holder, previous_ended_at = COALESCE(l.released_at, l.expires_at),
+      previous_released = l.released_at IS NOT NULL,
       gap_bucket = NULL, gap_bucket_max_ms = NULL, gap_bucket_renewals = NULL
     WHERE l.released_at IS NOT NULL OR l.expires_at <= excluded.acquired_at
-    RETURNING l.epoch, l.acquired_at, l.expires_at
+    RETURNING l.epoch, l.acquired_at, l.expires_at, l.previous_holder, l.previous_ended_at, l.previous_released
   ),
   event AS (
     INSERT INTO lease_events (lease, kind, epoch, holder, holder_label, at, previous_epoch, previous_holder, previous_ended_at)
-    SELECT $1, CASE WHEN prev.epoch IS NULL OR prev.released_at IS NOT NULL THEN 'acquired' ELSE 'taken_over' END,
-           done.epoch, $2, $3, done.acquired_at, NULLIF(done.epoch - 1, 0), prev.holder,
-           COALESCE(prev.released_at, prev.expires_at)
-    FROM done LEFT JOIN prev ON true
+    SELECT $1, CASE WHEN done.epoch = 1 OR done.previous_released THEN 'acquired' ELSE 'taken_over' END,
+           done.epoch, $2, $3, done.acquired_at, NULLIF(done.epoch - 1, 0), done.previous_holder, done.previous_ended_at
+    FROM done
   )
 SELECT true AS granted, done.epoch, done.expires_at, NULL::text AS holder, NULL::boolean AS live,
        NULL::boolean AS disabled, NULL::text AS disabled_by, NULL::text AS disabled_reason
