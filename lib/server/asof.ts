@@ -71,8 +71,8 @@ export function factsAt(logs: SchedulerLogs, tenures: readonly TenureLog[], stat
   const lease = leaseAt(logs, tenureAt(tenures, t), t, estimated);
   const progress = progressAt(logs, states, t);
   const slot = logs.slots.find((s) => s.i === slotIndex);
-  const started = slot !== undefined && ((slot.claimed_ms !== null && slot.claimed_ms <= t) || (slot.completed_ms !== null && slot.completed_ms <= t));
-  const due = slot !== undefined && !started && (progress === null || progress.inFlight === null) ? { occurrence: slot.key, dueAt: iso(slot.slot_ms) } : null;
+  // Due only while no report says something is in flight (as the live read).
+  const due = slot !== undefined && (progress === null || progress.inFlight === null) ? { occurrence: slot.key, dueAt: iso(slot.slot_ms) } : null;
   let intent: SchedulerFacts['intent'] = null;
   for (const i of logs.intents) if (i.at_ms <= t) intent = { disabled: i.disabled, by: i.by, reason: i.reason, at: iso(i.at_ms) };
   return { facts: { name: logs.name, store: { ok: true }, lease, intent, progress, due }, estimated };

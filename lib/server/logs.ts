@@ -46,12 +46,13 @@ export interface LeaseRowLog {
   gap_bucket_max_ms: number | null;
 }
 
+/** The due occurrence at one instant (see sql/logs.ts `slots`). */
 export interface SlotLog {
   i: number;
   slot_ms: number;
   key: string;
-  claimed_ms: number | null;
-  completed_ms: number | null;
+  /** True when it is the newest occurrence and was still running then (started, maybe abandoned). */
+  running: boolean;
 }
 
 export interface SchedulerLogs {

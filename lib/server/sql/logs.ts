@@ -80,12 +80,28 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
     WHERE z.prev_at IS NOT NULL AND (z.seq <> z.prev_seq + 1
       OR z.reported_at - z.prev_at > ${SILENCE_FACTOR} * cfg.every_ms * interval '1 millisecond')
   ),
+  -- The due occurrence at each instant t, as the live read defines it: the
+  -- newest occurrence claimed by t if it was still running then, else the
+  -- slot after it, else the first slot since registration.
   slots AS (
-    SELECT e.i, k.slot, k.key, o.claimed_at, o.completed_at
-    FROM s, unnest($4::timestamptz[]) WITH ORDINALITY e(t, i)
-    CROSS JOIN LATERAL (SELECT x.slot, $1 || '@' || ${keyTimeOf('x.slot')} AS key FROM (SELECT 'epoch'::timestamptz
-      + (floor(extract(epoch FROM e.t) * 1000 / s.every_ms) * s.every_ms)::float8 * interval '1 millisecond' AS slot) x) k
-    LEFT JOIN occurrences o ON o.key = k.key
+    SELECT e.i, k.slot, k.key, k.running
+    FROM s
+    CROSS JOIN unnest($4::timestamptz[]) WITH ORDINALITY e(t, i)
+    LEFT JOIN LATERAL (
+      SELECT o.key, o.scheduled_at, (o.completed_at IS NULL OR o.completed_at > e.t) AS running
+      FROM occurrences o WHERE o.lease = $1 AND o.claimed_at <= e.t
+      ORDER BY o.scheduled_at DESC LIMIT 1
+    ) o ON true
+    CROSS JOIN LATERAL (
+      SELECT CASE WHEN o.running THEN o.key ELSE $1 || '@' || ${keyTimeOf('x.slot')} END AS key, x.slot,
+             coalesce(o.running, false) AS running
+      FROM (SELECT CASE
+              WHEN o.running THEN o.scheduled_at
+              WHEN o.key IS NOT NULL THEN o.scheduled_at + s.every_ms * interval '1 millisecond'
+              ELSE 'epoch'::timestamptz
+                + (ceil(extract(epoch FROM s.registered_at) * 1000 / s.every_ms) * s.every_ms)::float8 * interval '1 millisecond'
+            END AS slot) x
+    ) k
     WHERE s.every_ms > 0
   )
 SELECT ${msOf('c.now')} AS now_ms, (SELECT known FROM known) AS known, (SELECT every_ms FROM cfg) AS every_ms,
@@ -104,6 +120,5 @@ SELECT ${msOf('c.now')} AS now_ms, (SELECT known FROM known) AS known, (SELECT e
      FROM breaks) x) AS breaks,
   (SELECT json_agg(x) FROM (SELECT epoch::float8 AS epoch, ${msOf('minute')} AS minute_ms, max_gap_ms FROM renewal_gaps
      WHERE lease = $1 AND minute >= date_trunc('minute', $2::timestamptz) - interval '2 minutes' AND minute <= $3::timestamptz + interval '1 minute') x) AS renewals,
-  (SELECT json_agg(x ORDER BY x.i) FROM (SELECT (i - 1)::int AS i, ${msOf('slot')} AS slot_ms, key, ${msOf('claimed_at')} AS claimed_ms,
-     ${msOf('completed_at')} AS completed_ms FROM slots) x) AS slots
+  (SELECT json_agg(x ORDER BY x.i) FROM (SELECT (i - 1)::int AS i, ${msOf('slot')} AS slot_ms, key, running FROM slots) x) AS slots
 FROM c`;
