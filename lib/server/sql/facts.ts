@@ -33,6 +33,19 @@ export const utcOf = (expr: string) => `(${expr}) AT TIME ZONE 'UTC'`;
 /** ISO-8601 UTC without milliseconds, as occurrence keys spell it. */
 export const keyTimeOf = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
+/**
+ * The due slot, given the newest occurrence row `o` (columns key,
+ * scheduled_at, running) and the registration `s`: the running one itself,
+ * else the slot after it, else the first slot since registration. Shared by
+ * the live read and the as-of rebuild so both judge `due` alike.
+ */
+export const dueSlotOf = (o: string, s: string) => `CASE
+    WHEN ${o}.running THEN ${o}.scheduled_at
+    WHEN ${o}.key IS NOT NULL THEN ${o}.scheduled_at + ${s}.every_ms * interval '1 millisecond'
+    ELSE 'epoch'::timestamptz
+      + (ceil(extract(epoch FROM ${s}.registered_at) * 1000 / ${s}.every_ms) * ${s}.every_ms)::float8 * interval '1 millisecond'
+  END`;
+
 /** Column order of a facts row (rowMode 'array'); FACT_COLUMNS[i] names column i. */
 export const FACT_COLUMNS = [
   'name',
@@ -71,21 +84,13 @@ LEFT JOIN progress_summaries p ON p.lease = n.name
 LEFT JOIN schedulers s ON s.name = n.name
 -- The latest occurrence row of the lease (index occurrences_lease_scheduled).
 LEFT JOIN LATERAL (
-  SELECT o.key, o.scheduled_at, o.state FROM occurrences o
+  SELECT o.key, o.scheduled_at, o.state = 'running' AS running FROM occurrences o
   WHERE o.lease = n.name AND s.every_ms > 0 AND p.in_flight IS NULL
   ORDER BY o.scheduled_at DESC LIMIT 1
 ) lo ON true
 LEFT JOIN LATERAL (
-  SELECT CASE WHEN lo.state = 'running' THEN lo.key ELSE n.name || '@' || ${keyTimeOf('x.slot')} END AS key, x.slot
-  FROM (SELECT CASE
-          -- started but nobody reports it in flight: still due
-          WHEN lo.state = 'running' THEN lo.scheduled_at
-          -- the slot after the newest one claimed: its age keeps growing while nobody starts it
-          WHEN lo.key IS NOT NULL THEN lo.scheduled_at + s.every_ms * interval '1 millisecond'
-          -- never ran: the first slot since registration
-          ELSE 'epoch'::timestamptz
-            + (ceil(extract(epoch FROM s.registered_at) * 1000 / s.every_ms) * s.every_ms)::float8 * interval '1 millisecond'
-        END AS slot) x
+  SELECT CASE WHEN lo.running THEN lo.key ELSE n.name || '@' || ${keyTimeOf('x.slot')} END AS key, x.slot
+  FROM (SELECT ${dueSlotOf('lo', 's')} AS slot) x
   -- Only where it can matter: a registered cadence and nothing in flight.
   WHERE s.every_ms > 0 AND p.in_flight IS NULL
 ) d ON true`;

@@ -16,7 +16,7 @@
  * is `lost_reports`, else quiet > SILENCE_FACTOR × reportEvery is `silence`.
  */
 import { SILENCE_FACTOR } from '../../scheduler/report-store';
-import { keyTimeOf, msOf } from './facts';
+import { dueSlotOf, keyTimeOf, msOf } from './facts';
 import { EVENT_COLUMNS } from './recent';
 
 const REPORT_ROW = `r.reported_at, r.seq, r.occurrence, r.cursor::float8 AS cursor, r.advanced`;
@@ -95,12 +95,7 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
     CROSS JOIN LATERAL (
       SELECT CASE WHEN o.running THEN o.key ELSE $1 || '@' || ${keyTimeOf('x.slot')} END AS key, x.slot,
              coalesce(o.running, false) AS running
-      FROM (SELECT CASE
-              WHEN o.running THEN o.scheduled_at
-              WHEN o.key IS NOT NULL THEN o.scheduled_at + s.every_ms * interval '1 millisecond'
-              ELSE 'epoch'::timestamptz
-                + (ceil(extract(epoch FROM s.registered_at) * 1000 / s.every_ms) * s.every_ms)::float8 * interval '1 millisecond'
-            END AS slot) x
+      FROM (SELECT ${dueSlotOf('o', 's')} AS slot) x
     ) k
     WHERE s.every_ms > 0
   )
