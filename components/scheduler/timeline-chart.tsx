@@ -36,7 +36,7 @@ function Markers({ model, authority }: { model: TimelineModel; authority: boolea
             fill={COLORS.unknown}
             fillOpacity={0.25}
             ifOverflow="hidden"
-            label={{ value: span.label, position: 'insideTop', className: 'chart-label' }}
+            label={{ value: span.label, position: 'insideBottom', className: 'chart-label' }}
           />
         ))}
       {model.epochMarks.map((mark) => (
