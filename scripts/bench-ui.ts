@@ -20,7 +20,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../db/embedded';
+import { freePort } from '../db/free-port';
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
 import { CHROMIUM_FLAGS, chromiumExecutable } from '../e2e/support/chromium';

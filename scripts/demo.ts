@@ -6,9 +6,10 @@
  * `index-compaction` with short demo timings, fault buttons included.
  * Ctrl-C stops everything; a second run reuses the data.
  */
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { resolveDatabase } from '../db/database';
-import { freePort } from '../db/embedded';
+import readline from 'node:readline';
+import { freePort } from '../db/free-port';
 import { migrateDatabase } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { startControlServer } from '../lib/demo/control-server';
@@ -63,8 +64,31 @@ async function waitForHttp(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
+/** The database in its own process group (db/embedded-server.ts): Ctrl-C reaches the schedulers first. */
+async function startDatabase(): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'db/embedded-server.ts')], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  readline.createInterface({ input: child.stderr }).on('line', (line) => log(line));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the database process exited (${code})`)));
+  });
+  const { url } = JSON.parse(line) as { url: string };
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 async function main() {
-  const database = await resolveDatabase(log);
+  const database = await startDatabase();
   let shuttingDown = false;
   const cleanups: (() => Promise<unknown>)[] = [async () => database.stop(), async () => clearRunningDatabase()];
   const shutdown = async (code: number) => {
@@ -103,10 +127,11 @@ async function main() {
     });
     next.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[dashboard] ${chunk}`));
     next.on('exit', (code) => !shuttingDown && (log(`dashboard exited (${code})`), void shutdown(1)));
+    const nextExited = new Promise((resolve) => next.once('exit', resolve));
     cleanups.push(async () => {
-      if (next.exitCode !== null) return;
-      next.kill('SIGTERM');
-      await new Promise((resolve) => next.once('exit', resolve));
+      // A terminal's Ctrl-C may have stopped it already (signalCode set, exitCode null).
+      if (next.exitCode === null && next.signalCode === null) next.kill('SIGTERM');
+      await nextExited;
     });
     const url = `http://127.0.0.1:${port}${process.env.LEASEBOARD_BASE_PATH ?? ''}`;
     await waitForHttp(`${url}/api/healthz`, 60_000);

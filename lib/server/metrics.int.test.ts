@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../db/embedded';
+import { freePort } from '../../db/free-port';
 import { createPool } from '../../db/pool';
 import { uniqueLease, usePool } from '../../db/testing/pools';
 import { setIntent } from '../lease/intent';

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../db/embedded';
+import { freePort } from '../../db/free-port';
 import { createPool } from '../../db/pool';
 import { usePool } from '../../db/testing/pools';
 import { acquire, register, serviceOn, sleep, switchable } from './testing/seed';
