@@ -5,7 +5,9 @@
  * `{"event":"started","pid":…,"token":"inst_…",…}`, then one JSON line per
  * runtime event. Database: DATABASE_URL, else the running demo's.
  * Signals: SIGUSR1 toggles freeze progress, SIGUSR2 toggles drop reports,
- * SIGTERM/SIGINT stop work, release the lease and exit 0.
+ * SIGTERM/SIGINT stop work, release the lease and exit 0. With
+ * LEASEBOARD_EXIT_WITH_PARENT=1 (set by supervisors) it also stops when its
+ * stdin closes, i.e. when the process that started it is gone.
  * Bad options: a message on stderr and exit code 2.
  */
 import { parseArgs } from 'node:util';
@@ -79,6 +81,11 @@ async function main() {
   process.on('SIGINT', shutdown);
   process.on('SIGUSR1', () => runtime.setFrozen(!runtime.snapshot().frozen));
   process.on('SIGUSR2', () => runtime.setDroppingReports(!runtime.snapshot().droppingReports));
+  // Started by a supervisor: stop (gracefully) when it is gone, even if it was SIGKILLed.
+  if (process.env.LEASEBOARD_EXIT_WITH_PARENT === '1') {
+    process.stdin.on('end', () => void shutdown());
+    process.stdin.resume();
+  }
   // Announce only once the signal handlers are in place: a supervisor may signal at once.
   print({ event: 'started', pid: process.pid, token: runtime.token, lease: config.lease.name, label: config.label });
   runtime.start();

@@ -4,7 +4,7 @@
  * signals. Used by the demo supervisor and by tests (real processes, real
  * signals). Guarantees: `stop()` resumes a paused child before SIGTERM and
  * resolves when it has exited (SIGKILL after a grace period), so nothing is
- * left running.
+ * left running; and a child stops by itself when this process is gone.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
@@ -37,8 +37,9 @@ export class SchedulerProcess {
     const flags = Object.entries(options.flags ?? {}).flatMap(([flag, value]) => [`--${flag}`, String(value)]);
     this.child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'lib/scheduler/cli.ts'), '--lease', options.lease, '--label', options.label, ...flags], {
       cwd: options.cwd ?? ROOT,
-      env: { ...process.env, DATABASE_URL: options.databaseUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // stdin stays open while this process lives: the child stops when it closes.
+      env: { ...process.env, DATABASE_URL: options.databaseUrl, LEASEBOARD_EXIT_WITH_PARENT: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
     const record = (text: string) => {
