@@ -44,9 +44,12 @@ export class Tenure {
     this.validUntil = grantRequestedAt + config.ttlMs - config.safetyMarginMs;
     this.suspect = !proven;
     const onParentAbort = () => this.end('stopped');
-    if (parent.aborted) onParentAbort();
-    parent.addEventListener('abort', onParentAbort, { once: true });
-    this.controller.signal.addEventListener('abort', () => parent.removeEventListener('abort', onParentAbort), { once: true });
+    if (parent.aborted) {
+      onParentAbort(); // granted after stop() began: end at once, listen to nothing
+    } else {
+      parent.addEventListener('abort', onParentAbort, { once: true });
+      this.controller.signal.addEventListener('abort', () => parent.removeEventListener('abort', onParentAbort), { once: true });
+    }
   }
 
   get signal(): AbortSignal {

@@ -22,9 +22,9 @@
 import type { SchedulerFacts } from '../status/types';
 import type { ReportAgg, SchedulerLogs } from './logs';
 import { tenureAt, type TenureLog } from './tenures';
+import { toIso as iso } from '../status/time';
 
 const MINUTE = 60_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 interface EpochState {
   lastMs: number;

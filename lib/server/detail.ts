@@ -20,6 +20,7 @@ import { checkName, parseInstant, RETENTION_MS } from './params';
 import { errorResult, okResult, type ReadResult } from './result';
 import { RECENT_SQL } from './sql/recent';
 import { rebuildTenures, toApiTenure, type CurrentLease, type LeaseEventLog, type TenureLog } from './tenures';
+import { toIso as iso } from '../status/time';
 
 export interface ReadDeps {
   db: Queryable;
@@ -36,7 +37,6 @@ interface RecentRow {
   rejections: { at_ms: number; attempted_epoch: number; current_epoch: number | null; resource: string; reason: StaleWriteRejection['reason'] }[] | null;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 async function readRecent(db: Queryable, name: string, untilMs: number | null): Promise<RecentRow> {
   const { rows } = await db.query({

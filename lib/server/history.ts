@@ -22,6 +22,7 @@ import { readLogs, type SchedulerLogs } from './logs';
 import { checkName, parseInstant, RETENTION_MS } from './params';
 import { errorResult, okResult, type ReadResult } from './result';
 import { rebuildTenures, toApiTenure } from './tenures';
+import { toIso as iso } from '../status/time';
 
 export const HISTORY_DEFAULT_SPAN_MS = 3_600_000;
 export const HISTORY_MAX_SPAN_MS = 24 * 3_600_000;
@@ -43,7 +44,6 @@ export function bucketEnds(fromMs: number, toMs: number, bucketMs: number): numb
   }
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 type Span = { fromMs: number; toMs: number };
 
 function resolveSpan(nowMs: number, from: number | null, to: number | null): ReadResult<Span> {

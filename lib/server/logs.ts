@@ -10,6 +10,7 @@ import { DEFAULT_THRESHOLDS } from '../status';
 import type { Queryable, Registration } from './facts';
 import { LOGS_SQL } from './sql/logs';
 import type { LeaseEventLog } from './tenures';
+import { toIso as iso } from '../status/time';
 
 /** Report state of one epoch: its last report and last advance up to an instant. */
 export interface ReportAgg {
@@ -102,7 +103,6 @@ export interface LogsWindow {
   bucketMs: number;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function readLogs(db: Queryable, name: string, w: LogsWindow): Promise<SchedulerLogs> {
   const { rows } = await db.query({

@@ -32,6 +32,7 @@ import { buildList, projectAll, sortStatuses } from './list';
 import { renderMetrics } from './metrics';
 import { StoreObserver } from './observer';
 import type { ListParams, ReadResult } from './result';
+import { toIso as iso } from '../status/time';
 
 export interface StatusServiceOptions {
   /** A pool (or any `query`-able) whose statement_timeout ≈ readTimeoutMs. */
@@ -50,7 +51,6 @@ export type LiveRead =
   | { ok: true; now: string; lastObservedAt: string; reads: SchedulerRead[]; statuses: SchedulerStatus[] }
   | { ok: false; now: string; lastObservedAt: string | null; reads: SchedulerRead[]; statuses: SchedulerStatus[] };
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export class StatusService {
   readonly observer: StoreObserver;

@@ -12,6 +12,7 @@
  * whose grant is not in the window yields no tenure.
  */
 import type { Tenure } from '../api/types';
+import { toIso } from '../status/time';
 
 export interface LeaseEventLog {
   id: number;
@@ -71,7 +72,7 @@ export function rebuildTenures(events: readonly LeaseEventLog[], current: Curren
   return tenures;
 }
 
-const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const isoOrNull = (ms: number | null) => (ms === null ? null : toIso(ms));
 
 export function toApiTenure(t: TenureLog): Tenure {
   return { epoch: t.epoch, holder: t.holder, label: t.label, from: new Date(t.fromMs).toISOString(), to: isoOrNull(t.toMs), began: t.began, ended: t.ended };
