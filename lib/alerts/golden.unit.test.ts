@@ -28,7 +28,7 @@ describe('lib/alerts/golden/alerts-cases.json', () => {
   });
   it.skipIf(!existsSync(sharedPath))('holds every shared case unchanged', () => {
     const shared = JSON.parse(readFileSync(sharedPath, 'utf8')) as { cases: unknown[] };
-    expect(json.cases.slice(0, shared.cases.length)).toEqual(shared.cases);
+    expect(json.cases).toEqual(expect.arrayContaining(shared.cases));
   });
   it.each(all.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     expect(runAlertGoldenCase(c)).toEqual({ kind: 'pass', name: c.name });
