@@ -57,58 +57,69 @@ export function parseAlertKey(key: string): { rule: AlertName; scheduler: string
   return isSchedulerAlert(rule) === (scheduler !== null) ? { rule, scheduler } : null;
 }
 
+/** Previous records by rule, then scheduler (service rules under scheduler ''); keys of rules no longer in the catalogue are dropped. */
+function indexByRule(previous: ReadonlyMap<string, AlertRecord>): Map<AlertName, Map<string, AlertRecord>> {
+  const byRule = new Map<AlertName, Map<string, AlertRecord>>();
+  for (const [key, record] of previous) {
+    const parsed = parseAlertKey(key);
+    if (parsed === null) continue;
+    let perRule = byRule.get(parsed.rule);
+    if (!perRule) byRule.set(parsed.rule, (perRule = new Map()));
+    perRule.set(parsed.scheduler ?? '', record);
+  }
+  return byRule;
+}
+
 export function evaluateRound(input: RoundInput): RoundResult {
   const { now, config, modes, previous } = input;
   const nowMs = nowToMs(now);
   const clock: StepClock = { now, resendEveryMs: config.resendEveryMs, evaluateEveryMs: config.evaluateEveryMs };
   const timing = (rule: AlertName): MachineTiming => ({ ...config.timings[rule], resolvedRetentionMs: config.resolvedRetentionMs });
   const result: RoundResult = { records: new Map(), transitions: [], outgoing: [] };
-  const visited = new Set<string>();
+  // What is left in here after the loops had no evidence this round.
+  const unseen = indexByRule(previous);
 
-  const record = (rule: AlertName, scheduler: string | null, mode: AlertMode, key: string, step: StepResult, summaryNow: string | null) => {
+  const record = (rule: AlertName, scheduler: string | null, mode: AlertMode, step: StepResult, before: AlertRecord | undefined) => {
+    const key = alertKey(rule, scheduler);
     if (step.record) result.records.set(key, step.record);
     if (step.transition) result.transitions.push({ rule, scheduler, ...step.transition, at: now, mode });
     if (step.send) {
-      const summary = summaryNow ?? step.record?.summary ?? previous.get(key)?.summary ?? rule;
+      const summary = step.record?.summary ?? before?.summary ?? rule;
       result.outgoing.push({ key, alert: alertmanagerAlert(rule, scheduler, summary, step.send, config.externalUrl) });
     }
   };
+  const held = () => '';
 
   for (const rule of SCHEDULER_ALERT_NAMES) {
     const t = timing(rule);
     const ruleOnly = modes.overrides.get(rule) === undefined ? resolveMode(modes, rule, null).mode : null;
+    const prevOf = unseen.get(rule);
     for (const e of input.schedulers) {
-      const key = alertKey(rule, e.scheduler);
-      const prev = previous.get(key);
-      if (prev) visited.add(key);
+      const prev = prevOf?.get(e.scheduler);
+      if (prev) prevOf!.delete(e.scheduler);
       const mode = ruleOnly ?? resolveMode(modes, rule, e.scheduler).mode;
       const condition: Condition = mode === 'off' ? 'false' : judgeScheduler(rule, e, nowMs, config.rejectionWindowMs);
       // Fast path: nothing to remember and nothing starts.
       if (!prev && condition !== 'true') continue;
-      const summary = condition === 'true' ? schedulerSummary(rule, e, now) : null;
-      record(rule, e.scheduler, mode, key, stepAlert(t, mode, condition, prev, summary, clock), summary);
+      record(rule, e.scheduler, mode, stepAlert(t, mode, condition, prev, () => schedulerSummary(rule, e, now), clock), prev);
     }
   }
 
   for (const rule of SERVICE_ALERT_NAMES) {
-    const key = alertKey(rule, null);
-    const prev = previous.get(key);
-    if (prev) visited.add(key);
+    const prev = unseen.get(rule)?.get('');
+    unseen.delete(rule);
     const mode = resolveMode(modes, rule, null).mode;
     const condition = mode === 'off' ? 'false' : judgeService(rule, input.service);
     if (!prev && condition !== 'true') continue;
-    const summary = condition === 'true' ? serviceSummary(rule, input.service) : null;
-    record(rule, null, mode, key, stepAlert(timing(rule), mode, condition, prev, summary, clock), summary);
+    record(rule, null, mode, stepAlert(timing(rule), mode, condition, prev, () => serviceSummary(rule, input.service), clock), prev);
   }
 
-  // Schedulers with a record that this round did not see: no evidence, held.
-  for (const [key, prev] of previous) {
-    if (visited.has(key)) continue;
-    const parsed = parseAlertKey(key);
-    if (parsed === null) continue; // a rule no longer in the catalogue: forgotten
-    const { rule, scheduler } = parsed;
-    const mode = resolveMode(modes, rule, scheduler).mode;
-    record(rule, scheduler, mode, key, stepAlert(timing(rule), mode, 'unknown', prev, null, clock), null);
+  // Schedulers with a record that this round did not see (a partial read): no evidence, held.
+  for (const [rule, perScheduler] of unseen) {
+    for (const [scheduler, prev] of perScheduler) {
+      const mode = resolveMode(modes, rule, scheduler).mode;
+      record(rule, scheduler, mode, stepAlert(timing(rule), mode, 'unknown', prev, held, clock), prev);
+    }
   }
   return result;
 }

@@ -79,14 +79,16 @@ function decideSend(mode: AlertMode, before: AlertState, state: AlertState, sent
 
 /**
  * @param condition ignored in mode `off` (the rule is not evaluated)
- * @param summary the summary when `condition` is true (else null: the last one is kept)
+ * @param summarize the summary of a true condition; called only when the
+ *   record needs it (a true evaluation that changes the state or sends, or
+ *   no summary yet), so a steady firing alert costs no text
  */
 export function stepAlert(
   timing: MachineTiming,
   mode: AlertMode,
   condition: Condition,
   previous: AlertRecord | undefined,
-  summary: string | null,
+  summarize: () => string,
   clock: StepClock,
 ): StepResult {
   const before = previous?.state ?? INACTIVE;
@@ -95,6 +97,7 @@ export function stepAlert(
   const send = decideSend(mode, before, state, prevSent, clock);
   const sent: SentMark | null = send ? { at: clock.now, as: send.as } : prevSent;
   const transition = before.kind === state.kind || (before.kind === 'resolved' && state.kind === 'inactive') ? null : { from: before.kind, to: state.kind };
+  const summary = mode !== 'off' && condition === 'true' && (send !== null || transition !== null || !previous?.summary) ? summarize() : null;
 
   const openAtAlertmanager = sent?.as === 'firing';
   if (state.kind === 'inactive' && !openAtAlertmanager) return { record: null, transition, send };

@@ -18,7 +18,7 @@ type Row = [ms: number, mode: AlertMode, condition: Condition];
 function run(rows: Row[], t = timing({ forMs: 0 })) {
   let record: AlertRecord | undefined;
   return rows.map(([ms, mode, condition]) => {
-    const step = stepAlert(t, mode, condition, record, condition === 'true' ? `summary at ${ms}` : null, clockAt(ms));
+    const step = stepAlert(t, mode, condition, record, () => `summary at ${ms}`, clockAt(ms));
     record = step.record ?? undefined;
     return { state: step.record?.state.kind ?? 'inactive', sent: step.send?.as ?? '-', kept: step.record !== null, send: step.send, record: step.record, transition: step.transition };
   });
@@ -122,9 +122,9 @@ describe('modes', () => {
 });
 
 describe('records', () => {
-  it('keep the summary of the last true evaluation through false and unknown ones', () => {
-    const out = run([[0, 'on', 'true'], [10 * SEC, 'on', 'unknown'], [20 * SEC, 'on', 'false']]);
-    expect(out.map((o) => o.record?.summary)).toEqual(['summary at 0', 'summary at 0', 'summary at 0']);
+  it('keep the summary of the last true evaluation that changed the state or sent, through false and unknown ones', () => {
+    const out = run([[0, 'on', 'true'], [10 * SEC, 'on', 'true'], [20 * SEC, 'on', 'unknown'], [MIN, 'on', 'true'], [70 * SEC, 'on', 'false']]);
+    expect(out.map((o) => o.record?.summary)).toEqual(['summary at 0', 'summary at 0', 'summary at 0', `summary at ${MIN}`, `summary at ${MIN}`]);
   });
   it('report a transition only when the state kind changes (retention expiry is not a fact)', () => {
     const out = run([[0, 'on', 'true'], [5 * SEC, 'on', 'true'], [10 * SEC, 'on', 'false'], [20 * MIN, 'on', 'false']], timing({ forMs: 0, resolvedRetentionMs: MIN }));
