@@ -3,8 +3,8 @@
  * `for` and `keepFiringFor`, unknown evidence held, resolved retention.
  */
 import { describe, expect, it } from 'vitest';
-import { INACTIVE, advance, phase } from './machine';
-import { at, MIN, SEC, timing } from './test-fixtures';
+import { INACTIVE, advance, evaluate, phase } from './machine';
+import { at, config, evidence, MIN, SEC, timing } from './test-fixtures';
 import type { AlertState, Condition } from './types';
 
 /** Runs `steps` from `start`; returns the state after each. */
@@ -95,5 +95,24 @@ describe('phase', () => {
     expect(phase(INACTIVE)).toBe('inactive');
     expect(phase({ kind: 'pending', activeAt: at(0) })).toBe('pending');
     expect(phase({ kind: 'firing', activeAt: at(0), firedAt: at(0), keepFiringSince: null })).toBe('firing');
+  });
+});
+
+describe('evaluate(rule, evidence, previous, now)', () => {
+  const cfg = { ...config(), timings: { ...config().timings, SchedulerStalled: { forMs: MIN, keepFiringForMs: 0 } } };
+  it('given a stalled scheduler, then the rule goes pending, and fires once for has passed', () => {
+    const input = { scope: 'scheduler' as const, evidence: evidence({ health: 'stalled' }) };
+    const pending = evaluate('SchedulerStalled', input, INACTIVE, at(0), cfg);
+    expect(pending).toEqual({ kind: 'pending', activeAt: at(0) });
+    expect(evaluate('SchedulerStalled', input, pending, at(MIN), cfg).kind).toBe('firing');
+  });
+  it('given dropped reports (unknown), then SchedulerUnknown activates and SchedulerStalled does not', () => {
+    const input = { scope: 'scheduler' as const, evidence: evidence({ health: 'unknown' }) };
+    expect(evaluate('SchedulerUnknown', input, INACTIVE, at(0), cfg).kind).toBe('pending');
+    expect(evaluate('SchedulerStalled', input, INACTIVE, at(0), cfg).kind).toBe('inactive');
+  });
+  it('given evidence of the wrong scope, then it refuses (a programming error)', () => {
+    expect(() => evaluate('Watchdog', { scope: 'scheduler', evidence: evidence() }, INACTIVE, at(0), cfg)).toThrow(TypeError);
+    expect(() => evaluate('SchedulerStalled', { scope: 'service', evidence: { storeReadable: true, lastObservedAt: null } }, INACTIVE, at(0), cfg)).toThrow(TypeError);
   });
 });
