@@ -3,7 +3,8 @@
  * rules once), from the previous records to the next ones, the transitions
  * to record and the alerts to send.
  *
- * Guarantees: pure; `now` is the database time of the status read judged.
+ * Guarantees: pure; `now` is the database time of the status read judged;
+ * `schedulers` holds each scheduler once (a list read's names are unique).
  * - Records are sparse: an absent key is inactive with nothing sent, so a
  *   round costs little for the (many) healthy schedulers.
  * - A scheduler with a record but absent from this round's statuses (a
