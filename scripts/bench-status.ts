@@ -30,22 +30,10 @@ import { buildList, projectAll, sortStatuses } from '../lib/server/list';
 import { StatusService } from '../lib/server/service';
 import { factsSql } from '../lib/server/sql/facts';
 import { seed } from './bench-status-data';
+import { envInt, fmt, stats, time, verdict } from './bench-stats';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
-const envInt = (name: string, fallback: number) => {
-  const v = Number(process.env[name]);
-  return Number.isInteger(v) && v > 0 ? v : fallback;
-};
 
-function stats(samples: number[]) {
-  const s = [...samples].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!;
-  return { n: s.length, min: s[0]!, p50: q(0.5), p99: q(0.99), max: s[s.length - 1]! };
-}
-const fmt = (x: { n: number; min: number; p50: number; p99: number; max: number }) =>
-  `p50 ${x.p50.toFixed(1)} ms · p99 ${x.p99.toFixed(1)} ms · min ${x.min.toFixed(1)} · max ${x.max.toFixed(1)} (n=${x.n})`;
-
-/** With `settle`, collect garbage left by earlier phases first (needs --expose-gc), so a sample pays only for its own work. */
 /** The projection as the server runs it: bundled by esbuild (no tsx transform), in its own process. */
 function projectBundled(reads: unknown, now: string): number[] {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'leaseboard-bench-'));
@@ -60,18 +48,6 @@ function projectBundled(reads: unknown, now: string): number[] {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function time(n: number, fn: () => Promise<unknown> | unknown, settle = false): Promise<number[]> {
-  const out: number[] = [];
-  const gc = (globalThis as { gc?: () => void }).gc;
-  for (let i = 0; i < n; i++) {
-    if (settle && gc) gc();
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
-  }
-  return out;
 }
 
 /** The naive read: the live facts SQL with the summary replaced by DISTINCT ON over all reports. */
@@ -134,7 +110,6 @@ async function main(): Promise<void> {
     await naivePage(pool);
     const naive = stats(await time(naiveRuns, () => naivePage(pool)));
 
-    const verdict = (ok: boolean) => (ok ? 'MET' : 'MISSED');
     log('\nresults (server time, lib/server called directly, no HTTP):');
     log(`  list page of 500 as served (shared read ≤ 1 s old):         ${fmt(served)}  target p99 < 50 ms: ${verdict(served.p99 < 50)}`);
     log(`  list page of 500 as served at 40 requests/s (~3% pay a refresh): ${fmt(paced)}  (p99 < 50 ms: ${verdict(paced.p99 < 50)})`);

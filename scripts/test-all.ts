@@ -1,6 +1,6 @@
 /**
  * `npm test`: every tier, in order, with a summary. Typecheck and lint, unit
- * tests (pure, fake time), the golden projection cases, integration tests
+ * tests (pure, fake time), the golden cases (projection and alert evaluation), integration tests
  * (real PostgreSQL — DATABASE_URL's server, else an embedded one — and real
  * scheduler processes), then the browser suite (real Chromium, production
  * build). Ends with `N passed, N failed` and a non-zero exit on any failure.
@@ -32,8 +32,15 @@ const vitestCounts = (file: string) => (): Counts => {
   return { passed: report.numPassedTests, failed: report.numFailedTests };
 };
 
-const sharedGolden = path.resolve(ROOT, '../shared/golden/cases.json');
-const goldenFiles = ['lib/status/golden/cases.json', ...(existsSync(sharedGolden) ? [sharedGolden] : [])];
+/** The repo's copy of each golden file, and the shared one beside the repo when it exists. */
+const goldenPairs: [repo: string, shared: string][] = [
+  ['lib/status/golden/cases.json', '../shared/golden/cases.json'],
+  ['lib/alerts/golden/alerts-cases.json', '../shared/golden/alerts-cases.json'],
+];
+const goldenFiles = goldenPairs.flatMap(([repo, shared]) => {
+  const sharedPath = path.resolve(ROOT, shared);
+  return [repo, ...(existsSync(sharedPath) ? [sharedPath] : [])];
+});
 
 const STEPS: Step[] = [
   { name: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },

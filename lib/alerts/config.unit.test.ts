@@ -1,0 +1,83 @@
+/**
+ * The alert config parser: defaults, ceilings, relations, URLs — every
+ * error names its variable.
+ */
+import { describe, expect, it } from 'vitest';
+import { AlertConfigError, DEFAULT_TIMINGS, parseAlertConfig, screamingSnake, timingVariables } from './config';
+
+function errorOf(env: Record<string, string | undefined>): AlertConfigError {
+  try {
+    parseAlertConfig(env);
+  } catch (error) {
+    if (error instanceof AlertConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected an AlertConfigError');
+}
+
+describe('defaults', () => {
+  it('given no environment, then conservative defaults and no delivery target', () => {
+    const c = parseAlertConfig({});
+    expect(c).toMatchObject({ externalUrl: 'http://127.0.0.1:3000', alertmanagerUrls: [], evaluateEveryMs: 5_000, resendEveryMs: 60_000, resolvedRetentionMs: 900_000, rejectionWindowMs: 900_000 });
+    expect(c.timings).toEqual(DEFAULT_TIMINGS);
+    expect(c.timings.SchedulerStalled).toEqual({ forMs: 120_000, keepFiringForMs: 300_000 });
+  });
+  it('given empty values, then the defaults', () => {
+    expect(parseAlertConfig({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: ' ', ALERTMANAGER_URL: '' }).timings.SchedulerStalled.forMs).toBe(120_000);
+  });
+});
+
+describe('rule timings', () => {
+  it('are named after the rule', () => {
+    expect(screamingSnake('LeaseRenewalAtRisk')).toBe('LEASE_RENEWAL_AT_RISK');
+    expect(timingVariables('SchedulerNoLeader')).toEqual({ forMs: 'LEASEBOARD_ALERT_SCHEDULER_NO_LEADER_FOR_MS', keepFiringForMs: 'LEASEBOARD_ALERT_SCHEDULER_NO_LEADER_KEEP_FIRING_FOR_MS' });
+    expect(timingVariables('Watchdog')).toBeNull();
+  });
+  it('given values within the ceilings, then they are used', () => {
+    const c = parseAlertConfig({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '0', LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR_MS: '3600000' });
+    expect(c.timings.SchedulerStalled).toEqual({ forMs: 0, keepFiringForMs: 3_600_000 });
+  });
+  it.each([
+    { env: { LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '3600001' }, variable: 'LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS', message: /\[0, 3600000\]/ },
+    { env: { LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_KEEP_FIRING_FOR_MS: '-1' }, variable: 'LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_KEEP_FIRING_FOR_MS', message: /integer/ },
+    { env: { LEASEBOARD_ALERT_LEASE_RENEWAL_AT_RISK_FOR_MS: '5m' }, variable: 'LEASEBOARD_ALERT_LEASE_RENEWAL_AT_RISK_FOR_MS', message: /"5m"/ },
+    { env: { LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '500' }, variable: 'LEASEBOARD_ALERT_EVALUATE_EVERY_MS', message: /\[1000, 60000\]/ },
+    { env: { LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW_MS: '1e6' }, variable: 'LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW_MS', message: /integer/ },
+    { env: { LEASEBOARD_ALERT_RESEND_EVERY_MS: '10000', LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '20000' }, variable: 'LEASEBOARD_ALERT_RESEND_EVERY_MS', message: /≥ LEASEBOARD_ALERT_EVALUATE_EVERY_MS/ },
+    {
+      env: { LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR_MS: '600000' },
+      variable: 'LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR_MS',
+      message: /≤ LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_FOR_MS .*inhibit/,
+    },
+  ])('given $variable out of bounds, then the error names it', ({ env, variable, message }) => {
+    const error = errorOf(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+    expect(error.message).toMatch(message);
+  });
+});
+
+describe('URLs', () => {
+  it('given a dashboard URL with a base path and a trailing slash, then it is kept without the slash', () => {
+    expect(parseAlertConfig({ LEASEBOARD_EXTERNAL_URL: 'https://ops.example/leaseboard/' }).externalUrl).toBe('https://ops.example/leaseboard');
+  });
+  it('given several Alertmanagers, then each is a base URL', () => {
+    expect(parseAlertConfig({ ALERTMANAGER_URL: 'http://am-a:9093, http://am-b:9093/am/' }).alertmanagerUrls).toEqual(['http://am-a:9093', 'http://am-b:9093/am']);
+  });
+  it.each([
+    { env: { ALERTMANAGER_URL: 'am-a:9093' }, variable: 'ALERTMANAGER_URL', message: /http/ },
+    { env: { ALERTMANAGER_URL: 'http://a:1,http://a:1' }, variable: 'ALERTMANAGER_URL', message: /twice/ },
+    { env: { ALERTMANAGER_URL: Array.from({ length: 11 }, (_, i) => `http://am${i}:9093`).join(',') }, variable: 'ALERTMANAGER_URL', message: /at most 10/ },
+    { env: { LEASEBOARD_EXTERNAL_URL: 'https://ops.example/?x=1' }, variable: 'LEASEBOARD_EXTERNAL_URL', message: /query/ },
+    { env: { LEASEBOARD_EXTERNAL_URL: 'not a url' }, variable: 'LEASEBOARD_EXTERNAL_URL', message: /absolute/ },
+  ])('given a bad $variable, then the error names it', ({ env, variable, message }) => {
+    const error = errorOf(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toMatch(message);
+  });
+  it('given credentials in a URL, then it is refused without echoing them', () => {
+    const error = errorOf({ ALERTMANAGER_URL: 'http://user:s3cret@am:9093' });
+    expect(error.variable).toBe('ALERTMANAGER_URL');
+    expect(error.message).not.toContain('s3cret');
+  });
+});
