@@ -130,7 +130,11 @@ export const schedulers = pgTable('schedulers', {
   registeredAt: ts('registered_at').notNull(),
 });
 
-/** One scheduled run, keyed `lease@scheduled-instant`; claimed, resumed and completed by key. */
+/**
+ * One scheduled run, keyed `lease@scheduled-instant`; claimed, resumed and completed by key.
+ * Fenced (lib/lease/fence.ts): every row carries the `lease` and `epoch` that last wrote it.
+ * Bounded by the job's cadence (one row per slot); pruning belongs to the retention job (issue 9).
+ */
 export const occurrences = pgTable(
   'occurrences',
   {
@@ -141,6 +145,8 @@ export const occurrences = pgTable(
     epoch: epochCol('epoch').notNull(),
     claimedAt: ts('claimed_at').notNull(),
     completedAt: ts('completed_at'),
+    /** Index of the job step in flight (0-based); `cursor` is that step's position. */
+    step: integer('step').notNull().default(0),
     cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
   },
   (t) => [index('occurrences_lease_scheduled').on(t.lease, t.scheduledAt)],
@@ -153,13 +159,17 @@ export const documents = pgTable('documents', {
   createdAt: ts('created_at').notNull(),
 });
 
-/** Fenced output of retention planning: "document D would expire under policy P". */
+/**
+ * Fenced output of retention planning: "document D would expire under policy P".
+ * Fenced (lib/lease/fence.ts): rows carry the `lease` and `epoch` that wrote them.
+ */
 export const planItems = pgTable(
   'plan_items',
   {
     occurrence: text('occurrence').notNull(),
     documentId: bigint('document_id', { mode: 'number' }).notNull(),
     policy: text('policy').notNull(),
+    lease: text('lease').notNull(),
     epoch: epochCol('epoch').notNull(),
     writtenAt: ts('written_at').notNull(),
   },

@@ -15,7 +15,7 @@ import { createPool } from '../db/pool';
 import { startControlServer } from '../lib/demo/control-server';
 import { ensureBuild, runNext } from '../lib/demo/next-build';
 import { type DemoSchedulerSpec, DemoSupervisor } from '../lib/demo/supervisor';
-import { seedDocuments } from '../lib/scheduler/documents';
+import { seedDocuments } from '../lib/jobs/retention-planner/documents';
 import { clearRunningDatabase, writeRunningDatabase } from '../lib/scheduler/running-database';
 
 const ROOT = path.resolve(__dirname, '..');

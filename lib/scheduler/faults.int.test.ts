@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
 import { setIntent } from '../lease/intent';
-import { seedDocuments } from './documents';
+import { seedDocuments } from '../jobs/retention-planner/documents';
 import { FAST_FLAGS, leaseRow, poll, summaryRow, useSchedulers } from './testing/fixtures';
 
 // Real scheduler processes against real PostgreSQL, faults by real signals.
