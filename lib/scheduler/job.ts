@@ -66,7 +66,11 @@ export interface ExternalRequest {
   readonly epoch: number;
   /** `occurrence/step/cursor`: the same for every attempt at this batch, by any holder. */
   readonly idempotencyKey: string;
-  /** Aborts when the tenure ends. */
+  /**
+   * Aborts when the runtime stops — not when the tenure ends: a call already
+   * begun goes out, and the target's own epoch check decides (as the
+   * database's does for a write).
+   */
   readonly signal: AbortSignal;
 }
 

@@ -196,6 +196,7 @@ export class SchedulerRuntime {
         writes: this.writes,
         completed: { key: null },
         waitUnfrozen: (signal) => this.waitUnfrozen(signal),
+        stopSignal: this.stopping.signal,
         beforeSideEffect: (action, step, at) => this.beforeSideEffect(action, step, at),
       }),
       runReportLoop(tenure, { ...shared, dropping: () => this.dropping, seq: this.reportSeq }),

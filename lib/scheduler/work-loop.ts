@@ -51,6 +51,8 @@ export interface WorkDeps {
   completed: { key: string | null };
   /** Resolves at once when not frozen; otherwise when unfrozen or `signal` aborts. */
   waitUnfrozen(signal: AbortSignal): Promise<void>;
+  /** Aborts when the runtime stops (external calls honour it; a tenure's end does not abort a call). */
+  stopSignal: AbortSignal;
   /** Runs after a batch captured its fence and planned, right before its write or call (fault drills). */
   beforeSideEffect(action: SideEffect, step: string, epoch: number): Promise<void>;
 }
@@ -191,7 +193,7 @@ async function runStep(tenure: Tenure, deps: WorkDeps, occurrence: OccurrenceInf
     const moved =
       step.class === 'fenced'
         ? await writeBatch(deps, fence, step, plan, input, index, track)
-        : await callBatch(tenure, deps, fence, step, plan, input, index, track);
+        : await callBatch(deps, fence, step, plan, input, index, track);
     if (!moved) return 'stopped';
     cursor = batch.next;
     position.cursor = cursor;
@@ -207,7 +209,6 @@ async function writeBatch(deps: WorkDeps, fence: Fence, step: FencedStep<unknown
 }
 
 async function callBatch(
-  tenure: Tenure,
   deps: WorkDeps,
   fence: Fence,
   step: ExternalStep<unknown, unknown>,
@@ -219,7 +220,7 @@ async function callBatch(
   const { emit, writes } = deps;
   await deps.beforeSideEffect('call', step.name, fence.epoch);
   writes.attempted++;
-  const request = { lease: fence.lease, epoch: fence.epoch, idempotencyKey: `${input.key}/${step.name}/${input.cursor}`, signal: tenure.signal };
+  const request = { lease: fence.lease, epoch: fence.epoch, idempotencyKey: `${input.key}/${step.name}/${input.cursor}`, signal: deps.stopSignal };
   const outcome = await step.call(request, plan, input);
   switch (outcome.kind) {
     case 'accepted': {
