@@ -35,8 +35,9 @@ export class JsonLineProcess {
   readonly child: ChildProcess;
   readonly lines: JsonLine[] = [];
   paused = false;
+  private closed = false;
   private readonly exited: Promise<number | null>;
-  private waiters: { predicate: (line: JsonLine) => boolean; resolve: (line: JsonLine) => void }[] = [];
+  private waiters: { predicate: (line: JsonLine) => boolean; resolve: (line: JsonLine) => void; reject: (error: Error) => void }[] = [];
 
   constructor(private readonly spec: JsonLineProcessOptions) {
     this.child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, spec.entry), ...spec.args], {
@@ -45,6 +46,11 @@ export class JsonLineProcess {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    // Once its output is closed (after exit, and after its last line), nothing more comes: waiting fails at once.
+    this.child.once('close', (code, signal) => {
+      this.closed = true;
+      for (const waiter of this.waiters.splice(0)) waiter.reject(new Error(`${spec.name} exited (${signal ?? code}) before a matching line`));
+    });
     this.child.stdin!.on('error', () => {}); // a child that exited closes its end; writes then fail harmlessly
     readline.createInterface({ input: this.child.stdout! }).on('line', (text) => this.record(parse(text)));
     readline.createInterface({ input: this.child.stderr! }).on('line', (text) => this.record({ event: 'stderr', text }));
@@ -65,10 +71,11 @@ export class JsonLineProcess {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** Resolves with the first line (already seen or future) matching `predicate`. */
+  /** Resolves with the first line (already seen or future) matching `predicate`; rejects after `timeoutMs` or once the process has exited. */
   waitFor(predicate: (line: JsonLine) => boolean, timeoutMs = 15_000): Promise<JsonLine> {
     const seen = this.lines.find(predicate);
     if (seen) return Promise.resolve(seen);
+    if (this.closed) return Promise.reject(new Error(`${this.spec.name} has exited; no matching line`));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((waiter) => waiter.resolve !== done);
@@ -78,7 +85,11 @@ export class JsonLineProcess {
         clearTimeout(timer);
         resolve(line);
       };
-      this.waiters.push({ predicate, resolve: done });
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        reject(error);
+      };
+      this.waiters.push({ predicate, resolve: done, reject: fail });
     });
   }
 
