@@ -2,23 +2,28 @@
  * `writeFenced(db, fence, build)`: a fenced step's statements, run as ONE SQL
  * statement behind the fence.
  *
- *   WITH fence AS (SELECT lease, epoch, leaseboard_fence(lease, epoch, resource) AS at …),
+ *   WITH fence AS (SELECT lease, epoch, clock_timestamp() AS at),
  *        w0 AS (INSERT … RETURNING …), w1 AS (UPDATE … RETURNING …)
- *   SELECT (SELECT at FROM fence), (SELECT … FROM w0), (SELECT … FROM w1)
+ *   SELECT (SELECT … FROM w0), (SELECT … FROM w1), (SELECT leaseboard_fence(lease, epoch, resource) FROM fence), at
  *
  * Guarantees
  * - The fence is checked even when the statements touch no row (an explicit
- *   check first, under the lease row's share lock), and the database's
- *   triggers check every written row again (./fence.ts). A refusal rolls the
- *   whole statement back: all of the step's writes, or none.
+ *   check after the writes, under the lease row's share lock), and the
+ *   database's triggers check every written row (./fence.ts). A refusal rolls
+ *   the whole statement back: all of the step's writes, or none.
+ * - Rows carry `fence.at` (`w.now`), a time inside the epoch's tenure: after
+ *   the grant (the fence came from it), before the check that found the
+ *   epoch current, unexpired and unreleased and held it until the commit.
  * - A refusal returns `{ kind: 'rejected' }` with the reason and the current
  *   epoch, after logging it to stale_write_rejections in its own statement.
  *   A write whose outcome cannot be known (timeout, lost connection) returns
  *   `{ kind: 'unknown' }`. Anything else throws LeaseStoreError (with cause).
  * - Only a fence made by `fenceFor` is accepted (checked at run time too).
- * Not guaranteed: renewals never wait — they wait for the statement to commit
- * (one statement, so milliseconds). Keep `db` a pool or a connection outside a
- * transaction, so the rejection log is not rolled back with the write.
+ * Not guaranteed: renewals never wait — a renewal (or takeover) waits while a
+ * fenced statement holds the share lock, from the end of its writing to its
+ * commit (bench:lease measures it). Keep `db` a pool or a connection outside a
+ * transaction: in one, the lock lasts until that transaction ends, and the
+ * rejection log would be rolled back with the write.
  */
 import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
@@ -49,12 +54,14 @@ export function render(fence: Fence, statements: readonly FencedStatement<unknow
   const ctes = statements.map((s, i) => sql`, ${sql.identifier(`w${i}`)} AS (${s.dml})`);
   const outputs = statements.map((s, i) => {
     const name = sql.identifier(`w${i}`);
-    return s.returnsRows ? sql`, (SELECT coalesce(json_agg(${name}), '[]'::json) FROM ${name})` : sql`, (SELECT count(*)::int FROM ${name})`;
+    return s.returnsRows ? sql`(SELECT coalesce(json_agg(${name}), '[]'::json) FROM ${name}), ` : sql`(SELECT count(*)::int FROM ${name}), `;
   });
+  // The outputs are evaluated in order: the writes first, the check last, so the
+  // lease row is share-locked only from the end of the writing to the commit.
   const query: SQL = sql`WITH fence AS (
-  SELECT l.lease, l.epoch, leaseboard_fence(l.lease, l.epoch, ${resource}) AS at FROM (SELECT ${fence.lease}::text AS lease, ${fence.epoch}::bigint AS epoch) l
+  SELECT l.lease, l.epoch, clock_timestamp() AS at FROM (SELECT ${fence.lease}::text AS lease, ${fence.epoch}::bigint AS epoch) l
 )${sql.join(ctes)}
-SELECT (SELECT at FROM fence) AS at${sql.join(outputs)}`;
+SELECT ${sql.join(outputs)}(SELECT leaseboard_fence(lease, epoch, ${resource}) FROM fence) AS checked_at, (SELECT at FROM fence) AS at`;
   const { sql: text, params } = dialect.sqlToQuery(query);
   return { text, values: params, resource };
 }
@@ -88,7 +95,8 @@ export async function writeFenced<const S extends readonly FencedStatement<unkno
     const missing = (error as { code?: string }).code === FENCE_MISSING;
     throw new LeaseStoreError('fenced write', `${resource} write failed${missing ? ' (no fence)' : ''}`, { cause: error });
   }
-  const [at, ...outputs] = row as [Date, ...unknown[]];
+  const outputs = row.slice(0, statements.length);
+  const at = row[statements.length + 1] as Date;
   const results = statements.map((s, i) => {
     const output = outputs[i];
     return s.returnsRows ? { count: (output as unknown[]).length, rows: output as unknown[] } : { count: Number(output), rows: [] };
