@@ -42,6 +42,8 @@ export const leases = pgTable(
     previousHolder: text('previous_holder'),
     previousEndedAt: ts('previous_ended_at'),
     previousReleased: boolean('previous_released'),
+    /** The previous tenure's last renewal (for the event: where its final renewal gap began). */
+    previousRenewedAt: ts('previous_renewed_at'),
     /** The renewal-gap rollup bucket still open for the current epoch (minute start). */
     gapBucket: ts('gap_bucket'),
     gapBucketMaxMs: integer('gap_bucket_max_ms'),
@@ -65,6 +67,12 @@ export const leaseEvents = pgTable(
     previousHolder: text('previous_holder'),
     /** When the previous epoch's tenure ended: its release, or its expiry. */
     previousEndedAt: ts('previous_ended_at'),
+    /**
+     * The last renewal of the tenure this event ends (a grant: the previous
+     * epoch's; a release: its own): from there to the end, nobody renewed —
+     * history counts that span as a renewal gap. Null before it was recorded.
+     */
+    lastRenewedAt: ts('last_renewed_at'),
   },
   (t) => [index('lease_events_lease_at').on(t.lease, t.at)],
 );
