@@ -23,37 +23,18 @@ function tickClock(model: TimelineModel): (ms: number) => string {
   return (ms) => `${new Date(ms).toISOString().slice(11, withSeconds ? 19 : 16)}Z`;
 }
 
+/** A shaded, labelled span of the x axis. */
+function shade(key: string, span: { from: number; to: number }, fill: string, fillOpacity: number, label: string, position: 'insideTop' | 'insideBottom') {
+  return <ReferenceArea key={key} x1={span.from} x2={span.to} yAxisId="left" fill={fill} fillOpacity={fillOpacity} ifOverflow="hidden" label={{ value: label, position, className: 'chart-label' }} />;
+}
+
 function Markers({ model, authority }: { model: TimelineModel; authority: boolean }) {
   return (
     <>
-      {authority
-        ? model.noLeaderSpans.map((span) => (
-            <ReferenceArea
-              key={`n-${span.from}`}
-              x1={span.from}
-              x2={span.to}
-              yAxisId="left"
-              fill={COLORS.noLeader}
-              fillOpacity={0.12}
-              ifOverflow="hidden"
-              label={{ value: 'no leader', position: 'insideTop', className: 'chart-label' }}
-            />
-          ))
-        : null}
+      {authority ? model.noLeaderSpans.map((span) => shade(`n-${span.from}`, span, COLORS.noLeader, 0.12, 'no leader', 'insideTop')) : null}
       {model.unknownSpans
         .filter((span) => !authority || span.coversAuthority)
-        .map((span) => (
-          <ReferenceArea
-            key={`u-${span.from}`}
-            x1={span.from}
-            x2={span.to}
-            yAxisId="left"
-            fill={COLORS.unknown}
-            fillOpacity={0.25}
-            ifOverflow="hidden"
-            label={{ value: span.label, position: 'insideBottom', className: 'chart-label' }}
-          />
-        ))}
+        .map((span) => shade(`u-${span.from}`, span, COLORS.unknown, 0.25, span.label, 'insideBottom'))}
       {model.epochMarks.map((mark) => (
         <ReferenceLine
           key={`e-${mark.epoch}`}
