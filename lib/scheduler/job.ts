@@ -26,7 +26,7 @@
  * Not guaranteed: a target that says it checks epochs but does not.
  */
 import { leaseNameSchema } from '../lease/config';
-import type { ReadOnlyPool } from '../lease/actions';
+import type { ActionClass, ReadOnlyPool } from '../lease/actions';
 import type { FencedStatement, FencedWrites } from '../lease/fenced-statements';
 
 export interface OccurrenceInfo {
@@ -87,12 +87,12 @@ interface StepBase<R, P> {
 }
 
 export interface FencedStep<R, P> extends StepBase<R, P> {
-  readonly class: 'fenced';
+  readonly class: Extract<ActionClass, 'fenced'>;
   write(w: FencedWrites, plan: P, input: PlanInput): readonly FencedStatement<unknown>[];
 }
 
 export interface ExternalStep<R, P> extends StepBase<R, P> {
-  readonly class: 'external';
+  readonly class: Extract<ActionClass, 'external'>;
   readonly target: ExternalTarget;
   call(request: ExternalRequest, plan: P, input: PlanInput): Promise<ExternalOutcome>;
 }

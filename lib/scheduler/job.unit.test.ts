@@ -27,6 +27,16 @@ describe('defining a job', () => {
     expect(() => defineJob({ name: 'mailer', everyMs: 60_000, steps: [step] })).toThrow(/refused — external target smtp must check epochs/);
   });
 
+  it('a write step cannot reach a connection or send SQL text: the types allow only statements built by `w`', () => {
+    const steps = [
+      // @ts-expect-error — a write step gets no connection (its input has no `db`)
+      fencedStep({ name: 'sneaky', read, plan: () => 1, write: (_w, _plan, input) => (void input.db.query('DELETE FROM plan_items'), []) }),
+      // @ts-expect-error — a write step returns statements built by `w`, not SQL text
+      fencedStep({ name: 'raw', read, plan: () => 1, write: () => ['INSERT INTO plan_items VALUES (1)'] }),
+    ];
+    expect(steps).toHaveLength(2); // (they still build; the type check above is the guard, and the database the backstop)
+  });
+
   it('names what is wrong with a definition', () => {
     const step = fencedStep({ name: 'one', read, plan: () => 1, write });
     const cases: [Parameters<typeof defineJob>[0], RegExp][] = [
