@@ -10,6 +10,7 @@
  * with LEASEBOARD_EXIT_WITH_PARENT=1 stops by itself when this process is gone.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 
@@ -93,6 +94,21 @@ export class JsonLineProcess {
     });
   }
 
+  /**
+   * Resolves once the kernel reports the child stopped (SIGSTOP): a child that
+   * stops itself announces it just BEFORE it stops, and a SIGCONT sent in
+   * between would be lost. Linux (/proc); elsewhere it resolves at once.
+   */
+  async stopped(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const state = kernelState(this.pid);
+      if (state === null || state === 'T' || state === 't' || !this.running) return;
+      if (Date.now() > deadline) throw new Error(`${this.spec.name}: not stopped within ${timeoutMs} ms (state ${state})`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+
   /** Writes one JSON command line to the child's stdin. */
   send(command: object): void {
     if (this.running) this.child.stdin!.write(`${JSON.stringify(command)}\n`);
@@ -121,6 +137,16 @@ export class JsonLineProcess {
 
   exit(): Promise<number | null> {
     return this.exited;
+  }
+}
+
+/** The kernel's one-letter state of a process (`T` stopped, `R`/`S` running…), or null where /proc is not available. */
+export function kernelState(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2);
+  } catch {
+    return null;
   }
 }
 

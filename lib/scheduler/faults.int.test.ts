@@ -5,7 +5,8 @@ import { seedDocuments } from '../jobs/retention-planner/documents';
 import { ArchiveProcess } from '../archive/process';
 import type { SchedulerLine, SchedulerProcess } from './process';
 import { StatusService } from '../server/service';
-import { FAST_FLAGS, leaseRow, planItemsOutsideTenure, poll, processState, summaryRow, useSchedulers } from './testing/fixtures';
+import { kernelState } from '../child/json-line-process';
+import { FAST_FLAGS, leaseRow, planItemsOutsideTenure, poll, summaryRow, useSchedulers } from './testing/fixtures';
 
 // Real scheduler processes against real PostgreSQL, faults by real signals.
 describe('scheduler runtime under real faults', () => {
@@ -30,7 +31,7 @@ describe('scheduler runtime under real faults', () => {
       const owner = [a, b].find((p) => p.token === before.holder)!;
       const other = owner === a ? b : a;
       const paused = await owner.pauseMidWrite('write', async () => {
-        expect(processState(owner.pid)).toBe('T'); // really stopped by the kernel
+        expect(kernelState(owner.pid)).toBe('T'); // really stopped by the kernel
         await other.waitFor((line) => line.event === 'acquired' && line.epoch === before.epoch + 1, 20_000);
       });
       expect(paused).toMatchObject({ epoch: before.epoch, action: 'write', step: 'plan' });

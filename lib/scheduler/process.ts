@@ -49,8 +49,8 @@ export class SchedulerProcess extends JsonLineProcess {
   /**
    * The fault drill "pause mid-write": arms the child, which stops itself
    * (SIGSTOP) at its next fenced write (or external call) after capturing its
-   * fence and before sending it. Once it has, waits for `resumeWhen` and
-   * sends SIGCONT. Resolves with the `paused_mid_write` line, after the resume.
+   * fence and before sending it. Once the kernel reports it stopped, waits for
+   * `resumeWhen` and sends SIGCONT. Resolves with the `paused_mid_write` line, after the resume.
    */
   async pauseMidWrite(action: SideEffect, resumeWhen: (paused: JsonLine) => Promise<unknown>, timeoutMs = 60_000): Promise<JsonLine> {
     const seen = this.lines.length;
@@ -58,6 +58,7 @@ export class SchedulerProcess extends JsonLineProcess {
     const paused = await this.waitFor((line) => line.event === 'paused_mid_write' && this.lines.indexOf(line) >= seen, timeoutMs);
     this.paused = true;
     try {
+      await this.stopped(); // it announces the pause just before it stops itself
       await resumeWhen(paused);
     } finally {
       this.signal('SIGCONT');

@@ -198,6 +198,6 @@ function renewalAges(logs: SchedulerLogs, tenures: readonly TenureLog[]): Renewa
 function renewalMax(ages: RenewalAges, start: number, end: number): number | null {
   let max: number | null = null;
   for (const r of ages.rollups) if (r.fromMs < end && r.toMs > start) max = Math.max(max ?? 0, r.gapMs);
-  for (const gap of ages.finals) if (gap.fromMs < end && gap.toMs > start) max = Math.max(max ?? 0, Math.min(end, gap.toMs) - gap.fromMs);
+  for (const gap of ages.finals) if (gap.fromMs < end && gap.toMs > start) max = Math.max(max ?? 0, Math.round(Math.min(end, gap.toMs) - gap.fromMs));
   return max;
 }

@@ -1,5 +1,4 @@
 // Test fixtures for real scheduler processes: short timings and cleanup.
-import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { afterEach, expect } from 'vitest';
 import { SchedulerProcess } from '../process';
@@ -66,12 +65,6 @@ export async function summaryRow(db: Pick<pg.Pool, 'query'>, lease: string) {
     [lease],
   );
   return rows[0] as { epoch: number; last_seq: number; cursor: number | null; in_flight: string | null; gap_reason: string | null; last_report_ms: number } | undefined;
-}
-
-/** The kernel's word on a process: `T` when stopped (SIGSTOP), `S`/`R` when running (Linux /proc). */
-export function processState(pid: number): string {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
 }
 
 /**
