@@ -49,7 +49,7 @@ export type FencedResult<R> =
 
 const dialect = new PgDialect();
 
-export function render(fence: Fence, statements: readonly FencedStatement<unknown>[]): { text: string; values: unknown[]; resource: string } {
+function render(fence: Fence, statements: readonly FencedStatement<unknown>[]): { text: string; values: unknown[]; resource: string } {
   const resource = [...new Set(statements.map((s) => s.table))].join(',') || 'none';
   const ctes = statements.map((s, i) => sql`, ${sql.identifier(`w${i}`)} AS (${s.dml})`);
   const outputs = statements.map((s, i) => {
@@ -81,7 +81,7 @@ export async function writeFenced<const S extends readonly FencedStatement<unkno
   let row: unknown[];
   try {
     const name = `fenced_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
-    // rowMode array: the outputs are positional (at, then one per statement).
+    // rowMode array: the outputs are positional (one per statement, the check's time, then `at`).
     const result = await db.query<unknown[]>({ name, text, values, rowMode: 'array' });
     row = result.rows[0]!;
   } catch (error) {
