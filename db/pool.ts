@@ -15,6 +15,8 @@ export interface PoolOptions {
   connectTimeoutMs?: number;
   /** Maximum connections. Default 10. */
   max?: number;
+  /** Sessions start read-only (`default_transaction_read_only`): every write fails. Default false. */
+  readOnly?: boolean;
 }
 
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
@@ -22,7 +24,7 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
     connectionString: url,
     application_name: options.applicationName ?? 'leaseboard',
     // Readers parse timestamp text: pin the output format whatever the server's default.
-    options: '-c DateStyle=ISO,MDY',
+    options: `-c DateStyle=ISO,MDY${options.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
     statement_timeout: options.statementTimeoutMs ?? 5_000,
     query_timeout: (options.statementTimeoutMs ?? 5_000) + 1_000,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
@@ -33,4 +35,20 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   // process: the next query on a fresh client reports it to its caller.
   pool.on('error', () => {});
   return pool;
+}
+
+/**
+ * A pool for read-only steps: its sessions refuse writes (SQLSTATE 25006), and
+ * its type has no way to reach a fence. A guard against mistakes, not a
+ * security boundary (a session may turn the setting off).
+ */
+export interface ReadOnlyPool {
+  readonly readOnly: true;
+  readonly query: pg.Pool['query'];
+  end(): Promise<void>;
+}
+
+export function createReadOnlyPool(url: string, options: Omit<PoolOptions, 'readOnly'> = {}): ReadOnlyPool {
+  const pool = createPool(url, { ...options, readOnly: true });
+  return Object.freeze({ readOnly: true as const, query: pool.query.bind(pool) as pg.Pool['query'], end: () => pool.end() });
 }

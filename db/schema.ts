@@ -42,6 +42,8 @@ export const leases = pgTable(
     previousHolder: text('previous_holder'),
     previousEndedAt: ts('previous_ended_at'),
     previousReleased: boolean('previous_released'),
+    /** The previous tenure's last renewal (for the event: where its final renewal gap began). */
+    previousRenewedAt: ts('previous_renewed_at'),
     /** The renewal-gap rollup bucket still open for the current epoch (minute start). */
     gapBucket: ts('gap_bucket'),
     gapBucketMaxMs: integer('gap_bucket_max_ms'),
@@ -65,6 +67,12 @@ export const leaseEvents = pgTable(
     previousHolder: text('previous_holder'),
     /** When the previous epoch's tenure ended: its release, or its expiry. */
     previousEndedAt: ts('previous_ended_at'),
+    /**
+     * The last renewal of the tenure this event ends (a grant: the previous
+     * epoch's; a release: its own): from there to the end, nobody renewed —
+     * history counts that span as a renewal gap. Null before it was recorded.
+     */
+    lastRenewedAt: ts('last_renewed_at'),
   },
   (t) => [index('lease_events_lease_at').on(t.lease, t.at)],
 );
@@ -130,7 +138,11 @@ export const schedulers = pgTable('schedulers', {
   registeredAt: ts('registered_at').notNull(),
 });
 
-/** One scheduled run, keyed `lease@scheduled-instant`; claimed, resumed and completed by key. */
+/**
+ * One scheduled run, keyed `lease@scheduled-instant`; claimed, resumed and completed by key.
+ * Fenced (lib/lease/fence.ts): every row carries the `lease` and `epoch` that last wrote it.
+ * Bounded by the job's cadence (one row per slot); pruning belongs to the retention job (issue 9).
+ */
 export const occurrences = pgTable(
   'occurrences',
   {
@@ -141,6 +153,8 @@ export const occurrences = pgTable(
     epoch: epochCol('epoch').notNull(),
     claimedAt: ts('claimed_at').notNull(),
     completedAt: ts('completed_at'),
+    /** Index of the job step in flight (0-based); `cursor` is that step's position. */
+    step: integer('step').notNull().default(0),
     cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
   },
   (t) => [index('occurrences_lease_scheduled').on(t.lease, t.scheduledAt)],
@@ -153,13 +167,17 @@ export const documents = pgTable('documents', {
   createdAt: ts('created_at').notNull(),
 });
 
-/** Fenced output of retention planning: "document D would expire under policy P". */
+/**
+ * Fenced output of retention planning: "document D would expire under policy P".
+ * Fenced (lib/lease/fence.ts): rows carry the `lease` and `epoch` that wrote them.
+ */
 export const planItems = pgTable(
   'plan_items',
   {
     occurrence: text('occurrence').notNull(),
     documentId: bigint('document_id', { mode: 'number' }).notNull(),
     policy: text('policy').notNull(),
+    lease: text('lease').notNull(),
     epoch: epochCol('epoch').notNull(),
     writtenAt: ts('written_at').notNull(),
   },

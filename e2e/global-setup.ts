@@ -15,7 +15,7 @@ import { freePort } from '../db/free-port';
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
 import { ensureBuild } from '../lib/demo/next-build';
-import { seedDocuments } from '../lib/scheduler/documents';
+import { seedDocuments } from '../lib/jobs/retention-planner/documents';
 import { E2E_BASE_PATH } from './support/e2e-env';
 import { startPrefixProxy } from './support/prefix-proxy';
 

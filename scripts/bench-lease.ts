@@ -1,14 +1,18 @@
 /**
  * `npm run bench:lease`: renewals/s and contended acquisition attempts/s at
  * 1, 8 and 32 clients through the library, each against a bare conditional
- * statement of the same shape measured in the same run (ratio = library/bare).
- * Runs on a fresh database on DATABASE_URL's server, or an embedded one.
- * Prints figures; asserts nothing (targets: renew ≥ 0.8× bare, ≥ 5,000/s at 32).
+ * statement of the same shape measured in the same run (ratio = library/bare);
+ * then fenced 500-row batch writes against the same INSERT without the fence
+ * (./bench-fenced-writes.ts). Runs on a fresh database on DATABASE_URL's
+ * server, or an embedded one. Prints figures and the machine's load; asserts
+ * nothing (targets: renew ≥ 0.8× bare and ≥ 5,000/s at 32; fenced ≥ 0.8× bare).
  */
+import os from 'node:os';
 import pg from 'pg';
 import { createTestDatabase } from '../db/testing/test-database';
 import { LeaseAuthority } from '../lib/lease/authority';
 import { newInstanceToken } from '../lib/lease/token';
+import { benchFencedWrites } from './bench-fenced-writes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CLIENTS = [1, 8, 32];
@@ -50,7 +54,9 @@ async function main() {
     await version.connect();
     const server = (await version.query('SHOW server_version')).rows[0].server_version;
     await version.end();
-    console.log(`bench:lease — PostgreSQL ${server} (${process.env.DATABASE_URL ? 'DATABASE_URL server' : 'embedded'}), ${SECONDS} s per figure\n`);
+    const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+    console.log(`bench:lease — PostgreSQL ${server} (${process.env.DATABASE_URL ? 'DATABASE_URL server' : 'embedded'}), ${SECONDS} s per figure`);
+    console.log(`machine: ${os.cpus().length} cores, load average ${load} (1/5/15 min) at start\n`);
     console.log('clients | renew lib/s | renew bare/s | ratio | acquire lib/s | acquire bare/s | ratio');
     for (const n of CLIENTS) {
       const clients = await Promise.all(Array.from({ length: n }, async () => {
@@ -78,6 +84,10 @@ async function main() {
     }
     console.log('\nrenew lib = LeaseAuthority.renew (one statement, keeping the renewal-gap bucket on the row); bare = the conditional UPDATE alone.');
     console.log('acquire lib = LeaseAuthority.acquire (grant, lease event and the explanation of a refusal in one statement); bare = the upsert alone.');
+    await benchFencedWrites(database.url, timed, [1, 8]);
+    console.log('\nfenced = writeFenced into plan_items: leaseboard_fence() (share lock, check) + the statement-level trigger over the new rows;');
+    console.log('bare = the same INSERT into a twin table without triggers or check; row-trigger = the twin with a per-row check trigger (the alternative not taken).');
+    console.log(`load average at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   } finally {
     await Promise.all(all.map((client) => client.end()));
     await database.drop();

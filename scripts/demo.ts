@@ -1,8 +1,9 @@
 /**
  * `npm run demo`: the whole product on one machine. Starts the database
  * (embedded under .data/ unless DATABASE_URL), migrates and seeds it, builds
- * the dashboard when its sources changed, serves it on 127.0.0.1, and runs
- * two scheduler processes for `retention-planner` and one for
+ * the dashboard when its sources changed, starts the archive service (the
+ * external fenced resource, lib/archive), serves the dashboard on 127.0.0.1,
+ * and runs two scheduler processes for `retention-planner` and one for
  * `index-compaction` with short demo timings, fault buttons included.
  * Ctrl-C stops everything; a second run reuses the data.
  */
@@ -12,10 +13,11 @@ import readline from 'node:readline';
 import { freePort } from '../db/free-port';
 import { migrateDatabase } from '../db/migrate';
 import { createPool } from '../db/pool';
+import { ArchiveProcess } from '../lib/archive/process';
 import { startControlServer } from '../lib/demo/control-server';
 import { ensureBuild, runNext } from '../lib/demo/next-build';
 import { type DemoSchedulerSpec, DemoSupervisor } from '../lib/demo/supervisor';
-import { seedDocuments } from '../lib/scheduler/documents';
+import { seedDocuments } from '../lib/jobs/retention-planner/documents';
 import { clearRunningDatabase, writeRunningDatabase } from '../lib/scheduler/running-database';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -33,10 +35,11 @@ const DEMO_FLAGS = {
   'overdue-after': 20_000,
 };
 
-const SCHEDULERS: DemoSchedulerSpec[] = [
-  { id: 'retention-planner-A', lease: 'retention-planner', label: 'A', flags: { ...DEMO_FLAGS, every: 60_000 } },
-  { id: 'retention-planner-B', lease: 'retention-planner', label: 'B', flags: { ...DEMO_FLAGS, every: 60_000 } },
-  { id: 'index-compaction-C', lease: 'index-compaction', label: 'C', flags: { ...DEMO_FLAGS, every: 45_000, 'batch-size': 1_000 } },
+/** All run the retention-planner job, exporting each occurrence's summary to the archive at `archiveUrl`. */
+const schedulers = (archiveUrl: string): DemoSchedulerSpec[] => [
+  { id: 'retention-planner-A', lease: 'retention-planner', label: 'A', flags: { ...DEMO_FLAGS, every: 60_000 }, options: { 'archive-url': archiveUrl } },
+  { id: 'retention-planner-B', lease: 'retention-planner', label: 'B', flags: { ...DEMO_FLAGS, every: 60_000 }, options: { 'archive-url': archiveUrl } },
+  { id: 'index-compaction-C', lease: 'index-compaction', label: 'C', flags: { ...DEMO_FLAGS, every: 45_000, 'batch-size': 1_000 }, options: { 'archive-url': archiveUrl } },
 ];
 
 const log = (line: string) => console.log(`[demo] ${line}`);
@@ -109,10 +112,15 @@ async function main() {
     writeRunningDatabase(database.url);
     await ensureBuild(ROOT, log);
 
+    // The external resource: it refuses a lower epoch than it has seen (409), and says so.
+    const archive = await ArchiveProcess.start((line) => line.event === 'rejected' && console.log(`[archive] ${JSON.stringify(line)}`));
+    cleanups.push(() => archive.process.stop());
+    log(`archive: ${archive.url} (GET /v1/leases/retention-planner/objects)`);
+
     const supervisor = new DemoSupervisor(database.url, (id, line) => console.log(`[${id}] ${line}`));
     const control = await startControlServer(supervisor);
     cleanups.push(() => control.close(), () => supervisor.stopAll());
-    for (const spec of SCHEDULERS) supervisor.start(spec);
+    for (const spec of schedulers(archive.url)) supervisor.start(spec);
 
     const port = await portToUse();
     const next = runNext(ROOT, ['start', '-p', String(port), '-H', '127.0.0.1'], {

@@ -7,7 +7,7 @@
  */
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
-import { seedDocuments } from '../lib/scheduler/documents';
+import { seedDocuments } from '../lib/jobs/retention-planner/documents';
 import { SchedulerProcess } from '../lib/scheduler/process';
 
 const RUNS = Number(process.env.RUNS ?? 10);

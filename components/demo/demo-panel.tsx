@@ -1,8 +1,9 @@
 'use client';
 /**
  * Demo controls: real faults on the demo's scheduler processes (freeze
- * progress, drop reports, OS pause, kill/restart). Rendered only when the demo
- * supervisor answers GET /api/demo/processes with 200 — absent outside demo mode.
+ * progress, drop reports, OS pause, pause mid-write, kill/restart). Rendered
+ * only when the demo supervisor answers GET /api/demo/processes with 200 —
+ * absent outside demo mode.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DemoAction, DemoProcess } from '@/lib/api/types';
@@ -22,13 +23,16 @@ export function controlsFor(process: DemoProcess): Control[] {
     process.frozen ? { action: 'unfreeze', label: 'Unfreeze progress' } : { action: 'freeze', label: 'Freeze progress' },
     process.droppingReports ? { action: 'resume-reports', label: 'Resume reports' } : { action: 'drop-reports', label: 'Drop reports' },
     process.state === 'paused' ? { action: 'resume', label: 'Resume (SIGCONT)' } : { action: 'pause', label: 'Pause (SIGSTOP)' },
+    // Stops at its next fenced write, fence in hand, past its ttl; the write it then sends is refused.
+    ...(process.pausingMidWrite ? [] : [{ action: 'pause-mid-write' as const, label: 'Pause mid-write' }]),
     { action: 'stop', label: 'Stop (release)' },
     { action: 'kill', label: 'Kill' },
   ];
 }
 
 function describe(process: DemoProcess): string {
-  const flags = [process.state, process.frozen ? 'progress frozen' : null, process.droppingReports ? 'dropping reports' : null];
+  const midWrite = process.pausingMidWrite ? (process.state === 'paused' ? 'paused mid-write' : 'pause mid-write armed (next write)') : null;
+  const flags = [process.state, process.frozen ? 'progress frozen' : null, process.droppingReports ? 'dropping reports' : null, midWrite];
   return flags.filter(Boolean).join(' · ');
 }
 

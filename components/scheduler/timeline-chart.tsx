@@ -2,15 +2,16 @@
 /**
  * The last hour in two synchronised charts that keep the axes apart:
  * Authority (peak renewal age per bucket against the TTL) and Progress
- * (cursor and advances). Epoch changes are vertical markers; unknown spans are
- * shaded and labelled and their points are null — never interpolated.
+ * (cursor and advances). Epoch changes are vertical markers; spans with no
+ * leader are shaded on the authority chart; unknown spans are shaded and
+ * labelled and their points are null — never interpolated.
  */
 import { Bar, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SchedulerHistoryResponse } from '@/lib/api/types';
 import { timelineModel, type TimelineModel } from '@/lib/client/timeline';
 
 const RIGHT_AXIS_WIDTH = 32;
-const COLORS = { renewal: '#2f6fde', ttl: '#d12d2d', cursor: '#1f8f4e', advances: '#8a63d2', epoch: '#c77700', unknown: '#8c8c9c' };
+const COLORS = { renewal: '#2f6fde', ttl: '#d12d2d', cursor: '#1f8f4e', advances: '#8a63d2', epoch: '#c77700', unknown: '#8c8c9c', noLeader: '#d12d2d' };
 
 function clock(ms: number): string {
   return `${new Date(ms).toISOString().slice(11, 16)}Z`;
@@ -22,23 +23,18 @@ function tickClock(model: TimelineModel): (ms: number) => string {
   return (ms) => `${new Date(ms).toISOString().slice(11, withSeconds ? 19 : 16)}Z`;
 }
 
+/** A shaded, labelled span of the x axis. */
+function shade(key: string, span: { from: number; to: number }, fill: string, fillOpacity: number, label: string, position: 'insideTop' | 'insideBottom') {
+  return <ReferenceArea key={key} x1={span.from} x2={span.to} yAxisId="left" fill={fill} fillOpacity={fillOpacity} ifOverflow="hidden" label={{ value: label, position, className: 'chart-label' }} />;
+}
+
 function Markers({ model, authority }: { model: TimelineModel; authority: boolean }) {
   return (
     <>
+      {authority ? model.noLeaderSpans.map((span) => shade(`n-${span.from}`, span, COLORS.noLeader, 0.12, 'no leader', 'insideTop')) : null}
       {model.unknownSpans
         .filter((span) => !authority || span.coversAuthority)
-        .map((span) => (
-          <ReferenceArea
-            key={`u-${span.from}`}
-            x1={span.from}
-            x2={span.to}
-            yAxisId="left"
-            fill={COLORS.unknown}
-            fillOpacity={0.25}
-            ifOverflow="hidden"
-            label={{ value: span.label, position: 'insideBottom', className: 'chart-label' }}
-          />
-        ))}
+        .map((span) => shade(`u-${span.from}`, span, COLORS.unknown, 0.25, span.label, 'insideBottom'))}
       {model.epochMarks.map((mark) => (
         <ReferenceLine
           key={`e-${mark.epoch}`}
@@ -63,18 +59,20 @@ export function TimelineChart({ history }: { history: SchedulerHistoryResponse }
   const model = timelineModel(history);
   const epochs = model.epochMarks.length;
   const unknowns = model.unknownSpans.length;
+  const leaderless = model.noLeaderSpans.length;
   return (
     <figure className="timeline" data-testid="timeline">
       <figcaption className="small muted">
         Last hour, {clock(model.from)}–{clock(model.to)}
-        {model.viewFrom > model.from ? ` (shown from ${clock(model.viewFrom)}: no lease activity before)` : ''}: {epochs} epoch change{epochs === 1 ? '' : 's'}, {unknowns} unknown span
+        {model.viewFrom > model.from ? ` (shown from ${clock(model.viewFrom)}: no lease activity before)` : ''}: {epochs} epoch change{epochs === 1 ? '' : 's'}, {leaderless}{' '}
+        span{leaderless === 1 ? '' : 's'} with no leader, {unknowns} unknown span
         {unknowns === 1 ? '' : 's'}, {model.advanceTotal} advance{model.advanceTotal === 1 ? '' : 's'}.
       </figcaption>
       <h3 className="chart-title">Authority: peak renewal age (s) against TTL</h3>
       <ComposedChart responsive style={{ width: '100%', height: 170 }} data={model.points} syncId="timeline" margin={{ top: 18, right: 12 + RIGHT_AXIS_WIDTH, bottom: 0, left: 0 }}>
         <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
         {xAxis(model)}
-        <YAxis yAxisId="left" width={44} domain={[0, model.renewalAxisMaxS]} allowDecimals={false} />
+        <YAxis yAxisId="left" width={44} domain={[0, model.renewalAxisMaxS]} allowDecimals={false} allowDataOverflow />
         <Tooltip labelFormatter={tooltipTime} />
         <Markers model={model} authority />
         {model.ttlS !== null ? (

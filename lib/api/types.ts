@@ -127,7 +127,7 @@ export interface ApiError {
 }
 
 /** Demo supervisor (demo mode only, loopback). */
-export type DemoAction = 'freeze' | 'unfreeze' | 'drop-reports' | 'resume-reports' | 'pause' | 'resume' | 'kill' | 'restart' | 'stop';
+export type DemoAction = 'freeze' | 'unfreeze' | 'drop-reports' | 'resume-reports' | 'pause' | 'resume' | 'pause-mid-write' | 'kill' | 'restart' | 'stop';
 
 export interface DemoProcess {
   /** Stable id within the demo, e.g. `retention-planner-A`. */
@@ -139,6 +139,8 @@ export interface DemoProcess {
   state: 'starting' | 'running' | 'paused' | 'exited';
   frozen: boolean;
   droppingReports: boolean;
+  /** "Pause mid-write" is armed or under way: the next fenced write stops the process past its ttl, then it resumes. */
+  pausingMidWrite: boolean;
 }
 
 export interface DemoProcessesResponse {

@@ -27,6 +27,12 @@ export interface UnknownSpan {
   coversAuthority: boolean;
 }
 
+/** A span in which nobody held the lease (health `no_leader`): after an expiry, a release, or before any grant. */
+export interface NoLeaderSpan {
+  from: number;
+  to: number;
+}
+
 export interface EpochMark {
   t: number;
   epoch: number;
@@ -39,14 +45,21 @@ export interface TimelineModel {
   to: number;
   /** Where the chart starts: the window's first evidence (at least MIN_VIEW_MS before `to`). */
   viewFrom: number;
-  /** Upper bound of the renewal-age axis (s): above the TTL and every point. */
+  /**
+   * Upper bound of the renewal-age axis (s): above the TTL and every point, but
+   * at most RENEWAL_AXIS_TTLS × TTL — a long lapse runs off the top rather than
+   * flattening every normal renewal.
+   */
   renewalAxisMaxS: number;
   ttlS: number | null;
   points: TimelinePoint[];
   unknownSpans: UnknownSpan[];
+  noLeaderSpans: NoLeaderSpan[];
   epochMarks: EpochMark[];
   advanceTotal: number;
 }
+
+export const RENEWAL_AXIS_TTLS = 4;
 
 /** Overlapping spans merge into one; the merged span keeps a known reason (a gap's) over none. */
 function mergeSpans(spans: UnknownSpan[]): UnknownSpan[] {
@@ -153,6 +166,7 @@ export function timelineModel(history: SchedulerHistoryResponse): TimelineModel 
   });
   const ttlS = history.ttlMs === null ? null : history.ttlMs / 1000;
   const peak = Math.max(ttlS ?? 0, ...points.map((p) => p.renewalAgeS ?? 0));
+  const axisMax = Math.max(1, Math.ceil(peak * 1.25));
   const epochMarks = history.tenures
     .map((tenure) => ({ t: Date.parse(tenure.from), epoch: tenure.epoch, holder: tenure.holder }))
     .filter((mark) => mark.t >= viewFrom && mark.t <= to)
@@ -161,10 +175,14 @@ export function timelineModel(history: SchedulerHistoryResponse): TimelineModel 
     from,
     to,
     viewFrom,
-    renewalAxisMaxS: Math.max(1, Math.ceil(peak * 1.25)),
+    renewalAxisMaxS: ttlS === null ? axisMax : Math.min(axisMax, Math.max(1, Math.ceil(ttlS * RENEWAL_AXIS_TTLS))),
     ttlS,
     points,
     unknownSpans: spans.filter((span) => span.to > viewFrom).map((span) => ({ ...span, from: Math.max(span.from, viewFrom) })),
+    noLeaderSpans: history.segments
+      .filter((segment) => segment.health === 'no_leader')
+      .map((segment) => ({ from: Math.max(viewFrom, Date.parse(segment.from)), to: Math.min(to, Date.parse(segment.to)) }))
+      .filter((span) => span.to > span.from),
     epochMarks,
     advanceTotal: history.buckets.reduce((sum, b) => sum + b.advances, 0),
   };

@@ -73,4 +73,17 @@ describe('timelineModel downsampling', () => {
     expect(model.points[1]!.advances).toBe(3);
     expect(model.points[1]!.cursor).toBe(5);
   });
+
+  it('shows a lapse: the renewal age climbs past the TTL up to the takeover, the leaderless span is shaded, the axis stays readable', () => {
+    const lapse = history({
+      ttlMs: 3_000,
+      buckets: history().buckets.map((b, i) => ({ ...b, renewalAgeMaxMs: i < 4 ? 1_000 : 1_000 + (i - 3) * 10_000, epoch: i < 4 ? 3 : null })),
+      segments: [{ from: iso(50 * 60_000 + 50_000), to: iso(50 * 60_000 + 120_000), health: 'no_leader', gap: null }],
+    });
+    const model = timelineModel(lapse);
+    expect(model.points.map((p) => p.renewalAgeS)).toContain(81);
+    expect(model.noLeaderSpans).toEqual([{ from: Date.parse(iso(50 * 60_000 + 50_000)), to: Date.parse(iso(50 * 60_000 + 120_000)) }]);
+    expect(model.renewalAxisMaxS).toBe(12); // 4 × TTL: the climb runs off the top, normal renewals stay visible
+    expect(timelineModel(history()).noLeaderSpans).toEqual([]);
+  });
 });

@@ -1,18 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseUrl, uniqueLease } from '../../db/testing/pools';
+import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
 import type { DemoProcess } from '../api/types';
+import { seedDocuments } from '../jobs/retention-planner/documents';
 import { FAST_FLAGS, poll } from '../scheduler/testing/fixtures';
 import { type ControlServer, startControlServer } from './control-server';
-import { DemoSupervisor } from './supervisor';
+import { DemoSupervisor, midWritePauseMs } from './supervisor';
 
 // The demo controls drive real processes with real signals, on loopback, behind a token.
 describe('demo supervisor and its control endpoint', () => {
   let supervisor: DemoSupervisor;
   let control: ControlServer;
   const lease = uniqueLease('demo');
+  const pool = usePool();
+  const logged: { id: string; line: Record<string, unknown> }[] = [];
 
   beforeAll(async () => {
-    supervisor = new DemoSupervisor(databaseUrl());
+    await seedDocuments(pool, 20_000);
+    supervisor = new DemoSupervisor(databaseUrl(), (id, line) => logged.push({ id, line: JSON.parse(line) }));
     control = await startControlServer(supervisor);
     supervisor.start({ id: 'p1', lease, label: 'A', flags: FAST_FLAGS });
   });
@@ -32,8 +36,29 @@ describe('demo supervisor and its control endpoint', () => {
     expect((await call('POST', '/processes/nope/freeze')).status).toBe(404);
   });
 
+  it('"Pause mid-write": the leader stops with its fence in hand past its ttl, resumes by itself, and its write is refused', async () => {
+    const leaseB = uniqueLease('demo-mid');
+    supervisor.start({ id: 'm1', lease: leaseB, label: 'A', flags: FAST_FLAGS });
+    await poll(processes, (list) => list.find((p) => p.id === 'm1')?.state === 'running');
+    await poll(() => pool.query('SELECT cursor FROM occurrences WHERE lease = $1', [leaseB]), (r) => Number(r.rows[0]?.cursor ?? 0) > 0);
+    supervisor.start({ id: 'm2', lease: leaseB, label: 'B', flags: FAST_FLAGS });
+    expect((await call('POST', '/processes/m1/pause-mid-write')).status).toBe(200);
+    const paused = await poll(processes, (list) => list.find((p) => p.id === 'm1')?.state === 'paused');
+    expect(paused.find((p) => p.id === 'm1')).toMatchObject({ pausingMidWrite: true });
+    const resumedAt = Date.now();
+    const resumed = await poll(processes, (list) => list.find((p) => p.id === 'm1')?.state === 'running', midWritePauseMs(FAST_FLAGS) + 10_000);
+    expect(resumed.find((p) => p.id === 'm1')!.pausingMidWrite).toBe(false);
+    const refusal = await poll(async () => logged.find((entry) => entry.id === 'm1' && entry.line.event === 'write_rejected'), Boolean, 10_000);
+    // stale_epoch once B has taken over (it normally has, ~4 s into the 5 s pause), else expired: refused either way.
+    expect(['stale_epoch', 'expired']).toContain(refusal!.line.reason);
+    expect(Date.now() - resumedAt).toBeLessThan(10_000);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM stale_write_rejections WHERE lease = $1', [leaseB]);
+    expect(rows[0].n).toBeGreaterThan(0);
+  });
+
   it('freezes, pauses, resumes, kills and restarts a real scheduler process', async () => {
     await poll(processes, (list) => list[0]?.state === 'running');
+    expect((await processes())[0]).toMatchObject({ id: 'p1', pausingMidWrite: false });
     expect((await call('POST', '/processes/p1/freeze')).status).toBe(200);
     await poll(processes, (list) => list[0]!.frozen);
     await call('POST', '/processes/p1/unfreeze');

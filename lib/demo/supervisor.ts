@@ -14,9 +14,19 @@ export interface DemoSchedulerSpec {
   lease: string;
   label: string;
   flags: Record<string, number>;
+  /** Text flags, e.g. `{ 'archive-url': … }`. */
+  options?: Record<string, string>;
 }
 
-export const DEMO_ACTIONS: readonly DemoAction[] = ['freeze', 'unfreeze', 'drop-reports', 'resume-reports', 'pause', 'resume', 'kill', 'restart', 'stop'];
+export const DEMO_ACTIONS: readonly DemoAction[] = ['freeze', 'unfreeze', 'drop-reports', 'resume-reports', 'pause', 'resume', 'pause-mid-write', 'kill', 'restart', 'stop'];
+
+/**
+ * How long "Pause mid-write" keeps a process stopped: past its ttl and long
+ * enough for another instance to take over (its retry comes every renew-every ±10%).
+ */
+export function midWritePauseMs(flags: Record<string, number>): number {
+  return (flags.ttl ?? 15_000) + 2 * (flags['renew-every'] ?? 5_000);
+}
 
 export type ActionOutcome = { kind: 'done'; process: DemoProcess } | { kind: 'not_found' } | { kind: 'not_running'; process: DemoProcess };
 
@@ -25,6 +35,7 @@ interface Entry {
   process: SchedulerProcess;
   frozen: boolean;
   dropping: boolean;
+  pausingMidWrite: boolean;
 }
 
 export class DemoSupervisor {
@@ -36,16 +47,17 @@ export class DemoSupervisor {
   ) {}
 
   start(spec: DemoSchedulerSpec): void {
-    const entry: Entry = { spec, frozen: false, dropping: false, process: undefined as unknown as SchedulerProcess };
+    const entry: Entry = { spec, frozen: false, dropping: false, pausingMidWrite: false, process: undefined as unknown as SchedulerProcess };
     entry.process = new SchedulerProcess({
       lease: spec.lease,
       label: spec.label,
       databaseUrl: this.databaseUrl,
       flags: spec.flags,
+      options: spec.options,
       onLine: (line) => {
         if (line.event === 'frozen') entry.frozen = line.on === true;
         if (line.event === 'dropping_reports') entry.dropping = line.on === true;
-        if (['started', 'acquired', 'lost', 'released', 'write_rejected', 'frozen', 'dropping_reports', 'stderr', 'error'].includes(line.event)) {
+        if (['started', 'acquired', 'lost', 'released', 'write_rejected', 'paused_mid_write', 'frozen', 'dropping_reports', 'stderr', 'error'].includes(line.event)) {
           this.log(spec.id, JSON.stringify(line));
         }
       },
@@ -82,6 +94,9 @@ export class DemoSupervisor {
       case 'resume':
         process.signal('SIGCONT');
         break;
+      case 'pause-mid-write':
+        if (!entry.pausingMidWrite) this.pauseMidWrite(entry);
+        break;
       case 'kill':
         process.signal('SIGKILL');
         await process.exit();
@@ -97,6 +112,17 @@ export class DemoSupervisor {
     return { kind: 'done', process: this.view(entry) };
   }
 
+  /** Arms the drill; the process stops itself at its next fenced write, and is resumed after `midWritePauseMs`. */
+  private pauseMidWrite(entry: Entry): void {
+    entry.pausingMidWrite = true;
+    const { process, spec } = entry;
+    const waitMs = midWritePauseMs(spec.flags);
+    process
+      .pauseMidWrite('write', () => new Promise((resolve) => setTimeout(resolve, waitMs)), 10 * 60_000)
+      .catch((error: unknown) => this.log(spec.id, JSON.stringify({ event: 'error', where: 'pause-mid-write', message: String(error) })))
+      .finally(() => (entry.pausingMidWrite = false));
+  }
+
   async stopAll(): Promise<void> {
     await Promise.all([...this.entries.values()].map((entry) => entry.process.stop()));
   }
@@ -105,6 +131,15 @@ export class DemoSupervisor {
     const { process, spec } = entry;
     const state = !process.running ? 'exited' : process.paused ? 'paused' : process.token ? 'running' : 'starting';
     const live = state !== 'exited';
-    return { id: spec.id, lease: spec.lease, label: spec.label, token: process.token, state, frozen: live && entry.frozen, droppingReports: live && entry.dropping };
+    return {
+      id: spec.id,
+      lease: spec.lease,
+      label: spec.label,
+      token: process.token,
+      state,
+      frozen: live && entry.frozen,
+      droppingReports: live && entry.dropping,
+      pausingMidWrite: live && entry.pausingMidWrite,
+    };
   }
 }

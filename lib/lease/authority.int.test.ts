@@ -101,11 +101,14 @@ describe('lease authority on real PostgreSQL', () => {
       await forceExpire(pool, first.name);
       const second = await acquired(first.name, other);
       expect(second.epoch).toBe(first.epoch + 1);
-      const { rows } = await pool.query('SELECT kind, previous_epoch, previous_holder, previous_ended_at FROM lease_events WHERE lease = $1 ORDER BY id', [first.name]);
+      const { rows } = await pool.query('SELECT kind, previous_epoch, previous_holder, previous_ended_at, last_renewed_at FROM lease_events WHERE lease = $1 ORDER BY id', [first.name]);
       expect(rows.map((r) => r.kind)).toEqual(['acquired', 'taken_over']);
       expect(Number(rows[1].previous_epoch)).toBe(first.epoch);
       expect(rows[1].previous_holder).toBe(first.holder);
       expect(rows[1].previous_ended_at).toBeInstanceOf(Date);
+      // Where the previous tenure's final renewal gap began: its last renewal (here, its grant).
+      const granted = await pool.query('SELECT at FROM lease_events WHERE lease = $1 AND epoch = $2', [first.name, first.epoch]);
+      expect(rows[1].last_renewed_at).toEqual(granted.rows[0].at);
     });
 
     it('release keeps the row; acquiring again increments the epoch', async () => {

@@ -1,91 +1,117 @@
 /**
- * Fenced writes: the ownership condition goes into the caller's own write
- * statement (as etcd's txn compare does), so check and write are one atomic
- * step on the database.
+ * The fence: the proof a holder carries on every write, checked by the
+ * resource itself — here, by the database (migration `fence_triggers`).
  *
- * Guarantees
- * - The write runs only if `epoch` is the lease's current epoch AND the lease
- *   is unreleased and unexpired at the database's `clock_timestamp()`; the
- *   lease row is share-locked for the statement, so no takeover commits
- *   between check and write. Every written row can carry `fence.at`, a write
- *   time inside the epoch's tenure.
- * - A refused write writes nothing, returns `{ kind: 'rejected' }` with the
- *   reason and the current epoch, and appends to stale_write_rejections in the
- *   same statement. It never silently succeeds.
+ * How it works
+ * - A fenced table's rows carry `lease` and `epoch`. Triggers refuse any
+ *   statement that writes a row whose epoch is not its lease's current,
+ *   unexpired, unreleased epoch, and any DELETE/TRUNCATE in a transaction that
+ *   holds no such fence. They read the lease row FOR SHARE, so no takeover (and
+ *   no renewal) commits between the check and the write: both wait for the
+ *   writing statement to end. The whole statement fails; nothing is written.
+ * - To make table T fenced: give it `lease text NOT NULL` and
+ *   `epoch bigint NOT NULL`, and in its migration `SELECT leaseboard_fence_table('T')`.
+ *   For a table whose rows carry no fence but whose deletes must (a pruned
+ *   log): `SELECT leaseboard_fence_deletes('T')`. Then write it only through
+ *   `writeFenced` (./fenced-write.ts), which fills `lease` and `epoch` itself.
+ * - A refusal raises SQLSTATE `LB001` with a JSON detail; `writeFenced` maps it
+ *   to `{ kind: 'rejected', reason, currentEpoch }` and logs it to
+ *   stale_write_rejections in a statement of its own (the refused one rolled
+ *   back). `LB002` (a DELETE without any fence) is a programming error: thrown.
  *
- * Not guaranteed: fencing of side effects outside this database (see
- * ./actions.ts, class `external`). An in-process check is not a fence.
+ * Guarantees: plain SQL that bypasses this library is held to the same rule —
+ * a stale epoch writes nothing. Every row a fenced statement writes was
+ * written inside its epoch's tenure (check and write in one transaction, under
+ * the lease row's share lock).
+ * Not guaranteed: fencing outside this database (see ../scheduler/job.ts,
+ * class `external`); a superuser who disables triggers is not stopped.
+ * Clock: the database's `clock_timestamp()` at the check.
  */
 import type pg from 'pg';
-import { LeaseStoreError, isUnknownOutcome } from './errors';
+import type { Grant } from './authority';
 
+declare const issued: unique symbol;
+
+/**
+ * Proof of one epoch of one lease. Only `fenceFor` makes one (the runtime's
+ * tenure hands it to fenced steps while it trusts its grant), so an ad-hoc
+ * `{ lease, epoch }` object is a type error. Holding a Fence proves nothing to
+ * the database: it checks the epoch again on every write.
+ */
 export interface Fence {
   readonly lease: string;
   readonly epoch: number;
-  /** Resource kind for the rejection log, e.g. `plan_items`. No IDs. */
-  readonly resource: string;
+  readonly [issued]: true;
+}
+
+const issuedFences = new WeakSet<object>();
+
+export function fenceFor(grant: Pick<Grant, 'name' | 'epoch'>): Fence {
+  const fence = Object.freeze({ lease: grant.name, epoch: grant.epoch });
+  issuedFences.add(fence);
+  return fence as unknown as Fence;
+}
+
+/** The run-time half of the type's promise: true only for fences `fenceFor` made. */
+export function isIssuedFence(value: unknown): value is Fence {
+  return typeof value === 'object' && value !== null && issuedFences.has(value);
 }
 
 export type RejectionReason = 'stale_epoch' | 'expired' | 'released' | 'no_lease';
 
-export type FencedResult<Row> =
-  | { kind: 'written'; rows: Row[]; at: Date }
-  | { kind: 'rejected'; reason: RejectionReason; currentEpoch: number | null; at: Date }
-  | { kind: 'unknown'; cause: unknown };
+export interface Rejection {
+  lease: string;
+  attemptedEpoch: number;
+  /** The lease's epoch when refused; null when the lease never existed (or an external target did not say). */
+  currentEpoch: number | null;
+  reason: RejectionReason;
+  /** What was refused: table names, or an external target's name. No IDs. */
+  resource: string;
+}
 
-/**
- * Parameters $1–$3 are the fence's (lease, epoch, resource); the caller's
- * placeholders start at $4 (`FENCE_PARAMS + 1`).
- */
-export const FENCE_PARAMS = 3;
+/** SQLSTATE of a write the fence refused. */
+export const FENCE_REFUSED = 'LB001';
+/** SQLSTATE of a DELETE/TRUNCATE on a fenced table with no fence at all. */
+export const FENCE_MISSING = 'LB002';
 
-/**
- * Runs `write.ctes` only under a valid fence. `ctes` is one or more CTE
- * definitions (data-modifying ones allowed), the last named `w` and ending in
- * `RETURNING …`; each must select FROM the CTE `fence` (columns `epoch`,
- * `at`), so nothing is written when the fence fails. Example:
- * `w AS (INSERT INTO t (x, epoch, at) SELECT $4, fence.epoch, fence.at FROM fence RETURNING x)`.
- */
-export async function fencedWrite<Row = Record<string, unknown>>(
-  db: Pick<pg.Pool, 'query'>,
-  fence: Fence,
-  write: { ctes: string; params?: unknown[]; statementName?: string },
-): Promise<FencedResult<Row>> {
-  const text = `
-WITH c AS (SELECT clock_timestamp() AS now),
-  cur AS (SELECT epoch, released_at, expires_at FROM leases WHERE name = $1 FOR SHARE),
-  fence AS (
-    SELECT cur.epoch, c.now AS at FROM cur, c
-    WHERE cur.epoch = $2::bigint AND cur.released_at IS NULL AND cur.expires_at > c.now
-  ),
-  ${write.ctes},
-  rejected AS (
-    INSERT INTO stale_write_rejections (lease, attempted_epoch, current_epoch, resource, reason, at)
-    SELECT $1, $2::bigint, cur.epoch, $3,
-      CASE WHEN cur.epoch IS NULL THEN 'no_lease' WHEN cur.epoch <> $2::bigint THEN 'stale_epoch'
-           WHEN cur.released_at IS NOT NULL THEN 'released' ELSE 'expired' END,
-      c.now
-    FROM c LEFT JOIN cur ON true
-    WHERE NOT EXISTS (SELECT 1 FROM fence)
-    RETURNING reason, current_epoch
-  )
-SELECT (SELECT now FROM c) AS at,
-       (SELECT coalesce(json_agg(w), '[]'::json) FROM w) AS rows,
-       (SELECT reason FROM rejected) AS reason,
-       (SELECT current_epoch FROM rejected) AS current_epoch`;
+const REASONS: readonly RejectionReason[] = ['stale_epoch', 'expired', 'released', 'no_lease'];
+
+/** The typed rejection inside a database error, or null when the error is something else. */
+export function rejectionOf(error: unknown): (Rejection & { at: Date }) | null {
+  const { code, detail } = (error ?? {}) as { code?: string; detail?: string };
+  if (code !== FENCE_REFUSED || typeof detail !== 'string') return null;
   try {
-    const { rows } = await db.query<{ at: Date; rows: Row[]; reason: RejectionReason | null; current_epoch: string | null }>({
-      name: write.statementName,
-      text,
-      values: [fence.lease, fence.epoch, fence.resource, ...(write.params ?? [])],
+    const parsed = JSON.parse(detail) as Record<string, unknown>;
+    const reason = parsed.reason as RejectionReason;
+    if (!REASONS.includes(reason)) return null;
+    return {
+      lease: String(parsed.lease ?? ''),
+      attemptedEpoch: Number(parsed.attemptedEpoch ?? 0),
+      currentEpoch: parsed.currentEpoch === null || parsed.currentEpoch === undefined ? null : Number(parsed.currentEpoch),
+      reason,
+      resource: String(parsed.resource ?? ''),
+      at: new Date(String(parsed.at)),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Appends a rejection to stale_write_rejections in its own statement. `at` is
+ * the database time of the refusal when known, else the log's own database time.
+ * Returns false when the log could not be written (the refusal stands).
+ */
+export async function logRejection(db: Pick<pg.Pool, 'query'>, rejection: Rejection, at: Date | null = null): Promise<boolean> {
+  try {
+    await db.query({
+      name: 'fence_log_rejection',
+      text: `INSERT INTO stale_write_rejections (lease, attempted_epoch, current_epoch, resource, reason, at)
+             VALUES ($1, $2, $3, $4, $5, coalesce($6::timestamptz, clock_timestamp()))`,
+      values: [rejection.lease, rejection.attemptedEpoch, rejection.currentEpoch, rejection.resource, rejection.reason, at],
     });
-    const result = rows[0]!;
-    if (result.reason) {
-      return { kind: 'rejected', reason: result.reason, currentEpoch: result.current_epoch === null ? null : Number(result.current_epoch), at: result.at };
-    }
-    return { kind: 'written', rows: result.rows, at: result.at };
-  } catch (error) {
-    if (isUnknownOutcome(error)) return { kind: 'unknown', cause: error };
-    throw new LeaseStoreError('fenced write', `${fence.resource} write failed`, { cause: error });
+    return true;
+  } catch {
+    return false;
   }
 }

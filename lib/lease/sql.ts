@@ -31,15 +31,16 @@ WITH c AS (SELECT clock_timestamp() AS now),
       -- SET sees the row version the lock was taken on, so these name the
       -- tenure this grant really ends, even if a competitor moved it since our snapshot.
       previous_holder = l.holder, previous_ended_at = COALESCE(l.released_at, l.expires_at),
-      previous_released = l.released_at IS NOT NULL,
+      previous_released = l.released_at IS NOT NULL, previous_renewed_at = l.renewed_at,
       gap_bucket = NULL, gap_bucket_max_ms = NULL, gap_bucket_renewals = NULL
     WHERE l.released_at IS NOT NULL OR l.expires_at <= excluded.acquired_at
-    RETURNING l.epoch, l.acquired_at, l.expires_at, l.previous_holder, l.previous_ended_at, l.previous_released
+    RETURNING l.epoch, l.acquired_at, l.expires_at, l.previous_holder, l.previous_ended_at, l.previous_released, l.previous_renewed_at
   ),
   event AS (
-    INSERT INTO lease_events (lease, kind, epoch, holder, holder_label, at, previous_epoch, previous_holder, previous_ended_at)
+    INSERT INTO lease_events (lease, kind, epoch, holder, holder_label, at, previous_epoch, previous_holder, previous_ended_at, last_renewed_at)
     SELECT $1, CASE WHEN done.epoch = 1 OR done.previous_released THEN 'acquired' ELSE 'taken_over' END,
-           done.epoch, $2, $3, done.acquired_at, NULLIF(done.epoch - 1, 0), done.previous_holder, done.previous_ended_at
+           done.epoch, $2, $3, done.acquired_at, NULLIF(done.epoch - 1, 0), done.previous_holder, done.previous_ended_at,
+           CASE WHEN done.previous_released THEN NULL ELSE done.previous_renewed_at END
     FROM done
   )
 SELECT true AS granted, done.epoch, done.expires_at, NULL::text AS holder, NULL::boolean AS live,
@@ -84,10 +85,10 @@ WITH c AS (SELECT clock_timestamp() AS now),
       gap_bucket = NULL, gap_bucket_max_ms = NULL, gap_bucket_renewals = NULL
     FROM c
     WHERE l.name = $1 AND l.holder = $2 AND l.epoch = $3 AND l.released_at IS NULL AND l.expires_at > c.now
-    RETURNING l.released_at, l.holder_label
+    RETURNING l.released_at, l.holder_label, l.renewed_at
   ),
   event AS (
-    INSERT INTO lease_events (lease, kind, epoch, holder, holder_label, at)
-    SELECT $1, 'released', $3, $2, done.holder_label, done.released_at FROM done
+    INSERT INTO lease_events (lease, kind, epoch, holder, holder_label, at, last_renewed_at)
+    SELECT $1, 'released', $3, $2, done.holder_label, done.released_at, done.renewed_at FROM done
   )
 SELECT released_at FROM done`;

@@ -1,21 +1,27 @@
 /**
- * `npm run scheduler -- --lease NAME [--label A] [--ttl MS] [--renew-every MS] …`
+ * `npm run scheduler -- [--job NAME] [--lease NAME] [--label A] [--ttl MS] [--renew-every MS] …`
  *
- * Starts one scheduler process (one instance token), prints one JSON line
- * `{"event":"started","pid":…,"token":"inst_…",…}`, then one JSON line per
- * runtime event. Database: DATABASE_URL, else the running demo's.
- * Signals: SIGUSR1 toggles freeze progress, SIGUSR2 toggles drop reports,
- * SIGTERM/SIGINT stop work, release the lease and exit 0. With
- * LEASEBOARD_EXIT_WITH_PARENT=1 (set by supervisors) it also stops when its
- * stdin closes, i.e. when the process that started it is gone.
- * Bad options: a message on stderr and exit code 2.
+ * Starts one scheduler process (one instance token) running one job from
+ * lib/jobs (default `retention-planner`) under the lease `--lease` (default:
+ * the job's name). Prints one JSON line `{"event":"started","pid":…,"token":"inst_…",…}`,
+ * then one JSON line per runtime event. Database: DATABASE_URL, else the
+ * running demo's. Signals: SIGUSR1 toggles freeze progress, SIGUSR2 toggles
+ * drop reports, SIGTERM/SIGINT stop work, release the lease and exit 0.
+ * With LEASEBOARD_EXIT_WITH_PARENT=1 (set by supervisors) it also stops when
+ * its stdin closes, i.e. when the process that started it is gone, and takes
+ * JSON commands on stdin: `{"command":"pause-before","action":"write"|"call"}`
+ * arms the fault drill "pause mid-write" (it stops itself with SIGSTOP; the
+ * supervisor resumes it). Bad options: a message on stderr and exit code 2.
  */
 import { parseArgs } from 'node:util';
-import { createPool } from '../../db/pool';
+import { createPool, createReadOnlyPool } from '../../db/pool';
+import { listenToParent } from '../child/json-line-process';
+import { JOBS, type JobOptions } from '../jobs';
 import { LeaseConfigError } from '../lease/config';
 import { LABEL_PATTERN } from '../lease/token';
 import { schedulerConfig } from './config';
 import type { RuntimeEvent } from './events';
+import { JobDefinitionError } from './job';
 import { runningDatabaseUrl } from './running-database';
 import { SchedulerRuntime } from './runtime';
 
@@ -26,7 +32,6 @@ const NUMERIC = {
   'safety-margin': 'safetyMarginMs',
   'report-every': 'reportEveryMs',
   every: 'everyMs',
-  'batch-size': 'batchSize',
   'batch-work': 'batchWorkMs',
   'stall-after': 'stallAfterMs',
   'overdue-after': 'overdueAfterMs',
@@ -37,57 +42,72 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function parseConfig(argv: string[]) {
-  const options = Object.fromEntries(Object.keys(NUMERIC).map((key) => [key, { type: 'string' as const }]));
+const whole = (flag: string, raw: string) => (/^\d+$/.test(raw) ? Number(raw) : fail(`--${flag}: expected a whole number, got ${JSON.stringify(raw)}`));
+
+function parse(argv: string[]) {
+  const text = ['lease', 'label', 'job', 'batch-size', 'archive-url'] as const;
+  const options = Object.fromEntries([...Object.keys(NUMERIC), ...text].map((key) => [key, { type: 'string' as const }]));
   let values: Record<string, string | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, options: { ...options, lease: { type: 'string' }, label: { type: 'string' } }, strict: true }) as { values: Record<string, string | undefined> });
+    ({ values } = parseArgs({ args: argv, options, strict: true }) as { values: Record<string, string | undefined> });
   } catch (error) {
     fail((error as Error).message);
   }
-  if (!values.lease) fail('--lease NAME is required');
+  const jobName = values.job ?? 'retention-planner';
+  const makeJob = Object.hasOwn(JOBS, jobName) ? JOBS[jobName as keyof typeof JOBS] : fail(`--job: one of ${Object.keys(JOBS).join(', ')}`);
   if (values.label !== undefined && !LABEL_PATTERN.test(values.label)) fail('--label: 1–32 letters, digits, spaces, _ . -');
+  const archiveUrl = values['archive-url'] ?? process.env.LEASEBOARD_ARCHIVE_URL ?? null;
+  if (archiveUrl !== null && !/^https?:\/\/[^\s]+$/.test(archiveUrl)) fail('--archive-url: an http(s) URL');
+  const jobOptions: JobOptions = { archiveUrl, ...(values['batch-size'] === undefined ? {} : { batchSize: whole('batch-size', values['batch-size']) }) };
   const numbers: Record<string, number> = {};
   for (const [flag, field] of Object.entries(NUMERIC)) {
     const raw = values[flag];
-    if (raw === undefined) continue;
-    if (!/^\d+$/.test(raw)) fail(`--${flag}: expected whole milliseconds, got ${JSON.stringify(raw)}`);
-    numbers[field] = Number(raw);
+    if (raw !== undefined) numbers[field] = whole(flag, raw);
   }
   try {
-    return schedulerConfig({ name: values.lease, label: values.label ?? null, ...numbers });
+    const job = makeJob(jobOptions);
+    return { job, config: schedulerConfig({ name: values.lease ?? job.name, label: values.label ?? null, ...numbers }) };
   } catch (error) {
-    if (error instanceof LeaseConfigError) fail(error.message);
+    if (error instanceof LeaseConfigError || error instanceof JobDefinitionError) fail(error.message);
     throw error;
   }
 }
 
 async function main() {
-  const config = parseConfig(process.argv.slice(2));
+  const { job, config } = parse(process.argv.slice(2));
   const url = process.env.DATABASE_URL ?? runningDatabaseUrl();
   if (!url) fail('no database: set DATABASE_URL, or start `npm run demo` first');
   const pool = createPool(url, { applicationName: 'leaseboard-scheduler', max: 4 });
+  const readDb = createReadOnlyPool(url, { applicationName: 'leaseboard-scheduler', max: 2 });
   const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
-  const runtime = new SchedulerRuntime(config, { db: pool, onEvent: (event: RuntimeEvent) => print(event) });
+  const runtime = new SchedulerRuntime(job, config, {
+    db: pool,
+    readDb,
+    onEvent: (event: RuntimeEvent) => print(event),
+    // The drill's pause is real: this process stops itself; whoever armed it sends SIGCONT.
+    pause: async () => void process.kill(process.pid, 'SIGSTOP'),
+  });
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
     await runtime.stop();
-    await pool.end();
+    await Promise.all([pool.end(), readDb.end()]);
     process.exit(0);
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
   process.on('SIGUSR1', () => runtime.setFrozen(!runtime.snapshot().frozen));
   process.on('SIGUSR2', () => runtime.setDroppingReports(!runtime.snapshot().droppingReports));
-  // Started by a supervisor: stop (gracefully) when it is gone, even if it was SIGKILLed.
-  if (process.env.LEASEBOARD_EXIT_WITH_PARENT === '1') {
-    process.stdin.on('end', () => void shutdown());
-    process.stdin.resume();
-  }
+  // Started by a supervisor: its commands, and stop (gracefully) when it is gone, even if it was SIGKILLed.
+  listenToParent(
+    (command) => {
+      if (command.command === 'pause-before' && (command.action === 'write' || command.action === 'call')) runtime.armPauseBefore(command.action);
+    },
+    () => void shutdown(),
+  );
   // Announce only once the signal handlers are in place: a supervisor may signal at once.
-  print({ event: 'started', pid: process.pid, token: runtime.token, lease: config.lease.name, label: config.label });
+  print({ event: 'started', pid: process.pid, token: runtime.token, lease: config.lease.name, job: job.name, label: config.label });
   runtime.start();
 }
 

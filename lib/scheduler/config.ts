@@ -1,8 +1,9 @@
 /**
  * Scheduler configuration: lease timing (validated by ../lease/config.ts) plus
  * work and reporting cadence. Relations checked here, naming the field:
- * `reportEveryMs > 0`, `everyMs ≥ 1 s`, `stallAfterMs > 3 × reportEveryMs`
- * (otherwise a stall could never be told from silence).
+ * `reportEveryMs > 0`, `everyMs ≥ 1 s` when given, `stallAfterMs > 3 × reportEveryMs`
+ * (otherwise a stall could never be told from silence). What a job does per
+ * batch (e.g. its batch size) is the job's own option (lib/jobs).
  */
 import { LeaseConfigError, type LeaseConfig, leaseConfig } from '../lease/config';
 
@@ -10,13 +11,16 @@ export interface SchedulerConfig {
   readonly lease: LeaseConfig;
   /** Display label of this instance, e.g. `A`. Optional; never used for decisions. */
   readonly label: string | null;
-  /** Occurrences fall due every `everyMs`, aligned to the Unix epoch. Default 5 min. */
-  readonly everyMs: number;
+  /** Occurrences fall due every `everyMs`, aligned to the Unix epoch. Default null: the job's own cadence. */
+  readonly everyMs: number | null;
   /** A progress report every `reportEveryMs` while holding. Default 2 s. */
   readonly reportEveryMs: number;
-  /** Documents per batch. Default 500. */
-  readonly batchSize: number;
-  /** Simulated planning work per batch (ms) between read and fenced write. Default 100. */
+  /**
+   * Wait this long between a batch's plan and its write or call (ms): simulated
+   * work in the demo, a throttle for real jobs. Default 100. Hazard: the batch
+   * carries the fence it captured before the wait; a longer wait makes a stale
+   * (refused) write after a pause more likely, never an accepted one.
+   */
   readonly batchWorkMs: number;
   /** Thresholds the status service judges this scheduler by. Defaults 5 min each. */
   readonly stallAfterMs: number;
@@ -24,9 +28,7 @@ export interface SchedulerConfig {
 }
 
 export const DEFAULT_SCHEDULER = {
-  everyMs: 5 * 60_000,
   reportEveryMs: 2_000,
-  batchSize: 500,
   batchWorkMs: 100,
   stallAfterMs: 5 * 60_000,
   overdueAfterMs: 5 * 60_000,
@@ -44,16 +46,14 @@ export function schedulerConfig(input: SchedulerConfigInput): SchedulerConfig {
   const config: SchedulerConfig = {
     lease,
     label: input.label ?? null,
-    everyMs: pick('everyMs'),
+    everyMs: input.everyMs ?? null,
     reportEveryMs: pick('reportEveryMs'),
-    batchSize: pick('batchSize'),
     batchWorkMs: pick('batchWorkMs'),
     stallAfterMs: pick('stallAfterMs'),
     overdueAfterMs: pick('overdueAfterMs'),
   };
   if (config.reportEveryMs <= 0) throw new LeaseConfigError('reportEveryMs', 'must be > 0');
-  if (config.everyMs < 1_000) throw new LeaseConfigError('everyMs', 'must be at least 1000 ms');
-  if (config.batchSize < 1 || config.batchSize > 10_000) throw new LeaseConfigError('batchSize', 'must be 1–10000');
+  if (config.everyMs !== null && (!Number.isInteger(config.everyMs) || config.everyMs < 1_000)) throw new LeaseConfigError('everyMs', 'must be whole ms, at least 1000');
   if (config.batchWorkMs < 0) throw new LeaseConfigError('batchWorkMs', 'must be ≥ 0');
   if (config.stallAfterMs <= 3 * config.reportEveryMs)
     throw new LeaseConfigError('stallAfterMs', `must be > 3 × reportEveryMs (${3 * config.reportEveryMs})`);

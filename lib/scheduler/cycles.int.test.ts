@@ -1,7 +1,8 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createPool } from '../../db/pool';
+import { createPool, createReadOnlyPool } from '../../db/pool';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
+import { retentionPlannerJob } from '../jobs/retention-planner';
 import { LeaseAuthority } from '../lease/authority';
 import { newInstanceToken } from '../lease/token';
 import { schedulerConfig } from './config';
@@ -32,6 +33,7 @@ describe('bounded resources over start/fail/retry/cancel cycles', () => {
     const lease = uniqueLease('cycle');
     const blocker = new LeaseAuthority(pool);
     const downUrl = `postgres://nobody@127.0.0.1:${await closedPort()}/none`;
+    const job = retentionPlannerJob();
     const config = schedulerConfig({ name: lease, ttlMs: 3_000, renewEveryMs: 200, renewDeadlineMs: 1_000, safetyMarginMs: 300, reportEveryMs: 100, batchWorkMs: 5, stallAfterMs: 1_000 });
     const resources = () => {
       const counts: Record<string, number> = {};
@@ -46,10 +48,12 @@ describe('bounded resources over start/fail/retry/cancel cycles', () => {
 
     for (let cycle = 0; cycle < 100; cycle++) {
       const kind = (['acquire', 'fail', 'retry', 'cancel'] as const)[cycle % 4];
-      const runtimePool = createPool(kind === 'fail' ? downUrl : databaseUrl(), { applicationName: 'leaseboard-cycle', connectTimeoutMs: 500 });
+      const url = kind === 'fail' ? downUrl : databaseUrl();
+      const runtimePool = createPool(url, { applicationName: 'leaseboard-cycle', connectTimeoutMs: 500 });
+      const readDb = createReadOnlyPool(url, { applicationName: 'leaseboard-cycle', connectTimeoutMs: 500 });
       const events: RuntimeEvent[] = [];
       const seen = (event: RuntimeEvent['event']) => poll(async () => events.some((e) => e.event === event), Boolean, 10_000, 5);
-      const runtime = new SchedulerRuntime(config, { db: runtimePool, onEvent: (event) => events.push(event) });
+      const runtime = new SchedulerRuntime(job, config, { db: runtimePool, readDb, onEvent: (event) => events.push(event) });
       tokens.push(runtime.token);
       let foreign = null;
       if (kind === 'retry') {
@@ -62,7 +66,7 @@ describe('bounded resources over start/fail/retry/cancel cycles', () => {
       if (kind === 'retry') await seen('held');
       // cancel: stop at once, mid-acquisition
       await runtime.stop();
-      await runtimePool.end();
+      await Promise.all([runtimePool.end(), readDb.end()]);
       if (foreign) await pool.query('UPDATE leases SET released_at = clock_timestamp(), expires_at = clock_timestamp() WHERE name = $1', [lease]);
       expect(events.at(-1)?.event).toBe('stopped');
     }

@@ -12,15 +12,23 @@ export type RuntimeEvent =
   | { event: 'acquire_unknown'; lease: string }
   | { event: 'renew_unknown'; lease: string; epoch: number }
   | { event: 'lost'; lease: string; epoch: number; why: 'renewal_refused' | 'self_suspected' }
-  | { event: 'occurrence_started'; occurrence: string; epoch: number; resumed: boolean; cursor: number }
+  | { event: 'occurrence_started'; occurrence: string; epoch: number; resumed: boolean; step: string; cursor: number }
+  | { event: 'step_started'; occurrence: string; epoch: number; step: string }
   | { event: 'occurrence_completed'; occurrence: string; epoch: number }
   | { event: 'write_rejected'; epoch: number; reason: string; currentEpoch: number | null; resource: string }
+  | { event: 'call_accepted'; epoch: number; target: string; step: string }
+  | { event: 'fault_armed'; fault: 'pause_before'; action: SideEffect }
+  /** The fault drill "pause mid-write": the fence is captured, the write not sent; the process stops itself now (SIGSTOP). */
+  | { event: 'paused_mid_write'; epoch: number; action: SideEffect; step: string }
   | { event: 'frozen'; on: boolean }
   | { event: 'dropping_reports'; on: boolean }
   | { event: 'draining'; lease: string; epoch: number; by: string; reason: string }
   | { event: 'released'; lease: string; epoch: number }
   | { event: 'error'; where: string; message: string }
   | { event: 'stopped'; lease: string; writes: WriteStats };
+
+/** The two kinds of fenced side effect: a database write, an external call. */
+export type SideEffect = 'write' | 'call';
 
 export interface WriteStats {
   attempted: number;

@@ -1,6 +1,7 @@
 /**
- * The scheduler runtime: acquire → (renew loop ‖ work loop ‖ report loop) →
- * on a lost or unprovable lease stop fenced work at once → retry acquisition.
+ * The scheduler runtime: runs ONE job (./job.ts) under one lease.
+ * acquire → (renew loop ‖ work loop ‖ report loop) → on a lost or unprovable
+ * lease stop fenced work at once → retry acquisition.
  *
  * Guarantees
  * - Timing comes from the injected `Clock` and only schedules attempts; every
@@ -14,20 +15,31 @@
  * a write of its old epoch; the resource fence rejects it.
  */
 import type pg from 'pg';
+import type { ReadOnlyPool } from '../lease/actions';
 import { LeaseAuthority } from '../lease/authority';
 import { newInstanceToken } from '../lease/token';
 import { type Clock, systemClock, withDeadline } from './clock';
 import type { SchedulerConfig } from './config';
-import { type EventSink, safeMessage, type WriteStats } from './events';
+import { type EventSink, safeMessage, type SideEffect, type WriteStats } from './events';
+import type { Job } from './job';
 import { runReportLoop } from './report-loop';
 import { Tenure } from './tenure';
 import { runWorkLoop, type WorkPosition } from './work-loop';
 
 export interface RuntimeDeps {
+  /** Authority, occurrences, reports and fenced writes. */
   db: pg.Pool;
+  /** For the job's read steps: sessions that refuse writes (db/pool.ts createReadOnlyPool). */
+  readDb: ReadOnlyPool;
   clock?: Clock;
   token?: string;
   onEvent?: EventSink;
+  /**
+   * The fault drill "pause mid-write" (`armPauseBefore`): stops this process
+   * where it stands — the CLI sends itself SIGSTOP; whoever armed it sends SIGCONT.
+   * Without it, an armed pause is reported and skipped.
+   */
+  pause?: () => Promise<void>;
 }
 
 export interface RuntimeSnapshot {
@@ -54,8 +66,10 @@ export class SchedulerRuntime {
   private dropping = false;
   private unfreeze: (() => void)[] = [];
   private reportSeq = { epoch: 0, seq: 0 };
+  private pauseArmed: SideEffect | null = null;
 
   constructor(
+    private readonly job: Job,
     private readonly config: SchedulerConfig,
     private readonly deps: RuntimeDeps,
   ) {
@@ -88,6 +102,24 @@ export class SchedulerRuntime {
     if (this.dropping === on) return;
     this.dropping = on;
     this.emit({ event: 'dropping_reports', on });
+  }
+
+  /** Fault drill: the next fenced write (or external call) pauses after capturing its fence, before it is sent. */
+  armPauseBefore(action: SideEffect): void {
+    this.pauseArmed = action;
+    this.emit({ event: 'fault_armed', fault: 'pause_before', action });
+  }
+
+  private async beforeSideEffect(action: SideEffect, step: string, epoch: number): Promise<void> {
+    if (this.pauseArmed !== action) return;
+    this.pauseArmed = null;
+    this.emit({ event: 'paused_mid_write', epoch, action, step });
+    await this.deps.pause?.();
+  }
+
+  /** The cadence in force: the config's override, else the job's own. */
+  get everyMs(): number {
+    return this.config.everyMs ?? this.job.everyMs;
   }
 
   snapshot(): RuntimeSnapshot {
@@ -156,7 +188,17 @@ export class SchedulerRuntime {
     const shared = { db: this.deps.db, config: this.config, clock: this.clock, emit: this.emit, position: this.position };
     await Promise.all([
       tenure.renewLoop(),
-      runWorkLoop(tenure, { ...shared, writes: this.writes, completed: { key: null }, waitUnfrozen: (signal) => this.waitUnfrozen(signal) }),
+      runWorkLoop(tenure, {
+        ...shared,
+        readDb: this.deps.readDb,
+        job: this.job,
+        everyMs: this.everyMs,
+        writes: this.writes,
+        completed: { key: null },
+        waitUnfrozen: (signal) => this.waitUnfrozen(signal),
+        stopSignal: this.stopping.signal,
+        beforeSideEffect: (action, step, at) => this.beforeSideEffect(action, step, at),
+      }),
       runReportLoop(tenure, { ...shared, dropping: () => this.dropping, seq: this.reportSeq }),
     ]);
     this.position.occurrence = null;
@@ -195,7 +237,7 @@ export class SchedulerRuntime {
          VALUES ($1, $2, $3, $4, $5, clock_timestamp())
          ON CONFLICT (name) DO UPDATE SET every_ms = excluded.every_ms, report_every_ms = excluded.report_every_ms,
            stall_after_ms = excluded.stall_after_ms, overdue_after_ms = excluded.overdue_after_ms, registered_at = excluded.registered_at`,
-        [c.lease.name, c.everyMs, c.reportEveryMs, c.stallAfterMs, c.overdueAfterMs],
+        [c.lease.name, this.everyMs, c.reportEveryMs, c.stallAfterMs, c.overdueAfterMs],
       );
       this.emit({ event: 'registered', lease: c.lease.name });
       return true;

@@ -15,7 +15,7 @@
  */
 import type { Grant, LeaseAuthority } from '../lease/authority';
 import type { LeaseConfig } from '../lease/config';
-import type { Fence } from '../lease/fence';
+import { type Fence, fenceFor } from '../lease/fence';
 import { type Clock, withDeadline } from './clock';
 import { type EventSink, safeMessage } from './events';
 
@@ -24,6 +24,7 @@ export class Tenure {
   private validUntil: number;
   private suspect = false;
   private endedBy: 'renewal_refused' | 'self_suspected' | 'stopped' | 'drained' | null = null;
+  private issued: Fence | null = null;
 
   constructor(
     readonly grant: Grant,
@@ -69,14 +70,14 @@ export class Tenure {
     return !this.signal.aborted && !this.suspect;
   }
 
-  /** The fence to carry on a fenced step starting now, or null when authority is not proven. */
-  fence(resource: string): Fence | null {
+  /** The fence to carry on a fenced or external step starting now, or null when authority is not proven. */
+  fence(): Fence | null {
     if (this.signal.aborted || this.suspect) return null;
     if (this.clock.now() >= this.validUntil) {
       this.lose('self_suspected');
       return null;
     }
-    return { lease: this.grant.name, epoch: this.grant.epoch, resource };
+    return (this.issued ??= fenceFor(this.grant));
   }
 
   /** Renews every `renewEveryMs` until the tenure ends. */

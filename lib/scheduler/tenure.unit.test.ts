@@ -37,16 +37,16 @@ describe('tenure', () => {
     const h = harness([]);
     const tenure = h.make(true);
     h.setNow(12_999);
-    expect(tenure.fence('plan_items')).toMatchObject({ epoch: 7 });
+    expect(tenure.fence()).toMatchObject({ epoch: 7 });
     h.setNow(13_000);
-    expect(tenure.fence('plan_items')).toBeNull();
+    expect(tenure.fence()).toBeNull();
     expect(h.events).toContainEqual({ event: 'lost', lease: 'retention-planner', epoch: 7, why: 'self_suspected' });
   });
 
   it('does not trust an adopted grant until a renewal proves it, and renews at once', async () => {
     const h = harness([renewed, { kind: 'lost' }]);
     const tenure = h.make(false);
-    expect(tenure.fence('plan_items')).toBeNull();
+    expect(tenure.fence()).toBeNull();
     await tenure.renewLoop();
     expect(h.calls[0]).toBe(0); // renewed immediately, not after renewEvery
     expect(h.events.at(-1)).toMatchObject({ event: 'lost', why: 'renewal_refused' });

@@ -1,28 +1,33 @@
 /**
  * The work loop of one tenure: find the occurrence due now (database clock),
- * claim or resume it, and plan it batch by batch until completed.
+ * claim or resume it, and run the job's steps (./job.ts) batch by batch until
+ * the occurrence is completed.
  *
  * Guarantees
- * - Every fenced step (claim, batch write, complete) starts only with a fence
- *   from `tenure.fence()`; a batch carries the fence it captured at its start.
+ * - Every fenced or external side effect (claim, batch write, call, step
+ *   move, complete) starts only with a fence from `tenure.fence()`; a batch
+ *   carries the fence it captured before its read.
+ * - A batch's write and its cursor move are ONE fenced statement; an
+ *   external call's cursor move follows the accepted call, fenced.
  * - When the tenure ends the loop stops at once: no further step starts, and a
  *   batch waiting in its planning work is abandoned before its write.
  * - While frozen (fault drill) no batch starts; renewals and reports go on.
  * - When an operator has disabled the scheduler, no new occurrence starts;
  *   the one in flight finishes, then the tenure ends and the lease is released.
- * Not guaranteed: a write already begun before a pause is still sent after
- * it; the resource fence rejects it and it is counted in `writes.rejected`.
+ * Not guaranteed: a write or call already begun before a pause is still sent
+ * after it; the database (or the external target) refuses it, and it is
+ * counted in `writes.rejected` and logged in stale_write_rejections.
  */
 import type pg from 'pg';
-import { runAction } from '../lease/actions';
-import type { Fence, FencedResult } from '../lease/fence';
+import type { ReadOnlyPool } from '../lease/actions';
+import { type Fence, logRejection } from '../lease/fence';
+import { type FencedResult, writeFenced } from '../lease/fenced-write';
 import { readIntent } from '../lease/intent';
-import { claimOccurrence, completeOccurrence, occurrenceKey } from '../lease/occurrences';
+import { advanceOccurrence, claimOccurrence, completeOccurrence, nextOccurrenceStep, occurrenceKey } from '../lease/occurrences';
 import type { Clock } from './clock';
 import type { SchedulerConfig } from './config';
-import { type EventSink, safeMessage, type WriteStats } from './events';
-import { planExpiries } from './policy';
-import { readDocumentBatchAction, writePlanItemsAction } from './retention';
+import { type EventSink, safeMessage, type SideEffect, type WriteStats } from './events';
+import type { ExternalStep, FencedStep, Job, OccurrenceInfo, PlanInput } from './job';
 import type { Tenure } from './tenure';
 
 /** What the reporter reads: the occurrence in flight and its cursor. */
@@ -33,6 +38,10 @@ export interface WorkPosition {
 
 export interface WorkDeps {
   db: pg.Pool;
+  readDb: ReadOnlyPool;
+  job: Job;
+  /** The cadence in force: the config's override, else the job's. */
+  everyMs: number;
   config: SchedulerConfig;
   clock: Clock;
   emit: EventSink;
@@ -42,6 +51,10 @@ export interface WorkDeps {
   completed: { key: string | null };
   /** Resolves at once when not frozen; otherwise when unfrozen or `signal` aborts. */
   waitUnfrozen(signal: AbortSignal): Promise<void>;
+  /** Aborts when the runtime stops (external calls honour it; a tenure's end does not abort a call). */
+  stopSignal: AbortSignal;
+  /** Runs after a batch captured its fence and planned, right before its write or call (fault drills). */
+  beforeSideEffect(action: SideEffect, step: string, epoch: number): Promise<void>;
 }
 
 const RETRY_MS = 250;
@@ -60,15 +73,18 @@ async function currentSlot(db: pg.Pool, everyMs: number): Promise<{ slotAt: Date
   return { slotAt: new Date(slotMs), nextInMs: slotMs + everyMs - Number(rows[0]!.now_ms) };
 }
 
+/** Counts a fenced write (and reports a refusal); true when it was written. */
+type Track = <R>(result: FencedResult<R>) => result is Extract<FencedResult<R>, { kind: 'written' }>;
+
 export async function runWorkLoop(tenure: Tenure, deps: WorkDeps): Promise<void> {
   const { clock, emit } = deps;
   const signal = tenure.signal;
-  const track = <T>(result: FencedResult<T>, resource: string): result is Extract<FencedResult<T>, { kind: 'written' }> => {
+  const track: Track = <R,>(result: FencedResult<R>): result is Extract<FencedResult<R>, { kind: 'written' }> => {
     deps.writes.attempted++;
     if (result.kind === 'written') deps.writes.accepted++;
     if (result.kind === 'rejected') {
       deps.writes.rejected++;
-      emit({ event: 'write_rejected', epoch: tenure.epoch, reason: result.reason, currentEpoch: result.currentEpoch, resource });
+      emit({ event: 'write_rejected', epoch: tenure.epoch, reason: result.reason, currentEpoch: result.currentEpoch, resource: result.resource });
     }
     return result.kind === 'written';
   };
@@ -77,21 +93,19 @@ export async function runWorkLoop(tenure: Tenure, deps: WorkDeps): Promise<void>
     try {
       await runOnce(tenure, deps, track);
     } catch (error) {
-      // A store error (connection refused, statement timeout…): nothing is assumed; try again.
+      // A store error (connection refused, statement timeout…) or a job's bug: nothing is assumed; try again.
       emit({ event: 'error', where: 'work', message: safeMessage(error) });
       await clock.sleep(RETRY_MS, signal);
     }
   }
 }
 
-type Track = <T>(result: FencedResult<T>, resource: string) => boolean;
-
-/** One pass: claim the occurrence due now and plan it, or wait for the next slot. */
+/** One pass: claim the occurrence due now and run it, or wait for the next slot. */
 async function runOnce(tenure: Tenure, deps: WorkDeps, track: Track): Promise<void> {
   const { db, config, clock, emit, position } = deps;
   const signal = tenure.signal;
   await deps.waitUnfrozen(signal);
-  const fence = tenure.fence('occurrences');
+  const fence = tenure.fence();
   if (!fence) return clock.sleep(RETRY_MS, signal);
   // An operator disabled this scheduler: start nothing new, hand the lease back (drain).
   const intent = await readIntent(db, config.lease.name);
@@ -99,7 +113,7 @@ async function runOnce(tenure: Tenure, deps: WorkDeps, track: Track): Promise<vo
     emit({ event: 'draining', lease: config.lease.name, epoch: tenure.epoch, by: intent.by, reason: intent.reason });
     return tenure.end('drained');
   }
-  const { slotAt, nextInMs } = await currentSlot(db, config.everyMs);
+  const { slotAt, nextInMs } = await currentSlot(db, deps.everyMs);
   const key = occurrenceKey(config.lease.name, slotAt);
   const idle = () => clock.sleep(Math.min(nextInMs + 50, IDLE_CHECK_MS), signal);
   if (key === deps.completed.key) return idle();
@@ -111,15 +125,19 @@ async function runOnce(tenure: Tenure, deps: WorkDeps, track: Track): Promise<vo
       deps.completed.key = key;
       return idle();
     case 'rejected':
-      track(claim, 'occurrences');
+      track(claim);
       return clock.sleep(RETRY_MS, signal);
     case 'unknown':
       return clock.sleep(RETRY_MS, signal);
-    case 'claimed':
+    case 'claimed': {
       position.occurrence = key;
       position.cursor = claim.cursor;
-      emit({ event: 'occurrence_started', occurrence: key, epoch: tenure.epoch, resumed: claim.resumed, cursor: claim.cursor });
-      return planOccurrence(tenure, deps, key, track);
+      const step = deps.job.steps[claim.step]?.name ?? 'complete';
+      emit({ event: 'occurrence_started', occurrence: key, epoch: tenure.epoch, resumed: claim.resumed, step, cursor: claim.cursor });
+      // An occurrence stored past the job's last step (the job lost steps since) only needs completing.
+      const start = Math.min(claim.step, deps.job.steps.length);
+      return runOccurrence(tenure, deps, { lease: config.lease.name, key, scheduledAt: slotAt }, start, claim.cursor, track);
+    }
     default: {
       const unreachable: never = claim;
       throw new Error(`unexpected claim ${JSON.stringify(unreachable)}`);
@@ -127,35 +145,103 @@ async function runOnce(tenure: Tenure, deps: WorkDeps, track: Track): Promise<vo
   }
 }
 
-async function planOccurrence(tenure: Tenure, deps: WorkDeps, key: string, track: Track): Promise<void> {
-  const { db, config, clock, emit, position } = deps;
-  const signal = tenure.signal;
-  while (!signal.aborted) {
-    await deps.waitUnfrozen(signal);
-    const fence: Fence | null = tenure.fence('plan_items');
+/** Runs the steps from `startStep` (at `startCursor`), moving the occurrence on after each, fenced. */
+async function runOccurrence(tenure: Tenure, deps: WorkDeps, occurrence: OccurrenceInfo, startStep: number, startCursor: number, track: Track): Promise<void> {
+  const { job, db, emit, position } = deps;
+  for (let index = startStep, cursor = startCursor; index <= job.steps.length; index++, cursor = 0) {
+    if (index < job.steps.length) {
+      if (index !== startStep) emit({ event: 'step_started', occurrence: occurrence.key, epoch: tenure.epoch, step: job.steps[index]!.name });
+      position.cursor = cursor;
+      if ((await runStep(tenure, deps, occurrence, index, cursor, track)) !== 'done') return;
+    }
+    const fence = tenure.fence();
     if (!fence) return;
-    const ctx = { db, fence };
-    const read = await runAction(readDocumentBatchAction, ctx, { after: position.cursor ?? 0, limit: config.batchSize });
-    if (read.kind !== 'ran') return;
-    const batch = read.value;
-    if (batch.documents.length === 0) {
-      const done = await completeOccurrence(db, { ...fence, resource: 'occurrences' }, key);
-      if (track(done, 'occurrences')) {
-        emit({ event: 'occurrence_completed', occurrence: key, epoch: tenure.epoch });
-        position.occurrence = null;
-        position.cursor = null;
-      }
+    const last = index >= job.steps.length - 1;
+    const moved = await writeFenced(db, fence, (w) => [last ? completeOccurrence(w, occurrence.key) : nextOccurrenceStep(w, occurrence.key, index)]);
+    // Not moved (count 0): someone else moved this occurrence on; the next pass claims again.
+    if (!track(moved) || moved.results[0].count === 0) return;
+    if (last) {
+      emit({ event: 'occurrence_completed', occurrence: occurrence.key, epoch: tenure.epoch });
+      position.occurrence = null;
+      position.cursor = null;
+      deps.completed.key = occurrence.key;
       return;
     }
-    // The planning work itself (simulated): a pause here is the classic stale writer.
-    const items = planExpiries(batch.documents, batch.readAt);
+  }
+}
+
+/** One step, batch by batch: read (read-only) → plan (pure) → write (fenced) or call (external). */
+async function runStep(tenure: Tenure, deps: WorkDeps, occurrence: OccurrenceInfo, index: number, start: number, track: Track): Promise<'done' | 'stopped'> {
+  const { clock, config, position } = deps;
+  const step = deps.job.steps[index]!;
+  const signal = tenure.signal;
+  let cursor = start;
+  while (!signal.aborted) {
+    await deps.waitUnfrozen(signal);
+    const fence = tenure.fence();
+    if (!fence) return 'stopped';
+    const batch = await step.read({ ...occurrence, db: deps.readDb, cursor });
+    if (batch === null) return 'done';
+    if (!(batch.next > cursor)) throw new Error(`job ${deps.job.name}, step ${step.name}: the next cursor (${batch.next}) must be greater than ${cursor}`);
+    const input: PlanInput = { ...occurrence, cursor, next: batch.next };
+    const plan = step.plan(batch.data, input);
+    // The planning work itself (simulated, or a throttle): a pause here is the classic stale writer.
     await clock.sleep(config.batchWorkMs, signal);
     // A renewal went unknown meanwhile: stop before the write (invariant 4). A pause
-    // inside this step is not seen here; the resource fence rejects that write.
-    if (!tenure.trusted) return;
-    const cursor = batch.documents.at(-1)!.id;
-    const written = await runAction(writePlanItemsAction, ctx, { occurrence: key, items, cursor });
-    if (written.kind !== 'ran' || !track(written.value, 'plan_items')) return;
+    // inside this step is not seen here; the resource's fence refuses that write.
+    if (signal.aborted || !tenure.trusted) return 'stopped';
+    const moved =
+      step.class === 'fenced'
+        ? await writeBatch(deps, fence, step, plan, input, index, track)
+        : await callBatch(deps, fence, step, plan, input, index, track);
+    if (!moved) return 'stopped';
+    cursor = batch.next;
     position.cursor = cursor;
+  }
+  return 'stopped';
+}
+
+async function writeBatch(deps: WorkDeps, fence: Fence, step: FencedStep<unknown, unknown>, plan: unknown, input: PlanInput, index: number, track: Track): Promise<boolean> {
+  await deps.beforeSideEffect('write', step.name, fence.epoch);
+  const result = await writeFenced(deps.db, fence, (w) => [...step.write(w, plan, input), advanceOccurrence(w, input.key, index, input.next)]);
+  // The cursor did not move: the occurrence is no longer running at this step here.
+  return track(result) && result.results.at(-1)!.count > 0;
+}
+
+async function callBatch(
+  deps: WorkDeps,
+  fence: Fence,
+  step: ExternalStep<unknown, unknown>,
+  plan: unknown,
+  input: PlanInput,
+  index: number,
+  track: Track,
+): Promise<boolean> {
+  const { emit, writes } = deps;
+  await deps.beforeSideEffect('call', step.name, fence.epoch);
+  writes.attempted++;
+  const request = { lease: fence.lease, epoch: fence.epoch, idempotencyKey: `${input.key}/${step.name}/${input.cursor}`, signal: deps.stopSignal };
+  const outcome = await step.call(request, plan, input);
+  switch (outcome.kind) {
+    case 'accepted': {
+      writes.accepted++;
+      emit({ event: 'call_accepted', epoch: fence.epoch, target: step.target.name, step: step.name });
+      const moved = await writeFenced(deps.db, fence, (w) => [advanceOccurrence(w, input.key, index, input.next)]);
+      return track(moved) && moved.results[0].count > 0;
+    }
+    case 'rejected': {
+      writes.rejected++;
+      const rejection = { lease: fence.lease, attemptedEpoch: fence.epoch, currentEpoch: outcome.currentEpoch, reason: 'stale_epoch' as const, resource: step.target.name };
+      await logRejection(deps.db, rejection);
+      emit({ event: 'write_rejected', epoch: fence.epoch, reason: rejection.reason, currentEpoch: outcome.currentEpoch, resource: rejection.resource });
+      return false;
+    }
+    case 'unknown':
+      emit({ event: 'error', where: `call ${step.target.name}`, message: safeMessage(outcome.cause) });
+      return false;
+    default: {
+      const unreachable: never = outcome;
+      throw new Error(`unexpected call outcome ${JSON.stringify(unreachable)}`);
+    }
   }
 }

@@ -27,7 +27,7 @@ describe('scheduler detail (real PostgreSQL)', () => {
     ]);
     expect(d.transitions[1]!.to).not.toBeNull();
     expect(d.rejections).toHaveLength(1);
-    expect(d.rejections[0]).toMatchObject({ attemptedEpoch: 1, currentEpoch: 2, resource: 'test_items', reason: 'stale_epoch' });
+    expect(d.rejections[0]).toMatchObject({ attemptedEpoch: 1, currentEpoch: 2, resource: 'occurrences', reason: 'stale_epoch' });
     expect(s.rejected.kind).toBe('rejected');
   });
 

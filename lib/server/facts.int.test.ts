@@ -6,6 +6,8 @@ import { LeaseAuthority } from '../lease/authority';
 import { setIntent } from '../lease/intent';
 import { StatusService } from './service';
 import { claimOccurrence, completeOccurrence, occurrenceKey } from '../lease/occurrences';
+import { fenceFor } from '../lease/fence';
+import { writeFenced } from '../lease/fenced-write';
 import { acquire, countingDb, register, reporter, serviceOn, sleep } from './testing/seed';
 
 describe('status list read (real PostgreSQL)', () => {
@@ -99,11 +101,11 @@ describe('status list read (real PostgreSQL)', () => {
     const name = uniqueLease('between');
     await register(pool, name, { everyMs: 1_000, stallAfterMs: 300, reportEveryMs: 50, overdueAfterMs: 200 });
     const grant = await acquire(pool, name);
-    const fence = { lease: name, epoch: grant.epoch, resource: 'occurrences' };
+    const fence = fenceFor({ name, epoch: grant.epoch });
     const slot = new Date(Math.floor(Date.now() / 1_000) * 1_000 - 1_000);
     const key = occurrenceKey(name, slot);
     expect((await claimOccurrence(pool, fence, key, slot)).kind).toBe('claimed');
-    expect((await completeOccurrence(pool, fence, key)).kind).toBe('written');
+    expect((await writeFenced(pool, fence, (w) => [completeOccurrence(w, key)])).kind).toBe('written');
     const r = reporter(pool, grant, 50);
     for (let i = 0; i < 30; i++) {
       await r.report(null, null); // alive, renewing, reporting — and never starting the next occurrence

@@ -9,8 +9,12 @@
  * (./asof.ts), so no rule is re-implemented; defaults: to = now, from = to −
  * 1 h; `to` after now is clamped to now; span ≤ 24 h, inverted/empty → 400,
  * older than RETENTION_MS → 400; at most 360 buckets of a "nice" width.
+ * Renewal age per bucket: the longest renewal gap of the minute rollups the
+ * bucket overlaps, and — exactly — the age since a tenure's last renewal up to
+ * its end (takeover, release, or now for the current epoch), so a lapse shows
+ * the age climbing past ttl in the bucket where it happened.
  * Non-guarantees: health between two bucket ends is not sampled (a shorter
- * episode can fall between); renewal age has 1-minute resolution (rollup).
+ * episode can fall between); gaps between renewals have 1-minute resolution (rollup).
  */
 import type { HealthSegment, HistoryBucket, SchedulerHistoryResponse } from '../api/types';
 import { project } from '../status';
@@ -21,7 +25,7 @@ import { dbNowMs, thresholdsFor } from './facts';
 import { readLogs, type SchedulerLogs } from './logs';
 import { checkName, parseInstant, RETENTION_MS } from './params';
 import { errorResult, okResult, type ReadResult } from './result';
-import { rebuildTenures, toApiTenure } from './tenures';
+import { rebuildTenures, type TenureLog, toApiTenure } from './tenures';
 import { toIso as iso } from '../status/time';
 
 export const HISTORY_DEFAULT_SPAN_MS = 3_600_000;
@@ -95,6 +99,7 @@ export async function readHistory(deps: ReadDeps, rawName: string, rawFrom?: str
 export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
   const current = logs.lease && { epoch: logs.lease.epoch, expiresMs: logs.lease.expires_ms, releasedMs: logs.lease.released_ms };
   const tenures = rebuildTenures(logs.events, current, logs.nowMs);
+  const ages = renewalAges(logs, tenures);
   const thresholds = thresholdsFor(logs.registration);
   const states = new ReportStates(logs.carry);
   const segments: HealthSegment[] = [];
@@ -117,7 +122,7 @@ export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
     if (status.observation.gap !== null) openGaps.push(status.observation.gap);
     buckets.push({
       t: iso(start),
-      renewalAgeMaxMs: renewalMax(logs, start, end),
+      renewalAgeMaxMs: renewalMax(ages, start, end),
       cursor: reports > 0 ? cursor : null,
       advances,
       reports,
@@ -163,14 +168,36 @@ function mergeGaps(gaps: ObservationGap[]): ObservationGap[] {
   return [...byKey.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
 }
 
-/** Largest renewal gap of any minute bucket overlapping [start, end). */
-function renewalMax(logs: SchedulerLogs, start: number, end: number): number | null {
-  let max: number | null = null;
-  const take = (minuteMs: number, gap: number) => {
-    if (minuteMs < end && minuteMs + 60_000 > start) max = Math.max(max ?? 0, gap);
-  };
-  for (const r of logs.renewals) take(r.minute_ms, r.max_gap_ms);
+/** Last renewal → end of each tenure the logs know: its takeover or release, or (the current epoch, unreleased) now. */
+function finalGaps(logs: SchedulerLogs): Span[] {
+  const gaps = logs.events.flatMap((e) => (e.last_renewed_ms == null ? [] : [{ fromMs: e.last_renewed_ms, toMs: e.at_ms }]));
   const l = logs.lease;
-  if (l && l.gap_bucket_ms !== null && l.gap_bucket_max_ms !== null) take(l.gap_bucket_ms, l.gap_bucket_max_ms);
+  if (l && l.released_ms === null) gaps.push({ fromMs: l.renewed_ms, toMs: logs.nowMs });
+  return gaps;
+}
+
+interface RenewalAges {
+  /** Longest gap between renewals per epoch and minute (the rollup), clipped to the epoch's tenure when known. */
+  rollups: (Span & { gapMs: number })[];
+  /** Last renewal → end of tenure: the age there is exact (`t − fromMs`). */
+  finals: Span[];
+}
+
+function renewalAges(logs: SchedulerLogs, tenures: readonly TenureLog[]): RenewalAges {
+  const clip = (epoch: number, minuteMs: number, gapMs: number) => {
+    const tenure = tenures.find((t) => t.epoch === epoch);
+    return { fromMs: Math.max(minuteMs, tenure?.fromMs ?? -Infinity), toMs: Math.min(minuteMs + 60_000, tenure?.toMs ?? Infinity), gapMs };
+  };
+  const rollups = logs.renewals.map((r) => clip(r.epoch, r.minute_ms, r.max_gap_ms));
+  const l = logs.lease;
+  if (l && l.gap_bucket_ms !== null && l.gap_bucket_max_ms !== null) rollups.push(clip(l.epoch, l.gap_bucket_ms, l.gap_bucket_max_ms));
+  return { rollups, finals: finalGaps(logs) };
+}
+
+/** Largest renewal age in [start, end): rollup gaps overlapping it, and the age reached in a final gap. */
+function renewalMax(ages: RenewalAges, start: number, end: number): number | null {
+  let max: number | null = null;
+  for (const r of ages.rollups) if (r.fromMs < end && r.toMs > start) max = Math.max(max ?? 0, r.gapMs);
+  for (const gap of ages.finals) if (gap.fromMs < end && gap.toMs > start) max = Math.max(max ?? 0, Math.round(Math.min(end, gap.toMs) - gap.fromMs));
   return max;
 }

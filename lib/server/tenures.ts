@@ -23,6 +23,8 @@ export interface LeaseEventLog {
   at_ms: number;
   previous_epoch: number | null;
   previous_ended_ms: number | null;
+  /** The last renewal of the tenure this event ends (null when not recorded). */
+  last_renewed_ms?: number | null;
 }
 
 /** What the lease row says about the current epoch. */

@@ -24,8 +24,8 @@ export function useSchedulers(databaseUrl: () => string) {
     const codes = await Promise.all(started.splice(0).map((process) => process.stop()));
     for (const code of codes) expect([0, null]).toContain(code);
   });
-  return (lease: string, label: string, flags: Record<string, number> = {}) => {
-    const process = new SchedulerProcess({ lease, label, databaseUrl: databaseUrl(), flags: { ...FAST_FLAGS, ...flags } });
+  return (lease: string, label: string, flags: Record<string, number> = {}, options: { job?: string; options?: Record<string, string> } = {}) => {
+    const process = new SchedulerProcess({ lease, label, databaseUrl: databaseUrl(), flags: { ...FAST_FLAGS, ...flags }, ...options });
     started.push(process);
     return process;
   };
@@ -65,4 +65,27 @@ export async function summaryRow(db: Pick<pg.Pool, 'query'>, lease: string) {
     [lease],
   );
   return rows[0] as { epoch: number; last_seq: number; cursor: number | null; in_flight: string | null; gap_reason: string | null; last_report_ms: number } | undefined;
+}
+
+/**
+ * Plan items of `lease` whose write time lies outside their epoch's tenure.
+ * Tenures from lease_events: an epoch runs from its grant to the next grant's
+ * previous_ended_at, its release, or (the current one) the lease row's end.
+ */
+export async function planItemsOutsideTenure(db: Pick<pg.Pool, 'query'>, lease: string) {
+  const { rows } = await db.query<{ outside: number; total: number }>(
+    `WITH tenure AS (
+       SELECT e.epoch, e.at AS start,
+              coalesce(n.previous_ended_at, r.at, CASE WHEN l.epoch = e.epoch THEN coalesce(l.released_at, l.expires_at) END) AS finish
+       FROM lease_events e
+       LEFT JOIN lease_events n ON n.lease = e.lease AND n.epoch = e.epoch + 1 AND n.kind <> 'released'
+       LEFT JOIN lease_events r ON r.lease = e.lease AND r.epoch = e.epoch AND r.kind = 'released'
+       JOIN leases l ON l.name = e.lease
+       WHERE e.lease = $1 AND e.kind <> 'released')
+     SELECT count(*) FILTER (WHERE t.epoch IS NULL OR NOT (x.written_at >= t.start AND x.written_at < t.finish))::int AS outside,
+            count(*)::int AS total
+     FROM plan_items x LEFT JOIN tenure t ON t.epoch = x.epoch WHERE x.lease = $1`,
+    [lease],
+  );
+  return rows[0]!;
 }

@@ -8,7 +8,7 @@
 import { msOf } from './facts';
 
 export const EVENT_COLUMNS = `id, kind, epoch::float8 AS epoch, holder, holder_label AS label, ${msOf('at')} AS at_ms,
-  previous_epoch::float8 AS previous_epoch, ${msOf('previous_ended_at')} AS previous_ended_ms`;
+  previous_epoch::float8 AS previous_epoch, ${msOf('previous_ended_at')} AS previous_ended_ms, ${msOf('last_renewed_at')} AS last_renewed_ms`;
 
 export const RECENT_SQL = `
 SELECT

@@ -6,7 +6,9 @@
  */
 import type pg from 'pg';
 import { forceExpire, uniqueLease } from '../../../db/testing/pools';
-import { fencedWrite } from '../../lease/fence';
+import { fenceFor } from '../../lease/fence';
+import { writeFenced } from '../../lease/fenced-write';
+import { completeOccurrence } from '../../lease/occurrences';
 import { setIntent } from '../../lease/intent';
 import { acquire, register, reporter, sleep } from './seed';
 
@@ -35,7 +37,7 @@ export async function writeScenario(db: Db) {
   const expiredAt = await dbNow(db);
   await sleep(40);
   const g2 = await acquire(db, name, 15_000, 'B');
-  const rejected = await fencedWrite(db, { lease: name, epoch: g1.epoch, resource: 'test_items' }, { ctes: 'w AS (SELECT 1 AS x FROM fence)' });
+  const rejected = await writeFenced(db, fenceFor({ name, epoch: g1.epoch }), (w) => [completeOccurrence(w, `${name}@none`)]);
   const r2 = reporter(db, g2);
   await sleep(30); // a visible "only the previous epoch reported" span
   await r2.report(`${name}@2026-01-01T00:00:00Z`, 2);

@@ -1,0 +1,42 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrl, uniqueLease, usePool } from '../../../db/testing/pools';
+import { leaseRow, poll, useSchedulers } from '../../scheduler/testing/fixtures';
+import { SQUARES_MIGRATION, squaresJob } from './job';
+
+// The README's example job (this very file's neighbour, job.ts) under a lease,
+// as real processes: two instances, a takeover mid-occurrence, each row once.
+describe('the README example: a user-defined job', () => {
+  const pool = usePool();
+  const spawnScheduler = useSchedulers(databaseUrl);
+  beforeAll(() => pool.query(SQUARES_MIGRATION));
+
+  it('runs under a lease with two instances, survives a takeover, and writes each item at most once', async () => {
+    expect(squaresJob.steps.map((step) => step.class)).toEqual(['fenced']);
+    const lease = uniqueLease('squares');
+    const job = { job: 'squares' };
+    const a = spawnScheduler(lease, 'A', {}, job);
+    const acquired = await a.waitFor((line) => line.event === 'acquired');
+    const b = spawnScheduler(lease, 'B', {}, job);
+    await b.waitFor((line) => line.event === 'held');
+    const started = await a.waitFor((line) => line.event === 'occurrence_started');
+    const key = String(started.occurrence);
+    const written = () => pool.query<{ n: number }>('SELECT count(*)::int AS n FROM squares WHERE occurrence = $1', [key]);
+    await poll(written, (r) => r.rows[0]!.n > 0); // A has written part of the occurrence
+    // A pauses between fence and write; B takes over, resumes the occurrence, finishes it.
+    await a.pauseMidWrite('write', () => b.waitFor((line) => line.event === 'acquired' && line.epoch === Number(acquired.epoch) + 1, 20_000));
+    await a.waitFor((line) => line.event === 'write_rejected', 10_000);
+    await b.waitFor((line) => line.event === 'occurrence_completed' && line.occurrence === key, 30_000);
+    expect(b.lines.find((line) => line.event === 'occurrence_started' && line.occurrence === key)).toMatchObject({ resumed: true });
+
+    const { rows } = await pool.query<{ n: number; distinct: number; wrong: number; epochs: number[] }>(
+      `SELECT count(*)::int AS n, count(DISTINCT n)::int AS distinct, count(*) FILTER (WHERE square <> n * n)::int AS wrong,
+              array_agg(DISTINCT epoch::int ORDER BY epoch::int) AS epochs
+       FROM squares WHERE occurrence = $1`,
+      [key],
+    );
+    expect(rows[0]).toEqual({ n: 1000, distinct: 1000, wrong: 0, epochs: [Number(acquired.epoch), Number(acquired.epoch) + 1] });
+    expect((await leaseRow(pool, lease))?.holder).toBe(b.token);
+    const occurrence = await pool.query(`SELECT state, epoch::int FROM occurrences WHERE key = $1`, [key]);
+    expect(occurrence.rows).toEqual([{ state: 'completed', epoch: Number(acquired.epoch) + 1 }]);
+  });
+});

@@ -1,0 +1,26 @@
+/**
+ * The synthetic retention planner, one job among examples (DESIGN.md "Jobs"):
+ * every 5 minutes, plan which synthetic documents would expire (step `plan`,
+ * fenced), then export the occurrence's summary to the archive (step
+ * `export`, external) when an archive is configured. Nothing is ever deleted.
+ */
+import { defineJob, type Job, JobDefinitionError, type Step } from '../../scheduler/job';
+import { exportStep } from './export-step';
+import { planStep } from './plan-step';
+
+export interface RetentionPlannerOptions {
+  /** Documents per batch. Default 500 (1–10,000). */
+  batchSize?: number;
+  /** The archive service to export each occurrence's summary to (lib/archive); none: no export step. */
+  archiveUrl?: string | null;
+}
+
+export const RETENTION_PLANNER_EVERY_MS = 5 * 60_000;
+
+export function retentionPlannerJob(options: RetentionPlannerOptions = {}): Job {
+  const batchSize = options.batchSize ?? 500;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new JobDefinitionError('retention-planner', 'batchSize must be 1–10000');
+  const steps: Step[] = [planStep(batchSize)];
+  if (options.archiveUrl) steps.push(exportStep(options.archiveUrl));
+  return defineJob({ name: 'retention-planner', everyMs: RETENTION_PLANNER_EVERY_MS, steps });
+}

@@ -1,0 +1,24 @@
+/**
+ * Leaseboard's scheduler library — the one public entry module. Run any job
+ * under a lease with a fencing epoch:
+ *
+ *   const job = defineJob({ name, everyMs, steps: [fencedStep({ name, read, plan, write })] });
+ *   const runtime = new SchedulerRuntime(job, schedulerConfig({ name: job.name }), { db, readDb });
+ *   runtime.start(); … await runtime.stop();
+ *
+ * or from the command line: `npm run scheduler -- --job NAME` for a job
+ * registered in lib/jobs. What each piece guarantees is said in its module:
+ * ./job.ts (steps and action classes), ./runtime.ts (the loop),
+ * ../lease/fence.ts (the database-enforced fence, and how to fence a table).
+ */
+export { defineJob, externalStep, fencedStep, JobDefinitionError } from './job';
+export type { Batch, ExternalOutcome, ExternalRequest, ExternalStep, ExternalTarget, FencedStep, Job, OccurrenceInfo, PlanInput, ReadInput, Step } from './job';
+export { SchedulerRuntime } from './runtime';
+export type { RuntimeDeps, RuntimeSnapshot } from './runtime';
+export { schedulerConfig, DEFAULT_SCHEDULER } from './config';
+export type { SchedulerConfig, SchedulerConfigInput } from './config';
+export type { RuntimeEvent, SideEffect, WriteStats } from './events';
+export { SchedulerProcess } from './process';
+export type { FencedStatement, FencedTable, FencedWrites, RowOf } from '../lease/fenced-statements';
+export { createPool, createReadOnlyPool } from '../../db/pool';
+export type { ReadOnlyPool } from '../../db/pool';

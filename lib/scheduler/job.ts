@@ -1,0 +1,144 @@
+/**
+ * Jobs: what the runtime runs under a lease. A job is data — a name, a
+ * cadence — and its steps. Each occurrence of the job runs its steps in
+ * order; each step runs batch by batch from a cursor:
+ *
+ *   read  (read_only: a read-only pool)  → the next batch and the cursor after it, or null when done
+ *   plan  (pure: values in, values out)  → what to write or send
+ *   write (fenced: statements only)      → run by the runtime behind the Fence, with the cursor move, as ONE statement
+ *   call  (external: lease, epoch, key)  → sent by the step; the runtime then moves the cursor, fenced
+ *
+ * Guarantees (enforced by lib/scheduler/work-loop.ts and the types here)
+ * - `read` gets no way to write: its pool's sessions are read-only.
+ * - `write` gets no connection: only the statement builder, whose INSERTs and
+ *   UPDATEs stamp the current lease and epoch, which the database checks.
+ * - `write` and `call` start only with a current Fence; a batch whose fence
+ *   went stale is refused (write) or refused by the target (call) and logged.
+ * - An occurrence resumes at its stored step and cursor after a takeover; a
+ *   batch is re-run at most from its last committed cursor, so writes keyed
+ *   by (occurrence, item) land at most once.
+ * - External targets: a step may call only a target declared `checksEpoch:
+ *   true` — one that refuses an epoch lower than the highest it has seen
+ *   (lib/archive shows how). Any other target is REFUSED when the job is
+ *   defined: no idempotency key can stop a stale holder's different write.
+ *   Every call still carries an idempotency key, the same for every attempt
+ *   at that batch by any holder, so a retry after a takeover is a repeat.
+ * Not guaranteed: a target that says it checks epochs but does not.
+ */
+import { leaseNameSchema } from '../lease/config';
+import type { ActionClass, ReadOnlyPool } from '../lease/actions';
+import type { FencedStatement, FencedWrites } from '../lease/fenced-statements';
+
+export interface OccurrenceInfo {
+  /** The lease the job runs under. */
+  readonly lease: string;
+  /** `lease@instant`, e.g. `retention-planner@2026-11-30T16:00:00Z`. */
+  readonly key: string;
+  readonly scheduledAt: Date;
+}
+
+export interface ReadInput extends OccurrenceInfo {
+  readonly db: ReadOnlyPool;
+  /** Where this step stands: 0 at its start, then the `next` of the last batch written. */
+  readonly cursor: number;
+}
+
+/** A batch: its data and the cursor after it (greater than the cursor it was read at). */
+export interface Batch<R> {
+  readonly data: R;
+  readonly next: number;
+}
+
+export interface PlanInput extends OccurrenceInfo {
+  readonly cursor: number;
+  readonly next: number;
+}
+
+export interface ExternalTarget {
+  /** Shown in the rejection log, e.g. `archive`. No hostnames. */
+  readonly name: string;
+  /** The target refuses an epoch lower than the highest it has seen for the lease (HTTP 409). */
+  readonly checksEpoch: true;
+}
+
+export interface ExternalRequest {
+  readonly lease: string;
+  readonly epoch: number;
+  /** `occurrence/step/cursor`: the same for every attempt at this batch, by any holder. */
+  readonly idempotencyKey: string;
+  /**
+   * Aborts when the runtime stops — not when the tenure ends: a call already
+   * begun goes out, and the target's own epoch check decides (as the
+   * database's does for a write).
+   */
+  readonly signal: AbortSignal;
+}
+
+export type ExternalOutcome =
+  | { kind: 'accepted' }
+  /** The target saw a higher epoch (`currentEpoch`, when it says). */
+  | { kind: 'rejected'; currentEpoch: number | null }
+  | { kind: 'unknown'; cause: unknown };
+
+interface StepBase<R, P> {
+  readonly name: string;
+  read(input: ReadInput): Promise<Batch<R> | null>;
+  plan(data: R, input: PlanInput): P;
+}
+
+export interface FencedStep<R, P> extends StepBase<R, P> {
+  readonly class: Extract<ActionClass, 'fenced'>;
+  write(w: FencedWrites, plan: P, input: PlanInput): readonly FencedStatement<unknown>[];
+}
+
+export interface ExternalStep<R, P> extends StepBase<R, P> {
+  readonly class: Extract<ActionClass, 'external'>;
+  readonly target: ExternalTarget;
+  call(request: ExternalRequest, plan: P, input: PlanInput): Promise<ExternalOutcome>;
+}
+
+export type Step = FencedStep<unknown, unknown> | ExternalStep<unknown, unknown>;
+
+export interface Job {
+  /** Also the default lease name: lowercase letters, digits, dashes. */
+  readonly name: string;
+  /** An occurrence falls due every `everyMs` (aligned to the Unix epoch); at least 1 s. */
+  readonly everyMs: number;
+  readonly steps: readonly Step[];
+}
+
+export class JobDefinitionError extends Error {
+  constructor(job: string, message: string) {
+    super(`job ${job}: ${message}`);
+    this.name = 'JobDefinitionError';
+  }
+}
+
+/** A step that writes to this database (types infer the batch and plan shapes). */
+export function fencedStep<R, P>(step: Omit<FencedStep<R, P>, 'class'>): FencedStep<R, P> {
+  return Object.freeze({ ...step, class: 'fenced' as const });
+}
+
+/** A step that calls a target outside this database which checks epochs itself. */
+export function externalStep<R, P>(step: Omit<ExternalStep<R, P>, 'class'>): ExternalStep<R, P> {
+  return Object.freeze({ ...step, class: 'external' as const });
+}
+
+/** Checks a job where it is built, naming what is wrong; returns it frozen. */
+export function defineJob(job: Job): Job {
+  const name = leaseNameSchema.safeParse(job.name);
+  if (!name.success) throw new JobDefinitionError(String(job.name), `name: ${name.error.issues[0]?.message ?? 'invalid'}`);
+  if (!Number.isInteger(job.everyMs) || job.everyMs < 1_000) throw new JobDefinitionError(job.name, `everyMs must be whole ms ≥ 1000, got ${job.everyMs}`);
+  if (job.steps.length === 0) throw new JobDefinitionError(job.name, 'needs at least one step');
+  const names = new Set<string>();
+  for (const step of job.steps) {
+    if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(step.name)) throw new JobDefinitionError(job.name, `step name ${JSON.stringify(step.name)}: 1–32 of [a-z0-9-]`);
+    if (names.has(step.name)) throw new JobDefinitionError(job.name, `two steps named ${step.name}`);
+    names.add(step.name);
+    if (step.class === 'external' && (step.target as { checksEpoch?: unknown }).checksEpoch !== true) {
+      throw new JobDefinitionError(job.name, `step ${step.name}: refused — external target ${step.target.name} must check epochs (checksEpoch: true)`);
+    }
+    if (step.class !== 'fenced' && step.class !== 'external') throw new JobDefinitionError(job.name, `step ${String((step as Step).name)}: unknown class`);
+  }
+  return Object.freeze({ ...job, steps: Object.freeze([...job.steps]) });
+}
