@@ -13,9 +13,7 @@
 import type pg from 'pg';
 import { type Fence, type FencedResult, fencedWrite } from './fence';
 
-export function occurrenceKey(lease: string, scheduledAt: Date): string {
-  return `${lease}@${scheduledAt.toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
-}
+export { occurrenceKey } from './occurrence-key';
 
 export type ClaimResult =
   | { kind: 'claimed'; cursor: number; resumed: boolean }

@@ -24,15 +24,15 @@
  */
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { project } from '../status';
-import type { SchedulerStatus } from '../status/types';
 import { readDetail, type ReadDeps } from './asof/detail';
 import { dbNowMs, readAllFacts, type FactsRead, type Queryable, type SchedulerRead } from './live/facts';
 import { readHistory } from './asof/history';
-import { buildList, projectAll, sortStatuses } from './live/list';
+import { buildList, projectAll, sortStatuses, type LiveRead } from './live/list';
 import { renderMetrics } from './metrics/metrics';
 import { StoreObserver } from './store/observer';
 import type { ListParams, ReadResult } from './http/result';
 import { toIso as iso } from '../status/time';
+
 
 export interface StatusServiceOptions {
   /** A pool (or any `query`-able) whose statement_timeout ≈ readTimeoutMs. */
@@ -46,10 +46,6 @@ export interface StatusServiceOptions {
   /** See ObserverOptions.log. */
   log?: (line: string, cause?: unknown) => void;
 }
-
-export type LiveRead =
-  | { ok: true; now: string; lastObservedAt: string; reads: SchedulerRead[]; statuses: SchedulerStatus[] }
-  | { ok: false; now: string; lastObservedAt: string | null; reads: SchedulerRead[]; statuses: SchedulerStatus[] };
 
 
 export class StatusService {

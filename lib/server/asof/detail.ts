@@ -7,7 +7,7 @@
  * name is only ever a bound parameter); `at` after the database's now → 400
  * `at_in_future`, older than RETENTION_MS → 400 `out_of_retention`; the store
  * unreadable → 503 `store_unreadable`. As-of statuses list their estimated
- * fields (see ./asof.ts). Every rule comes from lib/status `project`.
+ * fields (see ./facts-at.ts). Every rule comes from lib/status `project`.
  */
 import type { SchedulerDetailResponse, StaleWriteRejection } from '../../api/types';
 import { project } from '../../status';
@@ -19,7 +19,7 @@ import type { StoreObserver } from '../store/observer';
 import { checkName, parseInstant, RETENTION_MS } from '../http/params';
 import { errorResult, okResult, type ReadResult } from '../http/result';
 import { RECENT_SQL } from './recent-sql';
-import { rebuildTenures, toApiTenure, type CurrentLease, type LeaseEventLog, type TenureLog } from './tenures';
+import { currentLease, rebuildTenures, toApiTenure, type LeaseEventLog, type TenureLog } from './tenures';
 import { toIso as iso } from '../../status/time';
 
 export interface ReadDeps {
@@ -85,10 +85,7 @@ export async function readDetail(deps: ReadDeps, rawName: string, rawAt?: string
     const one = read.facts.schedulers[0];
     if (one === undefined || read.recent === null) return errorResult(404, 'unknown_scheduler', 'no scheduler with that name');
     const nowMs = Date.parse(read.facts.now);
-    const lease = one.facts.lease;
-    const expiresMs = lease && Date.parse(lease.expiresAt);
-    // A release sets expires_at to the release instant (lib/lease/sql.ts).
-    const current: CurrentLease | null = lease && { epoch: lease.epoch, expiresMs: expiresMs!, releasedMs: lease.released ? expiresMs : null };
+    const current = currentLease(one.facts.lease);
     return okResult({
       observedAt: read.facts.now,
       observation: { ok: true, lastObservedAt: read.facts.now },
@@ -102,11 +99,6 @@ export async function readDetail(deps: ReadDeps, rawName: string, rawAt?: string
   } catch (error) {
     return storeUnreadable(error);
   }
-}
-
-function currentOf(logs: SchedulerLogs): CurrentLease | null {
-  const l = logs.lease;
-  return l && { epoch: l.epoch, expiresMs: l.expires_ms, releasedMs: l.released_ms };
 }
 
 async function readDetailAsOf(deps: ReadDeps, name: string, atMs: number): Promise<ReadResult<SchedulerDetailResponse>> {
@@ -131,7 +123,7 @@ async function readDetailAsOf(deps: ReadDeps, name: string, atMs: number): Promi
   const byId = new Map<number, LeaseEventLog>();
   for (const e of [...(recent.events ?? []), ...logs.events]) byId.set(e.id, e);
   const events = [...byId.values()].sort((a, b) => a.at_ms - b.at_ms || a.id - b.id);
-  const tenures = rebuildTenures(events, currentOf(logs), logs.nowMs);
+  const tenures = rebuildTenures(events, currentLease(logs.lease), logs.nowMs);
   const { facts, estimated } = factsAt(logs, tenures, new ReportStates(logs.carry), atMs, 0);
   return okResult({
     observedAt: iso(logs.nowMs),

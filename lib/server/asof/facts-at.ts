@@ -19,6 +19,7 @@
  * scheduler's current registration (not logged either). An occurrence resumed
  * by a later leader has its claimed_at moved, so its earlier claim is unseen.
  */
+import { DEFAULT_LEASE_TIMING } from '../../lease/config';
 import type { SchedulerFacts } from '../../status/types';
 import type { ReportAgg, SchedulerLogs } from './logs';
 import { tenureAt, type TenureLog } from './tenures';
@@ -81,7 +82,7 @@ export function factsAt(logs: SchedulerLogs, tenures: readonly TenureLog[], stat
 function leaseAt(logs: SchedulerLogs, tenure: TenureLog | null, t: number, estimated: string[]): SchedulerFacts['lease'] {
   if (tenure === null) return null;
   const row = logs.lease;
-  const ttl = row?.ttl_ms ?? 15_000;
+  const ttl = row?.ttl_ms ?? DEFAULT_LEASE_TIMING.ttlMs;
   const ended = tenure.toMs !== null && tenure.toMs <= t;
   let renewedMs: number;
   let expiresMs: number;

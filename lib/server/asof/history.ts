@@ -4,9 +4,9 @@
  * rebuilt from logs — not from samples.
  *
  * Guarantees: two statements per call (the database's now, to resolve
- * defaults; then ./sql/logs.ts for the whole span); the health at each bucket
+ * defaults; then ./logs-sql.ts for the whole span); the health at each bucket
  * end is lib/status `project` applied to the facts as of that instant
- * (./asof.ts), so no rule is re-implemented; defaults: to = now, from = to −
+ * (./facts-at.ts), so no rule is re-implemented; defaults: to = now, from = to −
  * 1 h; `to` after now is clamped to now; span ≤ 24 h, inverted/empty → 400,
  * older than RETENTION_MS → 400; at most 360 buckets of a "nice" width.
  * Non-guarantees: health between two bucket ends is not sampled (a shorter
@@ -21,7 +21,7 @@ import { dbNowMs, thresholdsFor } from '../live/facts';
 import { readLogs, type SchedulerLogs } from './logs';
 import { checkName, parseInstant, RETENTION_MS } from '../http/params';
 import { errorResult, okResult, type ReadResult } from '../http/result';
-import { rebuildTenures, toApiTenure } from './tenures';
+import { currentLease, rebuildTenures, toApiTenure } from './tenures';
 import { toIso as iso } from '../../status/time';
 
 export const HISTORY_DEFAULT_SPAN_MS = 3_600_000;
@@ -93,8 +93,7 @@ export async function readHistory(deps: ReadDeps, rawName: string, rawFrom?: str
 
 /** Pure: the response from the logs (exported for tests). */
 export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
-  const current = logs.lease && { epoch: logs.lease.epoch, expiresMs: logs.lease.expires_ms, releasedMs: logs.lease.released_ms };
-  const tenures = rebuildTenures(logs.events, current, logs.nowMs);
+  const tenures = rebuildTenures(logs.events, currentLease(logs.lease), logs.nowMs);
   const thresholds = thresholdsFor(logs.registration);
   const states = new ReportStates(logs.carry);
   const segments: HealthSegment[] = [];

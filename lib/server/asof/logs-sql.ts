@@ -1,7 +1,7 @@
 /**
  * The logs read behind `?at=` and history: ONE statement that returns, for one
  * scheduler and a span [from, to], everything needed to rebuild its facts as
- * of any instant in the span (./asof.ts) — lease events, intent audit,
+ * of any instant in the span (./facts-at.ts) — lease events, intent audit,
  * per-epoch report state at `from`, per-bucket report aggregates, report
  * breaks, renewal-gap rollups and the occurrence slot at each bucket end.
  *
@@ -12,11 +12,12 @@
  *
  * Params: $1 name, $2 from, $3 to, $4 bucket ends (timestamptz[]),
  * $5 bucket ms, $6 default stall ms, $7 default report-every ms, $8 event limit.
- * Breaks use the store's own rule (lib/scheduler/report-store.ts): a seq jump
+ * Breaks use the store's own rule (lib/scheduler/report-store.ts, with SILENCE_FACTOR from lib/status): a seq jump
  * is `lost_reports`, else quiet > SILENCE_FACTOR × reportEvery is `silence`.
  */
-import { SILENCE_FACTOR } from '../../scheduler/report-store';
-import { dueSlotOf, keyTimeOf, msOf } from '../live/facts-sql';
+import { occurrenceKeySql } from '../../lease/occurrence-key';
+import { SILENCE_FACTOR } from '../../status';
+import { dueSlotOf, msOf } from '../live/facts-sql';
 import { EVENT_COLUMNS } from './recent-sql';
 
 const REPORT_ROW = `r.reported_at, r.seq, r.occurrence, r.cursor::float8 AS cursor, r.advanced`;
@@ -93,7 +94,7 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
       ORDER BY o.scheduled_at DESC LIMIT 1
     ) o ON true
     CROSS JOIN LATERAL (
-      SELECT CASE WHEN o.running THEN o.key ELSE $1 || '@' || ${keyTimeOf('x.slot')} END AS key, x.slot,
+      SELECT CASE WHEN o.running THEN o.key ELSE ${occurrenceKeySql('$1', 'x.slot')} END AS key, x.slot,
              coalesce(o.running, false) AS running
       FROM (SELECT ${dueSlotOf('o', 's')} AS slot) x
     ) k

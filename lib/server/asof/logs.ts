@@ -1,12 +1,12 @@
 /**
- * Reads one scheduler's logs over a span (./sql/logs.ts, ONE statement) and
- * types them for the pure as-of rebuild (./asof.ts).
+ * Reads one scheduler's logs over a span (./logs-sql.ts, ONE statement) and
+ * types them for the pure as-of rebuild (./facts-at.ts).
  *
  * Guarantees: every time is epoch ms from the database clock; `nowMs` is the
  * same statement's clock; lists are bounded (events by `eventLimit`, reports
  * aggregated per bucket and epoch). Non-guarantees: no deadline of its own.
  */
-import { DEFAULT_THRESHOLDS } from '../../status';
+import { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS } from '../../status';
 import type { Queryable, Registration } from '../live/facts';
 import { LOGS_SQL } from './logs-sql';
 import type { LeaseEventLog } from './tenures';
@@ -47,7 +47,7 @@ export interface LeaseRowLog {
   gap_bucket_max_ms: number | null;
 }
 
-/** The due occurrence at one instant (see sql/logs.ts `slots`). */
+/** The due occurrence at one instant (see ./logs-sql.ts `slots`). */
 export interface SlotLog {
   i: number;
   slot_ms: number;
@@ -79,7 +79,6 @@ export interface SchedulerLogs {
 }
 
 export const EVENT_LIMIT = 5_000;
-export const DEFAULT_REPORT_EVERY_MS = 5_000;
 
 interface LogsRow {
   now_ms: number;

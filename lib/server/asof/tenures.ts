@@ -12,6 +12,7 @@
  * whose grant is not in the window yields no tenure.
  */
 import type { Tenure } from '../../api/types';
+import type { LeaseFacts } from '../../status/types';
 import { toIso } from '../../status/time';
 
 export interface LeaseEventLog {
@@ -31,6 +32,21 @@ export interface CurrentLease {
   expiresMs: number;
   /** Known release time, or null (a release also leaves an event). */
   releasedMs: number | null;
+}
+
+/** The lease row as the logs read gives it (./logs.ts LeaseRowLog). */
+type LeaseRowRead = { epoch: number; expires_ms: number; released_ms: number | null };
+
+/**
+ * The current epoch as the lease row says, from either read of it. The one
+ * place that knows a release sets expires_at to the release instant
+ * (lib/lease/sql.ts), so a released lease ended at its expiry.
+ */
+export function currentLease(lease: LeaseRowRead | LeaseFacts | null): CurrentLease | null {
+  if (lease === null) return null;
+  if ('expires_ms' in lease) return { epoch: lease.epoch, expiresMs: lease.expires_ms, releasedMs: lease.released_ms };
+  const expiresMs = Date.parse(lease.expiresAt);
+  return { epoch: lease.epoch, expiresMs, releasedMs: lease.released ? expiresMs : null };
 }
 
 export interface TenureLog {

@@ -3,7 +3,7 @@
  * the service injected (a thunk, so a misconfigured environment is caught
  * here too). The files under app/api only bind these to Next's routes.
  *
- * Guarantees: input is validated before any read (../params.ts); bad input
+ * Guarantees: input is validated before any read (./params.ts); bad input
  * → 400, unknown scheduler → 404, unreadable store → 200 with
  * `observation.ok=false` for the list, 503 for detail/history/healthz — each
  * in the error shape with `Cache-Control: no-store`; nothing a client sends

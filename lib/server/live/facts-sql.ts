@@ -18,11 +18,12 @@
  * is still `running` (a dead leader's, not resumed); else the slot after the
  * newest row (so a holder stuck between occurrences shows a growing age);
  * else, never run, the first slot since registration. Slots lie on the grid
- * of multiples of every_ms since the Unix epoch, keyed `${lease}@${ISO}Z`
- * exactly as lib/lease/occurrences.ts keys them. It may lie in the future
+ * of multiples of every_ms since the Unix epoch, keyed by
+ * lib/lease/occurrence-key.ts (the one definition of the key). It may lie in the future
  * (the next one). A dumb mapping: every judgement (overdue or not) stays in
  * lib/status.
  */
+import { occurrenceKeySql } from '../../lease/occurrence-key';
 
 /** Epoch ms of a timestamptz expression, as float8 (sub-ms fraction kept; callers truncate). */
 export const msOf = (expr: string) => `(extract(epoch FROM ${expr}) * 1000)::float8`;
@@ -30,8 +31,6 @@ export const msOf = (expr: string) => `(extract(epoch FROM ${expr}) * 1000)::flo
 /** A timestamptz as UTC wall time (`timestamp without time zone`), read as text by the mapper. */
 export const utcOf = (expr: string) => `(${expr}) AT TIME ZONE 'UTC'`;
 
-/** ISO-8601 UTC without milliseconds, as occurrence keys spell it. */
-export const keyTimeOf = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
 /**
  * The due slot, given the newest occurrence row `o` (columns key,
@@ -89,7 +88,7 @@ LEFT JOIN LATERAL (
   ORDER BY o.scheduled_at DESC LIMIT 1
 ) lo ON true
 LEFT JOIN LATERAL (
-  SELECT CASE WHEN lo.running THEN lo.key ELSE n.name || '@' || ${keyTimeOf('x.slot')} END AS key, x.slot
+  SELECT CASE WHEN lo.running THEN lo.key ELSE ${occurrenceKeySql('n.name', 'x.slot')} END AS key, x.slot
   FROM (SELECT ${dueSlotOf('lo', 's')} AS slot) x
   -- Only where it can matter: a registered cadence and nothing in flight.
   WHERE s.every_ms > 0 AND p.in_flight IS NULL

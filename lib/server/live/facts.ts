@@ -3,12 +3,12 @@
  * database clock, and maps rows → `SchedulerFacts` plus per-scheduler
  * thresholds. Judges nothing: every decision stays in lib/status.
  *
- * Guarantees: exactly ONE query per call (see ./sql/facts.ts); times are
+ * Guarantees: exactly ONE query per call (see ./facts-sql.ts); times are
  * ISO-8601 UTC strings truncated to the millisecond; thresholds come from
  * the scheduler's registration row (stall_after_ms, overdue_after_ms, gapAfter
- * = 3 × report_every_ms) and fall back to lib/status defaults when there is no
+ * = SILENCE_FACTOR × the reporting epoch's report_every_ms, applied by lib/status) and fall back to lib/status defaults when there is no
  * row or the row holds values the projection cannot use.
- * Non-guarantees: no timeout of its own — callers wrap it (./deadline.ts).
+ * Non-guarantees: no timeout of its own — callers wrap it (../store/deadline.ts).
  */
 import { checkThresholds, DEFAULT_THRESHOLDS, type Thresholds } from '../../status';
 import type { ReportGapReason, SchedulerFacts } from '../../status/types';

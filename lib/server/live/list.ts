@@ -10,7 +10,7 @@
  * a scheduler whose health changed in between.
  */
 import type { Observation, SchedulerListResponse } from '../../api/types';
-import { healthRank, HEALTH_SEVERITY, project } from '../../status';
+import { healthRank, HEALTH_SEVERITY, project, zeroCounts } from '../../status';
 import type { Health, SchedulerStatus } from '../../status/types';
 import type { SchedulerRead } from './facts';
 import type { ListParams } from '../http/result';
@@ -41,10 +41,6 @@ export function normalizeListParams(params: ListParams = {}): NormalizedListPara
   };
 }
 
-export function emptyCounts(): Record<Health, number> {
-  return { stalled: 0, no_leader: 0, unknown: 0, disabled: 0, idle: 0, progressing: 0 };
-}
-
 /** Projects every read at `now` (ISO, database time). */
 export function projectAll(reads: readonly SchedulerRead[], now: string): SchedulerStatus[] {
   return reads.map((r) => project(r.facts, now, r.thresholds));
@@ -60,6 +56,11 @@ export function sortStatuses(statuses: readonly SchedulerStatus[]): SchedulerSta
     .map((x) => x.status);
 }
 
+/** All schedulers, read and projected (or degraded to unknown), in list order: what list and metrics answer from. */
+export type LiveRead =
+  | { ok: true; now: string; lastObservedAt: string; reads: SchedulerRead[]; statuses: SchedulerStatus[] }
+  | { ok: false; now: string; lastObservedAt: string | null; reads: SchedulerRead[]; statuses: SchedulerStatus[] };
+
 export interface ListInput {
   observedAt: string;
   observation: Observation;
@@ -70,7 +71,7 @@ export interface ListInput {
 
 export function buildList(input: ListInput, params: ListParams = {}): SchedulerListResponse {
   const p = normalizeListParams(params);
-  const counts = emptyCounts();
+  const counts = zeroCounts();
   const page: SchedulerStatus[] = [];
   let total = 0;
   for (const status of input.statuses) {

@@ -19,7 +19,7 @@ import { Gauge, Registry } from 'prom-client';
 import { HEALTH_SEVERITY } from '../../status';
 import { escapeLabelValue, GaugeFamily } from './exposition';
 import type { ObservationState } from '../store/observer';
-import type { LiveRead } from '../service';
+import type { LiveRead } from '../live/list';
 
 async function serviceGauges(live: LiveRead, observation: ObservationState): Promise<{ text: string; contentType: string }> {
   const registry = new Registry();
