@@ -1,31 +1,58 @@
 /**
- * GET /api/v1/openapi.json: a hand-written OpenAPI 3.1 description of exactly
- * the status routes and their shapes (./openapi-schemas.ts). Pure data.
+ * GET /api/v1/openapi.json: the OpenAPI 3.1 description of the status routes.
+ * The paths are written here; every schema is GENERATED from the zod schemas
+ * that type the responses (lib/api/schemas.ts, zod's JSON Schema output,
+ * draft 2020-12 as OpenAPI 3.1 uses), so the document cannot drift from the
+ * types. lib/server/http/contract.int.test.ts validates live responses of
+ * every route and status against the served document with ajv.
+ *
+ * Guarantees: pure and deterministic; built once per process.
  */
-import { SCHEMAS } from './openapi-schemas';
+import { z } from 'zod';
+import { apiRegistry } from '../../api/schemas';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX } from '../live/list';
+import { NAME_MAX, RETENTION_MS } from './params';
+import { NO_STORE } from './respond';
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+/** Every component schema, from the registry; `$schema`/`$id` dropped (the document's dialect is 2020-12 already). */
+function componentSchemas(): Record<string, object> {
+  const { schemas } = z.toJSONSchema(apiRegistry, { target: 'draft-2020-12', io: 'output', uri: (id) => ref(id).$ref });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const rest: Record<string, unknown> = { ...schema };
+      delete rest.$schema;
+      delete rest.$id;
+      return [id, rest];
+    }),
+  );
+}
 
 const json = (schema: string, description: string) => ({
   description,
-  headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
-  content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } },
+  headers: { 'Cache-Control': { schema: { type: 'string', const: NO_STORE } } },
+  content: { 'application/json': { schema: ref(schema) } },
 });
 const error = (description: string) => json('Error', description);
 const nameParam = {
   name: 'name',
   in: 'path',
   required: true,
-  description: 'Scheduler (lease) name, 1–200 characters, no control characters.',
-  schema: { type: 'string', minLength: 1, maxLength: 200 },
+  description: `Scheduler (lease) name, 1–${NAME_MAX} characters, no control characters.`,
+  schema: { type: 'string', minLength: 1, maxLength: NAME_MAX },
 };
 const instant = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', format: 'date-time' } });
+const retentionDays = RETENTION_MS / 86_400_000;
 
-export function openApiDocument() {
+function build() {
   return {
     openapi: '3.1.0',
     info: {
       title: 'Leaseboard status API',
       version: '1.0.0',
-      description: 'Who holds each scheduler lease, whether its holder makes progress, and where nobody can know. Times are ISO-8601 UTC from the database clock; ages are integer ms.',
+      description:
+        'Who holds each scheduler lease, whether its holder makes progress, and where nobody can know. Times are ISO-8601 UTC from the database clock; ages are integer ms.',
     },
     paths: {
       '/api/v1/schedulers': {
@@ -34,9 +61,9 @@ export function openApiDocument() {
           summary: 'All schedulers, worst health first, then name',
           parameters: [
             { name: 'health', in: 'query', required: false, description: 'Comma list of healths to keep.', schema: { type: 'string', example: 'stalled,unknown' } },
-            { name: 'q', in: 'query', required: false, description: 'Case-insensitive name substring (≤ 200 characters).', schema: { type: 'string', maxLength: 200 } },
-            { name: 'limit', in: 'query', required: false, description: 'Page size, clamped to [1, 500].', schema: { type: 'integer', default: 100 } },
-            { name: 'offset', in: 'query', required: false, description: 'Clamped to [0, 1000000].', schema: { type: 'integer', default: 0 } },
+            { name: 'q', in: 'query', required: false, description: `Case-insensitive name substring (≤ ${NAME_QUERY_MAX} characters).`, schema: { type: 'string', maxLength: NAME_QUERY_MAX } },
+            { name: 'limit', in: 'query', required: false, description: `Page size, clamped to [1, ${LIST_LIMIT_MAX}].`, schema: { type: 'integer', default: LIST_LIMIT_DEFAULT } },
+            { name: 'offset', in: 'query', required: false, description: `Clamped to [0, ${LIST_OFFSET_MAX}].`, schema: { type: 'integer', default: 0 } },
           ],
           responses: {
             200: json('SchedulerListResponse', 'The page; when the store cannot be read, observation.ok is false and every scheduler is unknown.'),
@@ -48,7 +75,7 @@ export function openApiDocument() {
         get: {
           operationId: 'getScheduler',
           summary: 'One scheduler: status, recent tenures and stale-write rejections; as of `at` when given',
-          parameters: [nameParam, instant('at', 'Rebuild the status as of this instant from the logs (not in the future, within 7 days).')],
+          parameters: [nameParam, instant('at', `Rebuild the status as of this instant from the logs (not in the future, within ${retentionDays} days).`)],
           responses: {
             200: json('SchedulerDetailResponse', 'The status'),
             400: error('Invalid name or `at`'),
@@ -88,6 +115,15 @@ export function openApiDocument() {
         get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1 document', content: { 'application/json': {} } } } },
       },
     },
-    components: { schemas: SCHEMAS },
+    components: { schemas: componentSchemas() },
   };
+}
+
+export type OpenApiDocument = ReturnType<typeof build>;
+
+let built: OpenApiDocument | null = null;
+
+export function openApiDocument(): OpenApiDocument {
+  built ??= build();
+  return built;
 }

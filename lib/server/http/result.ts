@@ -7,18 +7,11 @@
  * unreadable); `message` is a short sentence for humans — never a stack trace,
  * never SQL text.
  */
+import type { ErrorCode } from '../../api/types';
 import type { Health } from '../../status/types';
 
-export type ServiceErrorCode =
-  | 'invalid_parameter'
-  | 'invalid_name'
-  | 'unknown_scheduler'
-  | 'at_in_future'
-  | 'out_of_retention'
-  | 'invalid_span'
-  | 'store_unreadable'
-  | 'not_found'
-  | 'internal';
+/** The error codes of the contract (lib/api/schemas.ts). */
+export type ServiceErrorCode = ErrorCode;
 
 export interface ServiceError {
   status: 400 | 404 | 500 | 503;
