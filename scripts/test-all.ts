@@ -37,7 +37,8 @@ const goldenFiles = ['lib/status/golden/cases.json', ...(existsSync(sharedGolden
 
 const STEPS: Step[] = [
   { name: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
-  { name: 'lint', command: ['npx', 'eslint', '.', '--max-warnings=0'] },
+  // ESLint (with the layer rules and no-cycle) and prettier's check: `npm run lint`.
+  { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   {
     name: 'unit',
     command: ['npx', 'vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/unit.json`],

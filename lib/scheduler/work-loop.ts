@@ -150,7 +150,7 @@ async function planOccurrence(tenure: Tenure, deps: WorkDeps, key: string, track
     // The planning work itself (simulated): a pause here is the classic stale writer.
     const items = planExpiries(batch.documents, batch.readAt);
     await clock.sleep(config.batchWorkMs, signal);
-    // A renewal went unknown meanwhile: stop before the write (invariant 4). A pause
+    // A renewal went unknown meanwhile: stop before the write (docs/design.md, invariant 4). A pause
     // inside this step is not seen here; the resource fence rejects that write.
     if (!tenure.trusted) return;
     const cursor = batch.documents.at(-1)!.id;

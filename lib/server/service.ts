@@ -17,7 +17,7 @@
  *   When the store cannot be read, the list answers `observation.ok=false`,
  *   `lastObservedAt` = the database time of the last successful read, and
  *   every scheduler it last knew projected with `store: { ok: false }` — all
- *   unknown, never stale green (DESIGN "Three places observation can break").
+ *   unknown, never stale green (docs/design.md, "Three places observation can break").
  * - Nothing here reads the wall clock except the observer before the very
  *   first successful read.
  * Non-guarantees: the pool is the caller's (see ./index.ts for the process one).

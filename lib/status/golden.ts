@@ -1,11 +1,11 @@
 /**
- * Golden files (format version 1, see golden/README.md) → projection inputs,
+ * Golden files (format version 1, described in docs/golden.md) → projection inputs,
  * and the comparison of an expectation with a projected status.
  *
  * Guarantees: pure; `parseGoldenFile` accepts exactly the documented format
  * (unknown keys are ignored) and reports every problem with its JSON path;
  * the mapping judges nothing — it only copies facts, picks the case's
- * thresholds (which REPLACE the file's, as README says) and names the
+ * thresholds (which REPLACE the file's, as docs/golden.md says) and names the
  * scheduler (`facts.name`, else `lease.name`, else "unnamed"). Every decision
  * stays in `project`.
  * Non-guarantees: no file I/O here; see scripts/golden.ts.

@@ -1,7 +1,7 @@
 /**
  * Authority history rebuilt from lease_events: each epoch's tenure is one
  * contiguous span [acquired, end) because a lapsed lease cannot be renewed
- * (DESIGN "History"). Pure: no I/O, no clock (`nowMs` is database time).
+ * (docs/design.md, "History and as of"). Pure: no I/O, no clock (`nowMs` is database time).
  *
  * Guarantees: a tenure ends at its `released` event, else at the next grant's
  * `previous_ended_at` (the expiry it took over after), else — for the current

@@ -1,5 +1,5 @@
 /**
- * Validation of everything a client sends (invariant 11), shared by the HTTP
+ * Validation of everything a client sends (docs/design.md, invariant 11), shared by the HTTP
  * handlers and the server-side render: query strings, names, instants.
  *
  * Guarantees: total — any string (empty, huge, unicode, control characters)

@@ -3,7 +3,7 @@
  * by health over ALL of them, then filter, sort worst-first and page.
  *
  * Guarantees: pure (no I/O, no clock; `now` is the read's database time);
- * page size and offset are clamped to server ceilings (invariant 11); order
+ * page size and offset are clamped to server ceilings (docs/design.md, invariant 11); order
  * is lib/status severity (`healthRank`) then name, so pages are stable;
  * statuses are sorted once per read (`sortStatuses`), not once per page.
  * Non-guarantees: two pages fetched at different times may overlap or skip

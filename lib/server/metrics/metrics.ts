@@ -5,7 +5,7 @@
  * written by ./exposition.ts for speed at 10,000 schedulers.
  *
  * Guarantees: labels are ONLY `scheduler` (the lease name) and a state
- * (`health`) — never holder tokens, hosts or IDs (invariant 10);
+ * (`health`) — never holder tokens, hosts or IDs (docs/design.md, invariant 10);
  * `leaseboard_scheduler_health` has all six healths as 0/1, so `== 1` alerts
  * work and a missing series means a missing scheduler; numeric gauges (epoch,
  * ages, at-risk) come only from a successful read — when the store is
