@@ -11,6 +11,7 @@
  * Non-guarantees: no file I/O here; see scripts/golden.ts.
  */
 import { z } from 'zod';
+import { HEALTH_SEVERITY } from './health';
 import { project } from './project';
 import type { Thresholds } from './thresholds';
 import type { AuthorityState, Health, SchedulerFacts, SchedulerStatus, WorkState } from './types';
@@ -60,7 +61,7 @@ const factsSchema = z.object({
   due: z.object({ occurrence: z.string(), dueAt: iso }).nullable(),
 });
 
-const health = z.enum(['disabled', 'unknown', 'no_leader', 'stalled', 'progressing', 'idle']);
+const health = z.enum(HEALTH_SEVERITY);
 const authority = z.enum(['held', 'expired', 'released', 'none', 'unknown']);
 const work = z.enum(['none', 'progressing', 'stalled', 'idle', 'unknown']);
 
