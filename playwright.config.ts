@@ -8,7 +8,7 @@
  * `/ops/leaseboard` prefix; every spec browses through that proxy, so every
  * test is also a base-path test (e2e/base-path.spec.ts audits it explicitly).
  * Workers: 1 — two cores are shared by the server, the database and the
- * scheduler processes, and fault timings are in seconds.
+ * scheduler processes, and fault timings are in seconds. Retries: none.
  */
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_FLAGS, chromiumExecutable } from './e2e/support/chromium';
@@ -20,7 +20,10 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   fullyParallel: false,
   workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  // No retries, in CI or not: a test that passes only on a second try has a
+  // real cause (a race, a wall-clock assumption) to find, and the test runner
+  // (scripts/test-all.ts) counts a flaky result as a failure anyway.
+  retries: 0,
   timeout: 120_000,
   expect: { timeout: 15_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],

@@ -2,8 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { Providers } from '@/components/providers';
-import { basePathMismatch } from '@/lib/client/base-path';
-import { faviconDataUrl } from '@/lib/client/health-display';
+import { basePathMismatch, withBasePath } from '@/lib/client/base-path';
 import './globals.css';
 
 let basePathChecked = false;
@@ -19,7 +18,9 @@ function checkBasePath(): void {
 export const metadata: Metadata = {
   title: 'Leaseboard',
   description: 'Who holds each scheduler lease, whether the holder is getting work done, and where nobody can know.',
-  icons: { icon: [{ url: faviconDataUrl({ kind: 'empty' }), type: 'image/svg+xml' }] },
+  // Static files in public/ (scripts/favicons.ts); pages replace the icon with their worst health.
+  icons: { icon: [{ url: withBasePath('/favicon.svg'), type: 'image/svg+xml' }], apple: withBasePath('/apple-touch-icon.png') },
+  manifest: withBasePath('/manifest.webmanifest'),
 };
 
 export const viewport: Viewport = {

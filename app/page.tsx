@@ -6,7 +6,7 @@ import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { cache } from 'react';
 import { Overview } from '@/components/overview/overview';
-import { faviconDataUrl, summarize, tabTitle } from '@/lib/client/health-display';
+import { pageIcons, summarize, tabTitle } from '@/lib/client/health-display';
 import { parseListParams, PAGE_SIZE, listOffset, type SchedulerListParams } from '@/lib/client/list-params';
 import { schedulerListQuery, servedBy } from '@/lib/client/queries';
 import { makeQueryClient } from '@/lib/client/query-client';
@@ -34,7 +34,7 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
   try {
     const list = await readList(JSON.stringify(params));
     const summary = summarize(list.counts, { stale: false, storeOk: list.observation.ok });
-    return { title: tabTitle(summary), icons: { icon: [{ url: faviconDataUrl(summary), type: 'image/svg+xml' }] } };
+    return { title: tabTitle(summary), icons: pageIcons(summary) };
   } catch {
     return { title: tabTitle({ kind: 'store_unreadable' }) };
   }

@@ -52,3 +52,16 @@ test('overview, scheduler page and ?at= links work under the proxy prefix', asyn
   expect(requested.length).toBeGreaterThan(0);
   expect(requested.filter((path) => !path.startsWith(`${E2E_BASE_PATH}/`) && path !== E2E_BASE_PATH)).toEqual([]);
 });
+
+test('public/: the manifest, its icons and the favicon set are served under the prefix', async ({ page, env }) => {
+  await page.goto(env.baseUrl);
+  await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', `${E2E_BASE_PATH}/manifest.webmanifest`);
+  const manifestUrl = new URL(`${E2E_BASE_PATH}/manifest.webmanifest`, env.proxyOrigin).toString();
+  const manifest = await page.request.get(manifestUrl);
+  expect(manifest.status()).toBe(200);
+  const { icons, start_url } = (await manifest.json()) as { icons: { src: string }[]; start_url: string };
+  expect(new URL(start_url, manifestUrl).pathname).toBe(`${E2E_BASE_PATH}/`);
+  for (const src of [...icons.map((i) => new URL(i.src, manifestUrl).toString()), ...['stalled', 'no-leader', 'unknown', 'not-observed'].map((h) => `${env.baseUrl}/favicons/${h}.svg`)]) {
+    expect((await page.request.get(src)).status(), src).toBe(200);
+  }
+});

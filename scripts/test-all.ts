@@ -44,7 +44,8 @@ const goldenFiles = goldenPairs.flatMap(([repo, shared]) => {
 
 const STEPS: Step[] = [
   { name: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
-  { name: 'lint', command: ['npx', 'eslint', '.', '--max-warnings=0'] },
+  // ESLint (with the layer rules and no-cycle) and prettier's check: `npm run lint`.
+  { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   {
     name: 'unit',
     command: ['npx', 'vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/unit.json`],
@@ -69,7 +70,8 @@ const STEPS: Step[] = [
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${RESULTS}/e2e.json` },
     counts: () => {
       const report = JSON.parse(readFileSync(`${RESULTS}/e2e.json`, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } };
-      return { passed: report.stats.expected + report.stats.flaky, failed: report.stats.unexpected };
+      // A flaky test (passed only on a retry) is a failed test: the gate never lets one through.
+      return { passed: report.stats.expected, failed: report.stats.unexpected + report.stats.flaky };
     },
   },
 ];

@@ -2,8 +2,10 @@
  * One scheduler: identity and health, then the Authority group (lease state,
  * leader, epoch, renewal age, time to expiry) and the Progress group (work
  * state, last progress, occurrence and cursor, observation). A table row on
- * wide screens; the same cells lay out as a card on phones (see globals.css:
- * there each cell's `data-label` becomes its visible label).
+ * wide screens; the same cells lay out as a card below 1,360 px (see
+ * globals.css: there each cell's `data-label` becomes its visible label).
+ * The name (the row's identity) and the occurrence always show in full:
+ * they wrap, never ellipsis, never only in a tooltip.
  */
 import Link from 'next/link';
 import { memo } from 'react';
@@ -16,6 +18,20 @@ import { HealthBadge, StateChip } from '../health-badge';
 import { AgeText, ExpiryText } from '../ticking-text';
 import { RelativeTime } from '../timestamp';
 import { AUTHORITY_ICON, WORK_ICON } from '../tone-icon';
+
+/** `lease@2026-11-30T16:00:00Z`, allowed to wrap after the `@` (and anywhere, if it must): always shown whole. */
+function OccurrenceKey({ occurrence }: { occurrence: string | null }) {
+  if (occurrence === null) return '—';
+  const at = occurrence.lastIndexOf('@');
+  if (at < 0) return occurrence;
+  return (
+    <>
+      {occurrence.slice(0, at + 1)}
+      <wbr />
+      {occurrence.slice(at + 1)}
+    </>
+  );
+}
 
 function GroupHeading({ children }: { children: string }) {
   return <span className="card-group-heading">{children}</span>;
@@ -30,7 +46,7 @@ export const SchedulerRow = memo(function SchedulerRow({ status, observer }: { s
   return (
     <tr className={`scheduler-row ${rowStale}`} data-testid="scheduler-row" data-name={status.name} data-health={view.health}>
       <th scope="row" className="cell-name">
-        <Link href={`/schedulers/${encodeURIComponent(status.name)}`} prefetch={false} data-testid="scheduler-link" title={status.name}>
+        <Link href={`/schedulers/${encodeURIComponent(status.name)}`} prefetch={false} data-testid="scheduler-link">
           {status.name}
         </Link>
       </th>
@@ -79,8 +95,8 @@ export const SchedulerRow = memo(function SchedulerRow({ status, observer }: { s
       </td>
       <td className="cell-occurrence" data-label="Occurrence · cursor">
         <span className="stack">
-          <span className="truncate" title={work.occurrence ?? undefined} data-testid="occurrence">
-            {work.occurrence ?? '—'}
+          <span className="wrap-anywhere" data-testid="occurrence">
+            <OccurrenceKey occurrence={work.occurrence} />
           </span>
           <span className="muted small num" data-testid="cursor">
             cursor {formatCursor(work.cursor)}

@@ -4,7 +4,7 @@ import { formatUtc } from '@/lib/client/format';
 import { formatDuration } from '@/lib/status';
 
 const BEGAN: Record<Tenure['began'], string> = { acquired: 'acquired', taken_over: 'took over' };
-const ENDED: Record<NonNullable<Tenure['ended']>, string> = { released: 'released', expired: 'expired', taken_over: 'taken over' };
+const ENDED: Record<NonNullable<Tenure['ended']>, string> = { released: 'released', expired: 'expired' };
 
 function tenureMs(tenure: Tenure, observedAt: string): number {
   return Math.max(0, Date.parse(tenure.to ?? observedAt) - Date.parse(tenure.from));

@@ -1,130 +1,33 @@
 /**
- * The v1 HTTP contract (DESIGN.md "API") as types, shared by the route
- * handlers, the server-side first render and the browser. Times are ISO-8601
- * UTC strings from the database clock; ages and durations are integer ms.
+ * The v1 HTTP contract (docs/design.md "API") as types, shared by the route
+ * handlers, the server-side first render and the browser. The response types
+ * are inferred from the zod schemas in ./schemas.ts (which also generate the
+ * OpenAPI document); importing them here is type-only, so no zod reaches the
+ * browser bundle. Times are ISO-8601 UTC strings from the database clock;
+ * ages and durations are integer ms.
  */
-import type { Health, IsoTime, ObservationGap, SchedulerStatus } from '../status/types';
 
-export interface Observation {
-  /** False when the status service could not read the store for this answer. */
-  ok: boolean;
-  /** Database time of the last successful read of the store (null: never). */
-  lastObservedAt: IsoTime | null;
-}
+import type { z } from 'zod';
+import type * as schemas from './schemas';
 
+/** One answer's observation of the store (see ./schemas.ts for field notes). */
+export type Observation = z.infer<typeof schemas.ObservationSchema>;
 /** GET /api/v1/schedulers */
-export interface SchedulerListResponse {
-  /** Database time the facts were read at (the service's own time when the store was unreadable). */
-  observedAt: IsoTime;
-  observation: Observation;
-  /** How often a client should poll, chosen by the server. */
-  pollIntervalMs: number;
-  /** Counts by health over ALL schedulers (before filter and paging). */
-  counts: Record<Health, number>;
-  /** Number of schedulers matching the filter (before paging). */
-  total: number;
-  limit: number;
-  offset: number;
-  /** Sorted by severity (worst first), then name. */
-  schedulers: SchedulerStatus[];
-}
-
+export type SchedulerListResponse = z.infer<typeof schemas.SchedulerListResponseSchema>;
 /** One epoch's tenure `[from, to)`; `to` null while it lasts. */
-export interface Tenure {
-  epoch: number;
-  holder: string;
-  label: string | null;
-  from: IsoTime;
-  to: IsoTime | null;
-  /** How it began. */
-  began: 'acquired' | 'taken_over';
-  /** How it ended, when it has. */
-  ended: 'released' | 'expired' | 'taken_over' | null;
-}
-
-export interface StaleWriteRejection {
-  at: IsoTime;
-  attemptedEpoch: number;
-  currentEpoch: number | null;
-  resource: string;
-  reason: 'stale_epoch' | 'expired' | 'released' | 'no_lease';
-}
-
+export type Tenure = z.infer<typeof schemas.TenureSchema>;
+export type StaleWriteRejection = z.infer<typeof schemas.StaleWriteRejectionSchema>;
 /** GET /api/v1/schedulers/{name}[?at=ISO] */
-export interface SchedulerDetailResponse {
-  observedAt: IsoTime;
-  observation: Observation;
-  pollIntervalMs: number;
-  /** Set when the status was rebuilt as of this instant from the logs. */
-  asOf: IsoTime | null;
-  status: SchedulerStatus;
-  /** Recent tenures, newest first. */
-  transitions: Tenure[];
-  /** Recent stale-write rejections, newest first. */
-  rejections: StaleWriteRejection[];
-  /**
-   * Facts that are estimates rather than logged facts (as-of only), e.g.
-   * `lease.renewedAt`: renewals are kept as a per-minute rollup. Empty when live.
-   */
-  estimated?: string[];
-}
-
-export interface HealthSegment {
-  from: IsoTime;
-  to: IsoTime;
-  health: Health;
-  /** For unknown segments: why. */
-  gap: ObservationGap | null;
-}
-
-export interface HistoryBucket {
-  /** Bucket start. */
-  t: IsoTime;
-  /** Longest renewal gap that ended in this bucket (≈ peak renewal age); null: no renewal observed. */
-  renewalAgeMaxMs: number | null;
-  /** Last cursor reported in this bucket; null: no report. */
-  cursor: number | null;
-  /** Advances reported in this bucket. */
-  advances: number;
-  /** Reports received in this bucket. */
-  reports: number;
-  /** Epoch holding at the bucket's end (null: none). */
-  epoch: number | null;
-}
-
+export type SchedulerDetailResponse = z.infer<typeof schemas.SchedulerDetailResponseSchema>;
+export type HealthSegment = z.infer<typeof schemas.HealthSegmentSchema>;
+export type HistoryBucket = z.infer<typeof schemas.HistoryBucketSchema>;
 /** GET /api/v1/schedulers/{name}/history?from=&to= */
-export interface SchedulerHistoryResponse {
-  name: string;
-  from: IsoTime;
-  to: IsoTime;
-  bucketMs: number;
-  ttlMs: number | null;
-  segments: HealthSegment[];
-  /** Observation gaps in the span (report silences, lost seqs), explicit. */
-  gaps: ObservationGap[];
-  tenures: Tenure[];
-  buckets: HistoryBucket[];
-}
-
+export type SchedulerHistoryResponse = z.infer<typeof schemas.SchedulerHistoryResponseSchema>;
 /** GET /api/healthz — the status service's own health (nothing about schedulers). 200 when ok, else 503. */
-export interface HealthzResponse {
-  ok: boolean;
-  /** Database time of the check (estimated from the last successful read when the store did not answer). */
-  checkedAt: IsoTime;
-  store: {
-    ok: boolean;
-    /** Round trip of this check when it succeeded. */
-    latencyMs: number | null;
-    lastObservedAt: IsoTime | null;
-    /** Short error code or class when the store could not be read (never SQL or a connection string). */
-    error: string | null;
-  };
-  readTimeoutMs: number;
-}
-
-export interface ApiError {
-  error: { code: string; message: string };
-}
+export type HealthzResponse = z.infer<typeof schemas.HealthzResponseSchema>;
+/** Every error code an answer can carry. */
+export type ErrorCode = z.infer<typeof schemas.ErrorCodeSchema>;
+export type ApiError = z.infer<typeof schemas.ApiErrorSchema>;
 
 /** Demo supervisor (demo mode only, loopback). */
 export type DemoAction = 'freeze' | 'unfreeze' | 'drop-reports' | 'resume-reports' | 'pause' | 'resume' | 'pause-mid-write' | 'kill' | 'restart' | 'stop';

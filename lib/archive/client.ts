@@ -5,7 +5,7 @@
  * archive's highest epoch), anything else — an error status, a timeout, a
  * lost connection — unknown (the write may or may not have landed).
  */
-import type { ExternalOutcome, ExternalRequest } from '../scheduler/job';
+import type { ExternalOutcome, ExternalRequest } from '../scheduler';
 
 export const ARCHIVE_TIMEOUT_MS = 5_000;
 

@@ -3,9 +3,11 @@
  * never the only carrier — every badge shows the word and an icon too), plus
  * the tab title and favicon that summarise the worst health.
  *
- * Pure: no DOM, no clock.
+ * Pure: no DOM, no clock. The same drawings are in public/favicons/ as files
+ * (written by scripts/favicons.ts).
  */
 import { HEALTH_SEVERITY, type AuthorityState, type Health, type WorkState } from '@/lib/status';
+import { withBasePath } from './base-path';
 
 export type Tone = 'bad' | 'warn' | 'unknown' | 'muted' | 'good';
 
@@ -151,9 +153,37 @@ function faviconShape(summary: PageSummary): { tone: Tone; shape: string } {
   }
 }
 
-/** A 32×32 SVG favicon for the page's worst health, as a data URL. */
-export function faviconDataUrl(summary: PageSummary): string {
+/** A 32×32 SVG favicon for the page's worst health. */
+export function faviconSvg(summary: PageSummary): string {
   const { tone, shape } = faviconShape(summary);
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">${shape.replaceAll('FILL', TONE_FILL[tone])}</svg>`;
-  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">${shape.replaceAll('FILL', TONE_FILL[tone])}</svg>`;
+}
+
+/**
+ * The same favicon as a data URL: what the page sets while it runs (it must
+ * switch to "not observed" even when the network is gone, so no fetch).
+ */
+export function faviconDataUrl(summary: PageSummary): string {
+  return `data:image/svg+xml,${encodeURIComponent(faviconSvg(summary))}`;
+}
+
+/** Every summary a page can show, one per favicon; public/favicons/{faviconName}.svg holds each as a file. */
+export const FAVICON_SUMMARIES: readonly PageSummary[] = [
+  ...HEALTH_SEVERITY.map((health): PageSummary => ({ kind: 'worst', health, count: 1 })),
+  { kind: 'not_observed' },
+  { kind: 'store_unreadable' },
+  { kind: 'empty' },
+];
+
+/** `stalled`, `no-leader`, …, `not-observed`, `store-unreadable`, `empty`: the file name in public/favicons/. */
+export function faviconName(summary: PageSummary): string {
+  return (summary.kind === 'worst' ? summary.health : summary.kind).replaceAll('_', '-');
+}
+
+/**
+ * A page's icons for Next's metadata: the worst-health favicon (inline, as the
+ * page will keep it current) and the home-screen icon from public/.
+ */
+export function pageIcons(summary: PageSummary) {
+  return { icon: [{ url: faviconDataUrl(summary), type: 'image/svg+xml' }], apple: withBasePath('/apple-touch-icon.png') };
 }

@@ -5,7 +5,7 @@
  * the browser so both ask for the same page.
  *
  * Guarantees: parsing never throws; unknown health values and bad page numbers
- * fall back to "all" and page 1 (the server clamps again: invariant 11).
+ * fall back to "all" and page 1 (the server clamps again: docs/design.md, invariant 11).
  */
 import { HEALTH_SEVERITY, type Health } from '@/lib/status';
 

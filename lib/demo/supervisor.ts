@@ -1,7 +1,7 @@
 /**
  * The demo supervisor's process registry: named scheduler processes and the
- * fault drills an operator can apply to each (DESIGN.md "Scheduler runtime and
- * faults"). State shown is the process's own word (its JSON events), not a
+ * fault drills an operator can apply to each (docs/design.md, "Fault
+ * model"). State shown is the process's own word (its JSON events), not a
  * guess: `frozen` flips only when the scheduler says it froze.
  * Guarantees: `stopAll()` resumes paused processes, stops them gracefully
  * (SIGKILL after a grace period) and resolves when all have exited.

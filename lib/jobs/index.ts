@@ -2,7 +2,7 @@
  * The jobs the CLI can run by name (`npm run scheduler -- --job NAME`). The
  * runtime itself imports none of them: a job is handed to it.
  */
-import type { Job } from '../scheduler/job';
+import type { Job } from '../scheduler';
 import { squaresJob } from './example-squares/job';
 import { retentionPlannerJob } from './retention-planner';
 

@@ -18,9 +18,7 @@ import type { Fence } from './fence';
 import type { FencedStatement, FencedWrites } from './fenced-statements';
 import { type FencedResult, writeFenced } from './fenced-write';
 
-export function occurrenceKey(lease: string, scheduledAt: Date): string {
-  return `${lease}@${scheduledAt.toISOString().replace(/\.\d{3}Z$/, 'Z')}`;
-}
+export { occurrenceKey } from './occurrence-key';
 
 export type ClaimResult =
   | { kind: 'claimed'; step: number; cursor: number; resumed: boolean }

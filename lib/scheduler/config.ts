@@ -1,11 +1,12 @@
 /**
  * Scheduler configuration: lease timing (validated by ../lease/config.ts) plus
  * work and reporting cadence. Relations checked here, naming the field:
- * `reportEveryMs > 0`, `everyMs ≥ 1 s` when given, `stallAfterMs > 3 × reportEveryMs`
+ * `reportEveryMs > 0`, `everyMs ≥ 1 s` when given, `stallAfterMs > SILENCE_FACTOR × reportEveryMs`
  * (otherwise a stall could never be told from silence). What a job does per
  * batch (e.g. its batch size) is the job's own option (lib/jobs).
  */
 import { LeaseConfigError, type LeaseConfig, leaseConfig } from '../lease/config';
+import { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, SILENCE_FACTOR } from '../status/thresholds';
 
 export interface SchedulerConfig {
   readonly lease: LeaseConfig;
@@ -28,10 +29,10 @@ export interface SchedulerConfig {
 }
 
 export const DEFAULT_SCHEDULER = {
-  reportEveryMs: 2_000,
+  reportEveryMs: DEFAULT_REPORT_EVERY_MS,
   batchWorkMs: 100,
-  stallAfterMs: 5 * 60_000,
-  overdueAfterMs: 5 * 60_000,
+  stallAfterMs: DEFAULT_THRESHOLDS.stallAfterMs,
+  overdueAfterMs: DEFAULT_THRESHOLDS.overdueAfterMs,
 } as const;
 
 export type SchedulerConfigInput = Partial<Omit<SchedulerConfig, 'lease'>> & Parameters<typeof leaseConfig>[0];
@@ -55,8 +56,8 @@ export function schedulerConfig(input: SchedulerConfigInput): SchedulerConfig {
   if (config.reportEveryMs <= 0) throw new LeaseConfigError('reportEveryMs', 'must be > 0');
   if (config.everyMs !== null && (!Number.isInteger(config.everyMs) || config.everyMs < 1_000)) throw new LeaseConfigError('everyMs', 'must be whole ms, at least 1000');
   if (config.batchWorkMs < 0) throw new LeaseConfigError('batchWorkMs', 'must be ≥ 0');
-  if (config.stallAfterMs <= 3 * config.reportEveryMs)
-    throw new LeaseConfigError('stallAfterMs', `must be > 3 × reportEveryMs (${3 * config.reportEveryMs})`);
+  if (config.stallAfterMs <= SILENCE_FACTOR * config.reportEveryMs)
+    throw new LeaseConfigError('stallAfterMs', `must be > ${SILENCE_FACTOR} × reportEveryMs (${SILENCE_FACTOR * config.reportEveryMs})`);
   if (config.overdueAfterMs <= 0) throw new LeaseConfigError('overdueAfterMs', 'must be > 0');
   return Object.freeze(config);
 }

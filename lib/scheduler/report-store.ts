@@ -9,12 +9,13 @@
  * - The summary only ever describes the newest epoch that reported: a late
  *   report from an older epoch is appended but never touches it.
  * - Within an epoch the summary keeps the most recent closed break: a seq jump
- *   (`lost_reports`) or a silence longer than 3 × reportEvery (`silence`),
+ *   (`lost_reports`) or a silence longer than SILENCE_FACTOR × reportEvery (`silence`),
  *   from the last report before it to the first after it.
  * Not guaranteed: delivery. A dropped report is an observation gap, and that is
  * exactly what the seq stream exposes.
  */
 import type pg from 'pg';
+import { SILENCE_FACTOR } from '../status/thresholds';
 
 export interface ProgressReport {
   lease: string;
@@ -32,7 +33,6 @@ export interface StoredReport {
   reportedAt: Date;
 }
 
-export const SILENCE_FACTOR = 3;
 
 const APPEND_REPORT_SQL = `
 WITH c AS (SELECT clock_timestamp() AS now),

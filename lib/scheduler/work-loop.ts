@@ -187,7 +187,7 @@ async function runStep(tenure: Tenure, deps: WorkDeps, occurrence: OccurrenceInf
     const plan = step.plan(batch.data, input);
     // The planning work itself (simulated, or a throttle): a pause here is the classic stale writer.
     await clock.sleep(config.batchWorkMs, signal);
-    // A renewal went unknown meanwhile: stop before the write (invariant 4). A pause
+    // A renewal went unknown meanwhile: stop before the write (docs/design.md, invariant 4). A pause
     // inside this step is not seen here; the resource's fence refuses that write.
     if (signal.aborted || !tenure.trusted) return 'stopped';
     const moved =

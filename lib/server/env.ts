@@ -4,7 +4,7 @@
  * Guarantees: `serverEnv()` parses `process.env` on first use and returns the
  * same frozen object afterwards; a missing or malformed value throws
  * `EnvError` naming the variable (never echoing a secret). Numbers are
- * clamped to documented ceilings (invariant 11).
+ * clamped to documented ceilings (docs/design.md, invariant 11).
  * Non-guarantees: later changes to `process.env` are not seen.
  */
 import { z } from 'zod';

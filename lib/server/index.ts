@@ -1,7 +1,8 @@
 /**
  * The status service for Next.js server code (route handlers, server
  * components). Server-only: importing it from a client component fails the
- * build. Tests and CLI scripts import ./service, ./facts etc. directly.
+ * build. The one door for app/ (lint-enforced): reads for server components
+ * and the route handlers. Tests, scripts and jobs import the modules directly.
  *
  * Guarantees: the three reads return exactly the lib/api/types.ts bodies or a
  * typed `ServiceError` (400 input, 404 unknown name, 503 store unreadable);
@@ -11,10 +12,11 @@
 import 'server-only';
 import type { SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { statusService } from './process';
-import { okResult, type ListParams, type ReadResult } from './result';
+import { okResult, type ListParams, type ReadResult } from './http/result';
 
-export type { ListParams, ReadResult, ServiceError, ServiceErrorCode } from './result';
+export type { ListParams, ReadResult, ServiceError, ServiceErrorCode } from './http/result';
 export { closeStatusService, statusService } from './process';
+export { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './http/handlers';
 
 /** GET /api/v1/schedulers. Numbers are clamped; the result is always ok (a dead store is reported inside). */
 export async function readSchedulerList(params: ListParams = {}): Promise<ReadResult<SchedulerListResponse>> {

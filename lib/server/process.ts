@@ -6,7 +6,7 @@
  * tests importing a route do not connect); kept on `globalThis` so Next's dev
  * reloads do not open a new pool per edit; the pool's statement_timeout and
  * connect timeout equal the read timeout, so a stuck store frees connections
- * on both sides, and `max` bounds them (invariant 12).
+ * on both sides, and `max` bounds them (docs/design.md, invariant 12).
  * `closeStatusService` ends the pool (graceful shutdown, tests); the next
  * call to `statusService` creates a fresh one.
  */

@@ -17,22 +17,22 @@
  *   When the store cannot be read, the list answers `observation.ok=false`,
  *   `lastObservedAt` = the database time of the last successful read, and
  *   every scheduler it last knew projected with `store: { ok: false }` — all
- *   unknown, never stale green (DESIGN "Three places observation can break").
+ *   unknown, never stale green (docs/design.md, "Three places observation can break").
  * - Nothing here reads the wall clock except the observer before the very
  *   first successful read.
  * Non-guarantees: the pool is the caller's (see ./index.ts for the process one).
  */
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { project } from '../status';
-import type { SchedulerStatus } from '../status/types';
-import { readDetail, type ReadDeps } from './detail';
-import { dbNowMs, readAllFacts, type FactsRead, type Queryable, type SchedulerRead } from './facts';
-import { readHistory } from './history';
-import { buildList, projectAll, sortStatuses } from './list';
-import { renderMetrics } from './metrics';
-import { StoreObserver } from './observer';
-import type { ListParams, ReadResult } from './result';
+import { readDetail, type ReadDeps } from './asof/detail';
+import { dbNowMs, readAllFacts, type FactsRead, type Queryable, type SchedulerRead } from './live/facts';
+import { readHistory } from './asof/history';
+import { buildList, projectAll, sortStatuses, type LiveRead } from './live/list';
+import { renderMetrics } from './metrics/metrics';
+import { StoreObserver } from './store/observer';
+import type { ListParams, ReadResult } from './http/result';
 import { toIso as iso } from '../status/time';
+
 
 export interface StatusServiceOptions {
   /** A pool (or any `query`-able) whose statement_timeout ≈ readTimeoutMs. */
@@ -46,10 +46,6 @@ export interface StatusServiceOptions {
   /** See ObserverOptions.log. */
   log?: (line: string, cause?: unknown) => void;
 }
-
-export type LiveRead =
-  | { ok: true; now: string; lastObservedAt: string; reads: SchedulerRead[]; statuses: SchedulerStatus[] }
-  | { ok: false; now: string; lastObservedAt: string | null; reads: SchedulerRead[]; statuses: SchedulerStatus[] };
 
 
 export class StatusService {

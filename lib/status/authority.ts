@@ -5,7 +5,7 @@
  * `expiresAt > now` (so `expiresAt == now` is `expired`); `unknown` iff the
  * store could not be read; `atRisk` only while `held`, when renewal age is
  * strictly greater than `atRiskFraction × ttl`. Renewal proves reachability,
- * never progress (invariant 7): nothing here looks at reports.
+ * never progress (docs/design.md, invariant 7): nothing here looks at reports.
  * Non-guarantees: a `held` lease does not mean its holder can still write —
  * the holder may be paused; fencing at the resource decides that.
  */

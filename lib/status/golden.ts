@@ -1,16 +1,17 @@
 /**
- * Golden files (format version 1, see golden/README.md) → projection inputs,
+ * Golden files (format version 1, described in docs/golden.md) → projection inputs,
  * and the comparison of an expectation with a projected status.
  *
  * Guarantees: pure; `parseGoldenFile` accepts exactly the documented format
  * (unknown keys are ignored) and reports every problem with its JSON path;
  * the mapping judges nothing — it only copies facts, picks the case's
- * thresholds (which REPLACE the file's, as README says) and names the
+ * thresholds (which REPLACE the file's, as docs/golden.md says) and names the
  * scheduler (`facts.name`, else `lease.name`, else "unnamed"). Every decision
  * stays in `project`.
  * Non-guarantees: no file I/O here; see scripts/golden.ts.
  */
 import { z } from 'zod';
+import { HEALTH_SEVERITY } from './health';
 import { project } from './project';
 import type { Thresholds } from './thresholds';
 import type { AuthorityState, Health, SchedulerFacts, SchedulerStatus, WorkState } from './types';
@@ -60,7 +61,7 @@ const factsSchema = z.object({
   due: z.object({ occurrence: z.string(), dueAt: iso }).nullable(),
 });
 
-const health = z.enum(['disabled', 'unknown', 'no_leader', 'stalled', 'progressing', 'idle']);
+const health = z.enum(HEALTH_SEVERITY);
 const authority = z.enum(['held', 'expired', 'released', 'none', 'unknown']);
 const work = z.enum(['none', 'progressing', 'stalled', 'idle', 'unknown']);
 

@@ -21,35 +21,23 @@ import type { AuthorityState, Health, IntentFacts, WorkState } from './types';
  * 5. `idle`        — proven healthy, nothing to do.
  * 6. `progressing` — proven healthy, working.
  */
-export const HEALTH_SEVERITY: readonly Health[] = Object.freeze([
-  'stalled',
-  'no_leader',
-  'unknown',
-  'disabled',
-  'idle',
-  'progressing',
-] as const);
+export const HEALTH_SEVERITY = Object.freeze(['stalled', 'no_leader', 'unknown', 'disabled', 'idle', 'progressing'] as const) satisfies readonly Health[];
 
-/** 0 = worst. */
+// Compile-time: the order names every health (a new one cannot be forgotten).
+type Unordered = Exclude<Health, (typeof HEALTH_SEVERITY)[number]>;
+const everyHealthOrdered: [Unordered] extends [never] ? true : Unordered = true;
+void everyHealthOrdered;
+
+const RANK = new Map<Health, number>(HEALTH_SEVERITY.map((health, i) => [health, i]));
+
+/** 0 = worst (the index in HEALTH_SEVERITY). */
 export function healthRank(health: Health): number {
-  switch (health) {
-    case 'stalled':
-      return 0;
-    case 'no_leader':
-      return 1;
-    case 'unknown':
-      return 2;
-    case 'disabled':
-      return 3;
-    case 'idle':
-      return 4;
-    case 'progressing':
-      return 5;
-    default: {
-      const never: never = health;
-      return never;
-    }
-  }
+  return RANK.get(health)!;
+}
+
+/** `{ stalled: 0, no_leader: 0, … }` in severity order, for counting by health. */
+export function zeroCounts(): Record<Health, number> {
+  return Object.fromEntries(HEALTH_SEVERITY.map((health) => [health, 0])) as Record<Health, number>;
 }
 
 /** Sort comparator, worst first: `list.sort((a, b) => compareHealth(a.health, b.health))`. */

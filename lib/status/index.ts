@@ -6,8 +6,8 @@
  * `@/lib/status/golden` so that zod stays out of the UI bundle.
  */
 export { project } from './project';
-export { DEFAULT_THRESHOLDS, GAP_AFTER_REPORT_MULTIPLE, checkThresholds, gapAfterFor, type Thresholds } from './thresholds';
-export { HEALTH_SEVERITY, compareHealth, deriveHealth, healthRank, worstHealth } from './health';
+export { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, SILENCE_FACTOR, checkThresholds, gapAfterFor, type Thresholds } from './thresholds';
+export { HEALTH_SEVERITY, compareHealth, deriveHealth, healthRank, worstHealth, zeroCounts } from './health';
 export { formatAgo, formatClock, formatDuration, formatIn, formatPercent } from './format';
 export { StatusInputError } from './time';
 export type * from './types';

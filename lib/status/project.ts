@@ -4,7 +4,7 @@
  * Guarantees: pure and total over valid input — no clock (`now` is the
  * database time read with the facts), no I/O, same input → same output.
  * Authority comes from the lease, work from the current epoch's reports,
- * health from both plus the operator's intent (invariants 7–9). An unreadable
+ * health from both plus the operator's intent (docs/design.md, invariants 7–9). An unreadable
  * store makes every state `unknown` with a gap from its last observation.
  * Every status carries reasons: facts with the thresholds that judged them.
  * Throws `StatusInputError` on invalid thresholds, unparseable times or a

@@ -3,9 +3,9 @@
  *
  * Guarantees: `checkThresholds` rejects every value the rules cannot use,
  * naming the field; `gapAfterFor` applies the documented default
- * (3 × the epoch's reportEveryMs). Pure: no clock, no I/O.
- * Non-guarantees: it cannot know the store's own gap detection threshold;
- * keep `gapAfterMs` equal to what the store uses to close `silence` gaps.
+ * (SILENCE_FACTOR × the epoch's reportEveryMs). Pure: no clock, no I/O.
+ * Non-guarantees: an explicit `gapAfterMs` other than SILENCE_FACTOR ×
+ * reportEvery disagrees with the store's `silence` breaks; only tests set one.
  */
 
 import { StatusInputError } from './time';
@@ -29,20 +29,34 @@ export interface Thresholds {
   atRiskFraction: number;
   /**
    * Report silence longer than this (strict >) is an observation gap.
-   * Must be > 0. Default: 3 × progress.reportEveryMs.
+   * Must be > 0. Default: SILENCE_FACTOR × progress.reportEveryMs.
    * Hazard: ≥ stallAfterMs means a stall can never be proven (reads unknown).
    */
   gapAfterMs?: number;
 }
 
+/**
+ * How often a holder reports progress unless configured otherwise. The one
+ * home of that default: the runtime (lib/scheduler/config.ts) and the reads
+ * that need a cadence before any registration or report names one.
+ */
+export const DEFAULT_REPORT_EVERY_MS = 2_000;
+
+/** The status service's judging defaults; the runtime registers the same unless configured. */
 export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({
   stallAfterMs: 5 * 60_000,
   overdueAfterMs: 5 * 60_000,
   atRiskFraction: 2 / 3,
 });
 
-/** Multiple of reportEveryMs used when `gapAfterMs` is absent. */
-export const GAP_AFTER_REPORT_MULTIPLE = 3;
+/**
+ * Report silence longer than SILENCE_FACTOR × reportEvery is an observation
+ * gap. The one home of that rule: the projection's default `gapAfterMs`, the
+ * store closing a silent break (lib/scheduler/report-store.ts), the as-of
+ * rebuild finding breaks (lib/server/asof/logs-sql.ts) and the runtime's
+ * check that a stall can be told from silence (lib/scheduler/config.ts).
+ */
+export const SILENCE_FACTOR = 3;
 
 function finite(field: string, value: number): void {
   if (!Number.isFinite(value)) throw new StatusInputError(`${field} must be a finite number, got ${value}`);
@@ -70,5 +84,5 @@ export function gapAfterFor(t: Thresholds, reportEveryMs: number): number {
   if (t.gapAfterMs !== undefined) return t.gapAfterMs;
   finite('progress.reportEveryMs', reportEveryMs);
   if (reportEveryMs <= 0) throw new StatusInputError(`progress.reportEveryMs must be > 0, got ${reportEveryMs}`);
-  return GAP_AFTER_REPORT_MULTIPLE * reportEveryMs;
+  return SILENCE_FACTOR * reportEveryMs;
 }

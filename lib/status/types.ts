@@ -1,7 +1,7 @@
 /**
  * Types of the status projection: its input (`SchedulerFacts`, the golden
  * `facts` shape plus a scheduler `name` and an optional holder `label`) and its
- * output (`SchedulerStatus`, the API v1 contract of DESIGN.md).
+ * output (`SchedulerStatus`, the API v1 contract of docs/design.md).
  *
  * Guarantees: every time is an ISO-8601 UTC string from the database clock;
  * every age/duration is an integer number of milliseconds; every state is a
@@ -32,7 +32,7 @@ export interface LeaseFacts {
   released: boolean;
 }
 
-/** The operator's explicit choice (invariant 9). */
+/** The operator's explicit choice (docs/design.md, invariant 9). */
 export interface IntentFacts {
   disabled: boolean;
   by: string;

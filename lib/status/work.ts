@@ -2,7 +2,7 @@
  * The work axis and the observation gap, judged on the CURRENT epoch's
  * reports only (an older epoch's reports never count for a new leader).
  *
- * Guarantees (DESIGN "The status projection"; "older than" is strict >):
+ * Guarantees (docs/design.md, "The status projection"; "older than" is strict >):
  * - silence (report age > gapAfter) → `unknown`, open gap [lastReportAt, now];
  * - no report of the current epoch → `unknown`, gap from acquisition;
  * - an advance with age ≤ stallAfter → `progressing`, even after a gap;
@@ -10,7 +10,7 @@
  *   closed break whose end `to` is after now − stallAfter (a break ending
  *   exactly at the window's start leaves the window covered);
  * - nothing in flight and nothing overdue → `idle`; otherwise `unknown`.
- * Missing evidence is never turned into progressing or stalled (invariant 8).
+ * Missing evidence is never turned into progressing or stalled (docs/design.md, invariant 8).
  * Non-guarantees: continuity is only as good as the store's gap record
  * (`progress.gap` is the most recent closed break, detected with gapAfter).
  */

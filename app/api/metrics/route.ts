@@ -1,6 +1,5 @@
 // GET /api/metrics — Prometheus text; thin binding; logic in lib/server/http/handlers.ts.
-import { statusService } from '@/lib/server';
-import { metricsRoute } from '@/lib/server/http/handlers';
+import { metricsRoute, statusService } from '@/lib/server';
 
 export function GET(): Promise<Response> {
   return metricsRoute(statusService);

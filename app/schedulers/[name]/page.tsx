@@ -8,7 +8,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { SchedulerDetail } from '@/components/scheduler/scheduler-detail';
-import { faviconDataUrl, schedulerTabTitle, summarize } from '@/lib/client/health-display';
+import { pageIcons, schedulerTabTitle, summarize } from '@/lib/client/health-display';
 import { historyWindow, schedulerDetailQuery, schedulerHistoryQuery, servedBy } from '@/lib/client/queries';
 import { makeQueryClient } from '@/lib/client/query-client';
 import { readSchedulerDetail, readSchedulerHistory } from '@/lib/server';
@@ -50,7 +50,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
   if (!result.ok) return { title: `${name} · Leaseboard` };
   const body = result.value;
   const summary = summarize({ [body.status.health]: 1 }, { stale: false, storeOk: body.observation.ok });
-  return { title: schedulerTabTitle(name, summary), icons: { icon: [{ url: faviconDataUrl(summary), type: 'image/svg+xml' }] } };
+  return { title: schedulerTabTitle(name, summary), icons: pageIcons(summary) };
 }
 
 export default async function SchedulerPage(props: Props) {

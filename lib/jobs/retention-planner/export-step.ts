@@ -7,7 +7,7 @@
  * the new holder's summary (lib/archive/server.ts).
  */
 import { putToArchive } from '../../archive/client';
-import { externalStep } from '../../scheduler/job';
+import { externalStep } from '../../scheduler';
 
 export interface PlanSummary {
   occurrence: string;

@@ -7,7 +7,7 @@
  */
 import { planItems } from '../../../db/schema';
 import type { ReadOnlyPool } from '../../lease/actions';
-import { fencedStep } from '../../scheduler/job';
+import { fencedStep } from '../../scheduler';
 import { type DocumentRow, planExpiries } from './policy';
 
 export interface DocumentBatch {

@@ -3,15 +3,15 @@
  * the service injected (a thunk, so a misconfigured environment is caught
  * here too). The files under app/api only bind these to Next's routes.
  *
- * Guarantees: input is validated before any read (../params.ts); bad input
+ * Guarantees: input is validated before any read (./params.ts); bad input
  * → 400, unknown scheduler → 404, unreadable store → 200 with
  * `observation.ok=false` for the list, 503 for detail/history/healthz — each
  * in the error shape with `Cache-Control: no-store`; nothing a client sends
  * can produce a 5xx or a stack trace.
  */
-import { openApiDocument } from '../openapi';
-import { parseListQuery } from '../params';
-import type { ReadResult } from '../result';
+import { openApiDocument } from './openapi';
+import { parseListQuery } from './params';
+import type { ReadResult } from './result';
 import type { StatusService } from '../service';
 import { errorResponse, guarded, json, text } from './respond';
 

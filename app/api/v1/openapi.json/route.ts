@@ -1,5 +1,5 @@
-// GET /api/v1/openapi.json — the API description (lib/server/openapi.ts).
-import { openApiRoute } from '@/lib/server/http/handlers';
+// GET /api/v1/openapi.json — the API description (lib/server/http/openapi.ts).
+import { openApiRoute } from '@/lib/server';
 
 export function GET(): Promise<Response> {
   return openApiRoute();

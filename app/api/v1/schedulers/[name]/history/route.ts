@@ -1,6 +1,5 @@
 // GET /api/v1/schedulers/{name}/history?from=&to= — thin binding; logic in lib/server/http/handlers.ts.
-import { statusService } from '@/lib/server';
-import { historyRoute } from '@/lib/server/http/handlers';
+import { historyRoute, statusService } from '@/lib/server';
 
 export async function GET(request: Request, { params }: { params: Promise<{ name: string }> }): Promise<Response> {
   const { name } = await params;

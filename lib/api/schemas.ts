@@ -1,0 +1,220 @@
+/**
+ * The v1 HTTP contract as zod schemas: the one source of the response types
+ * (./types.ts infers them) and of the OpenAPI document's components
+ * (lib/server/http/openapi.ts converts `API_SCHEMAS` with zod's JSON Schema
+ * output). The contract test validates live responses of every route against
+ * the served document, so the document cannot drift from what is answered.
+ *
+ * Guarantees: `SchedulerStatus` here and lib/status's `SchedulerStatus` (the
+ * projection's own type) are checked to be the same type at compile time;
+ * the health enum is lib/status's order (HEALTH_SEVERITY).
+ * Non-guarantees: the server does not parse its own answers at run time; the
+ * types and the contract test hold them to these schemas.
+ */
+import { z } from 'zod';
+import { HEALTH_SEVERITY } from '../status/health';
+import type * as status from '../status/types';
+
+/** Schemas that become `#/components/schemas/{id}`. */
+export const apiRegistry = z.registry<{ id: string; description?: string }>();
+
+function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
+  apiRegistry.add(schema, description === undefined ? { id } : { id, description });
+  return schema;
+}
+
+const time = named('IsoTime', z.iso.datetime({ offset: false }), 'ISO-8601 UTC from the database clock, e.g. 2026-11-30T16:00:00.123Z');
+const ms = z.number().int();
+
+export const HealthSchema = named('Health', z.enum(HEALTH_SEVERITY), 'Worst first: the order of the list and of alerts');
+
+export const ObservationGapSchema = named(
+  'ObservationGap',
+  z.object({ from: time, to: time, reason: z.enum(['silence', 'lost_reports', 'store_unreadable', 'no_report_yet', 'previous_epoch_only']) }),
+);
+
+export const ObservationSchema = named(
+  'Observation',
+  z.object({
+    ok: z.boolean().describe('False when the status service could not read the store for this answer'),
+    lastObservedAt: time.nullable().describe('Database time of the last successful read of the store (null: never)'),
+  }),
+);
+
+export const IntentSchema = named('Intent', z.object({ disabled: z.boolean(), by: z.string(), reason: z.string(), at: time }), "The operator's explicit choice");
+
+export const SchedulerStatusSchema = named(
+  'SchedulerStatus',
+  z.object({
+    name: z.string(),
+    health: HealthSchema,
+    authority: z.object({
+      state: z.enum(['held', 'expired', 'released', 'none', 'unknown']),
+      holder: z.string().nullable(),
+      label: z.string().nullable(),
+      epoch: ms.nullable(),
+      acquiredAt: time.nullable(),
+      renewedAt: time.nullable(),
+      renewalAgeMs: ms.nullable(),
+      expiresAt: time.nullable(),
+      expiresInMs: ms.nullable().describe('Negative once expired'),
+      ttlMs: ms.nullable(),
+      atRisk: z.boolean(),
+    }),
+    work: z.object({
+      state: z.enum(['none', 'progressing', 'stalled', 'idle', 'unknown']),
+      occurrence: z.string().nullable(),
+      cursor: z.number().nullable(),
+      lastAdvanceAt: time.nullable(),
+      lastAdvanceAgeMs: ms.nullable(),
+      lastReportAt: time.nullable(),
+      lastReportAgeMs: ms.nullable(),
+    }),
+    observation: z.object({ gap: ObservationGapSchema.nullable() }),
+    intent: IntentSchema.nullable(),
+    reasons: z.array(
+      z.object({
+        code: z.enum([
+          'store_unreadable',
+          'intent_disabled',
+          'authority_none',
+          'authority_held',
+          'authority_expired',
+          'authority_released',
+          'renewal_at_risk',
+          'reports_after_expiry',
+          'no_report_yet',
+          'previous_epoch_only',
+          'epoch_mismatch',
+          'reports_silent',
+          'reports_broken',
+          'work_progressing',
+          'work_stalled',
+          'work_overdue',
+          'work_idle',
+          'stall_unprovable',
+        ]),
+        message: z.string(),
+      }),
+    ),
+  }),
+);
+
+const counts = z.object(Object.fromEntries(HEALTH_SEVERITY.map((h) => [h, ms])) as Record<status.Health, typeof ms>);
+
+export const SchedulerListResponseSchema = named(
+  'SchedulerListResponse',
+  z.object({
+    observedAt: time.describe("Database time the facts were read at (the service's own estimate when the store was unreadable)"),
+    observation: ObservationSchema,
+    pollIntervalMs: ms.describe('How often a client should poll, chosen by the server'),
+    counts: counts.describe('Counts by health over ALL schedulers (before filter and paging)'),
+    total: ms.describe('Schedulers matching the filter (before paging)'),
+    limit: ms,
+    offset: ms,
+    schedulers: z.array(SchedulerStatusSchema).describe('Worst health first, then name'),
+  }),
+);
+
+export const TenureSchema = named(
+  'Tenure',
+  z.object({
+    epoch: ms,
+    holder: z.string(),
+    label: z.string().nullable(),
+    from: time,
+    to: time.nullable().describe('null while it lasts'),
+    began: z.enum(['acquired', 'taken_over']),
+    ended: z.enum(['released', 'expired']).nullable().describe('How it ended, when it has (a takeover always follows an expiry)'),
+  }),
+  "One epoch's tenure [from, to)",
+);
+
+export const StaleWriteRejectionSchema = named(
+  'StaleWriteRejection',
+  z.object({
+    at: time,
+    attemptedEpoch: ms,
+    currentEpoch: ms.nullable(),
+    resource: z.string(),
+    reason: z.enum(['stale_epoch', 'expired', 'released', 'no_lease']),
+  }),
+);
+
+export const SchedulerDetailResponseSchema = named(
+  'SchedulerDetailResponse',
+  z.object({
+    observedAt: time,
+    observation: ObservationSchema,
+    pollIntervalMs: ms,
+    asOf: time.nullable().describe('Set when the status was rebuilt as of this instant from the logs'),
+    status: SchedulerStatusSchema,
+    transitions: z.array(TenureSchema).describe('Recent tenures, newest first'),
+    rejections: z.array(StaleWriteRejectionSchema).max(50).describe('Recent stale-write rejections, newest first'),
+    estimated: z.array(z.string()).optional().describe('As-of facts that are estimates rather than logged facts (e.g. lease.renewedAt); empty when live'),
+  }),
+);
+
+export const HealthSegmentSchema = z.object({ from: time, to: time, health: HealthSchema, gap: ObservationGapSchema.nullable().describe('For unknown segments: why') });
+
+export const HistoryBucketSchema = z.object({
+  t: time.describe('Bucket start'),
+  renewalAgeMaxMs: ms.nullable().describe('Longest renewal gap in this bucket (≈ peak renewal age); null: no renewal observed'),
+  cursor: z.number().nullable().describe('Last cursor reported in this bucket; null: no report'),
+  advances: ms,
+  reports: ms,
+  epoch: ms.nullable().describe("Epoch holding at the bucket's end (null: none)"),
+});
+
+export const SchedulerHistoryResponseSchema = named(
+  'SchedulerHistoryResponse',
+  z.object({
+    name: z.string(),
+    from: time,
+    to: time,
+    bucketMs: ms,
+    ttlMs: ms.nullable(),
+    segments: z.array(HealthSegmentSchema),
+    gaps: z.array(ObservationGapSchema).describe('Observation gaps in the span (report silences, lost seqs), explicit'),
+    tenures: z.array(TenureSchema),
+    buckets: z.array(HistoryBucketSchema).max(360),
+  }),
+);
+
+export const ErrorCodeSchema = z.enum([
+  'invalid_parameter',
+  'invalid_name',
+  'unknown_scheduler',
+  'at_in_future',
+  'out_of_retention',
+  'invalid_span',
+  'store_unreadable',
+  'not_found',
+  'internal',
+]);
+
+const errorBody = z.object({ code: ErrorCodeSchema, message: z.string().describe('A short sentence for humans: never a stack trace or SQL') });
+
+export const ApiErrorSchema = named('Error', z.object({ error: errorBody }));
+
+export const HealthzResponseSchema = named(
+  'HealthzResponse',
+  z.object({
+    ok: z.boolean(),
+    checkedAt: time.describe('Database time of the check (estimated from the last successful read when the store did not answer)'),
+    store: z.object({
+      ok: z.boolean(),
+      latencyMs: ms.nullable(),
+      lastObservedAt: time.nullable(),
+      error: z.string().nullable().describe('Short error code or class (never SQL or a connection string)'),
+    }),
+    readTimeoutMs: ms,
+    error: errorBody.optional().describe('Present with 503'),
+  }),
+  "The status service's own health (nothing about schedulers): 200 when ok, else 503",
+);
+
+// Compile-time: the contract's status IS the projection's status.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const statusMatches: Same<z.infer<typeof SchedulerStatusSchema>, status.SchedulerStatus> = true;
+void statusMatches;

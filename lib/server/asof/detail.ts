@@ -1,0 +1,138 @@
+/**
+ * GET /api/v1/schedulers/{name}[?at=ISO]: one status with recent transitions
+ * and stale-write rejections — live, or rebuilt as of `at` from the logs.
+ *
+ * Guarantees: two statements per call (facts or logs, then recent events and
+ * rejections), both under the observer's deadline; unknown names → 404 (the
+ * name is only ever a bound parameter); `at` after the database's now → 400
+ * `at_in_future`, older than RETENTION_MS → 400 `out_of_retention`; the store
+ * unreadable → 503 `store_unreadable`. As-of statuses list their estimated
+ * fields (see ./facts-at.ts). Every rule comes from lib/status `project`.
+ */
+import type { SchedulerDetailResponse, StaleWriteRejection } from '../../api/types';
+import { project } from '../../status';
+import { factsAt, ReportStates } from './facts-at';
+import { StoreUnreadableError } from '../store/deadline';
+import { readOneFacts, thresholdsFor, type Queryable } from '../live/facts';
+import { readLogs, type SchedulerLogs } from './logs';
+import type { StoreObserver } from '../store/observer';
+import { checkName, parseInstant, RETENTION_MS } from '../http/params';
+import { errorResult, okResult, type ReadResult } from '../http/result';
+import { RECENT_SQL } from './recent-sql';
+import { currentLease, rebuildTenures, toApiTenure, type LeaseEventLog, type TenureLog } from './tenures';
+import { toIso as iso } from '../../status/time';
+
+export interface ReadDeps {
+  db: Queryable;
+  observer: StoreObserver;
+  pollIntervalMs: number;
+}
+
+export const TRANSITIONS_MAX = 20;
+export const REJECTIONS_MAX = 50;
+const EVENTS_READ = 2 * TRANSITIONS_MAX + 2;
+
+interface RecentRow {
+  events: LeaseEventLog[] | null;
+  rejections: { at_ms: number; attempted_epoch: number; current_epoch: number | null; resource: string; reason: StaleWriteRejection['reason'] }[] | null;
+}
+
+
+async function readRecent(db: Queryable, name: string, untilMs: number | null): Promise<RecentRow> {
+  const { rows } = await db.query({
+    name: 'status_recent',
+    text: RECENT_SQL,
+    values: [name, untilMs === null ? 'infinity' : iso(untilMs), EVENTS_READ, REJECTIONS_MAX],
+  });
+  return rows[0] as RecentRow;
+}
+
+export function storeUnreadable<T>(error: unknown): ReadResult<T> {
+  if (!(error instanceof StoreUnreadableError)) throw error;
+  return errorResult(503, 'store_unreadable', error.reason === 'timeout' ? 'the status store did not answer in time' : 'the status store could not be read');
+}
+
+/** Newest first, at most TRANSITIONS_MAX; tenures not yet ended at `asOfMs` are shown open. */
+function transitions(tenures: TenureLog[], asOfMs: number) {
+  return tenures
+    .filter((t) => t.fromMs <= asOfMs)
+    .map((t) => (t.toMs !== null && t.toMs > asOfMs ? { ...t, toMs: null, ended: null } : t))
+    .reverse()
+    .slice(0, TRANSITIONS_MAX)
+    .map(toApiTenure);
+}
+
+function rejections(row: RecentRow): StaleWriteRejection[] {
+  return (row.rejections ?? []).map((r) => ({ at: iso(r.at_ms), attemptedEpoch: r.attempted_epoch, currentEpoch: r.current_epoch, resource: r.resource, reason: r.reason }));
+}
+
+export async function readDetail(deps: ReadDeps, rawName: string, rawAt?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {
+  const name = checkName(rawName);
+  if (!name.ok) return name;
+  if (rawAt !== undefined && rawAt !== null) {
+    const at = parseInstant(rawAt, 'at');
+    return at.ok ? readDetailAsOf(deps, name.value, at.value) : at;
+  }
+  try {
+    const read = await deps.observer.read(
+      'detail read',
+      async () => {
+        const facts = await readOneFacts(deps.db, name.value);
+        return { facts, recent: facts.schedulers.length === 0 ? null : await readRecent(deps.db, name.value, null) };
+      },
+      (r) => Date.parse(r.facts.now),
+    );
+    const one = read.facts.schedulers[0];
+    if (one === undefined || read.recent === null) return errorResult(404, 'unknown_scheduler', 'no scheduler with that name');
+    const nowMs = Date.parse(read.facts.now);
+    const current = currentLease(one.facts.lease);
+    return okResult({
+      observedAt: read.facts.now,
+      observation: { ok: true, lastObservedAt: read.facts.now },
+      pollIntervalMs: deps.pollIntervalMs,
+      asOf: null,
+      status: project(one.facts, read.facts.now, one.thresholds),
+      transitions: transitions(rebuildTenures(read.recent.events ?? [], current, nowMs), nowMs),
+      rejections: rejections(read.recent),
+      estimated: [],
+    });
+  } catch (error) {
+    return storeUnreadable(error);
+  }
+}
+
+async function readDetailAsOf(deps: ReadDeps, name: string, atMs: number): Promise<ReadResult<SchedulerDetailResponse>> {
+  let read: { logs: SchedulerLogs; recent: RecentRow | null };
+  try {
+    read = await deps.observer.read(
+      'detail as-of read',
+      async () => {
+        const logs = await readLogs(deps.db, name, { fromMs: atMs, toMs: atMs, ends: [atMs], bucketMs: 1 });
+        const useful = logs.known && atMs <= logs.nowMs && atMs >= logs.nowMs - RETENTION_MS;
+        return { logs, recent: useful ? await readRecent(deps.db, name, atMs) : null };
+      },
+      (r) => r.logs.nowMs,
+    );
+  } catch (error) {
+    return storeUnreadable(error);
+  }
+  const { logs, recent } = read;
+  if (!logs.known) return errorResult(404, 'unknown_scheduler', 'no scheduler with that name');
+  if (atMs > logs.nowMs) return errorResult(400, 'at_in_future', `at: after the database's current time ${iso(logs.nowMs)}`);
+  if (recent === null) return errorResult(400, 'out_of_retention', `at: older than the supported retention (${RETENTION_MS / 86_400_000} days)`);
+  const byId = new Map<number, LeaseEventLog>();
+  for (const e of [...(recent.events ?? []), ...logs.events]) byId.set(e.id, e);
+  const events = [...byId.values()].sort((a, b) => a.at_ms - b.at_ms || a.id - b.id);
+  const tenures = rebuildTenures(events, currentLease(logs.lease), logs.nowMs);
+  const { facts, estimated } = factsAt(logs, tenures, new ReportStates(logs.carry), atMs, 0);
+  return okResult({
+    observedAt: iso(logs.nowMs),
+    observation: { ok: true, lastObservedAt: iso(logs.nowMs) },
+    pollIntervalMs: deps.pollIntervalMs,
+    asOf: iso(atMs),
+    status: project(facts, iso(atMs), thresholdsFor(logs.registration)),
+    transitions: transitions(tenures, atMs),
+    rejections: rejections(recent),
+    estimated,
+  });
+}

@@ -1,0 +1,202 @@
+/**
+ * GET /api/v1/schedulers/{name}/history?from=&to=: health segments (unknown
+ * spans explicit, with their gap), report gaps, tenures and bucketed series,
+ * rebuilt from logs — not from samples.
+ *
+ * Guarantees: two statements per call (the database's now, to resolve
+ * defaults; then ./logs-sql.ts for the whole span); the health at each bucket
+ * end is lib/status `project` applied to the facts as of that instant
+ * (./facts-at.ts), so no rule is re-implemented; defaults: to = now, from = to −
+ * 1 h; `to` after now is clamped to now; span ≤ 24 h, inverted/empty → 400,
+ * older than RETENTION_MS → 400; at most 360 buckets of a "nice" width.
+ * Renewal age per bucket: the longest renewal gap of the minute rollups the
+ * bucket overlaps, and — exactly — the age since a tenure's last renewal up to
+ * its end (takeover, release, or now for the current epoch), so a lapse shows
+ * the age climbing past ttl in the bucket where it happened.
+ * Non-guarantees: health between two bucket ends is not sampled (a shorter
+ * episode can fall between); gaps between renewals have 1-minute resolution (rollup).
+ */
+import type { HealthSegment, HistoryBucket, SchedulerHistoryResponse } from '../../api/types';
+import { project } from '../../status';
+import type { ObservationGap, SchedulerStatus } from '../../status/types';
+import { factsAt, ReportStates } from './facts-at';
+import { storeUnreadable, type ReadDeps } from './detail';
+import { dbNowMs, thresholdsFor } from '../live/facts';
+import { readLogs, type SchedulerLogs } from './logs';
+import { checkName, parseInstant, RETENTION_MS } from '../http/params';
+import { errorResult, okResult, type ReadResult } from '../http/result';
+import { currentLease, rebuildTenures, type TenureLog, toApiTenure } from './tenures';
+import { toIso as iso } from '../../status/time';
+
+export const HISTORY_DEFAULT_SPAN_MS = 3_600_000;
+export const HISTORY_MAX_SPAN_MS = 24 * 3_600_000;
+export const HISTORY_MAX_POINTS = 360;
+const NICE_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5];
+
+/** ceil(span / points), rounded up to a nice width (1-2-5 ms…, 1 s, 2 s, 5 s, 10 s, 15 s, 30 s, 1 min …). */
+export function bucketMsFor(spanMs: number, points = HISTORY_MAX_POINTS): number {
+  const raw = Math.max(1, Math.ceil(spanMs / points));
+  return NICE_MS.find((n) => n >= raw) ?? raw;
+}
+
+/** Bucket ends: from + b, from + 2b, …, capped at `to` (the last may be short). */
+export function bucketEnds(fromMs: number, toMs: number, bucketMs: number): number[] {
+  const ends: number[] = [];
+  for (let end = fromMs + bucketMs; ; end += bucketMs) {
+    ends.push(Math.min(end, toMs));
+    if (end >= toMs) return ends;
+  }
+}
+
+type Span = { fromMs: number; toMs: number };
+
+function resolveSpan(nowMs: number, from: number | null, to: number | null): ReadResult<Span> {
+  const toMs = Math.min(to ?? nowMs, nowMs);
+  const fromMs = from ?? toMs - HISTORY_DEFAULT_SPAN_MS;
+  if (fromMs >= toMs) {
+    return errorResult(400, 'invalid_span', from !== null && from >= nowMs ? 'from: after the database\'s current time' : 'from must be before to');
+  }
+  if (toMs - fromMs > HISTORY_MAX_SPAN_MS) return errorResult(400, 'invalid_span', 'span longer than 24 h');
+  if (fromMs < nowMs - RETENTION_MS) return errorResult(400, 'out_of_retention', `from: older than the supported retention (${RETENTION_MS / 86_400_000} days)`);
+  return okResult({ fromMs, toMs });
+}
+
+export async function readHistory(deps: ReadDeps, rawName: string, rawFrom?: string | null, rawTo?: string | null): Promise<ReadResult<SchedulerHistoryResponse>> {
+  const name = checkName(rawName);
+  if (!name.ok) return name;
+  const from = rawFrom == null || rawFrom === '' ? okResult<number | null>(null) : parseInstant(rawFrom, 'from');
+  if (!from.ok) return from;
+  const to = rawTo == null || rawTo === '' ? okResult<number | null>(null) : parseInstant(rawTo, 'to');
+  if (!to.ok) return to;
+  if (from.value !== null && to.value !== null) {
+    if (from.value >= to.value) return errorResult(400, 'invalid_span', 'from must be before to');
+    if (to.value - from.value > HISTORY_MAX_SPAN_MS) return errorResult(400, 'invalid_span', 'span longer than 24 h');
+  }
+  let read: { span: ReadResult<Span>; logs: SchedulerLogs | null; nowMs: number };
+  try {
+    read = await deps.observer.read(
+      'history read',
+      async () => {
+        const nowMs = await dbNowMs(deps.db);
+        const span = resolveSpan(nowMs, from.value, to.value);
+        if (!span.ok) return { span, logs: null, nowMs };
+        const bucketMs = bucketMsFor(span.value.toMs - span.value.fromMs);
+        const ends = bucketEnds(span.value.fromMs, span.value.toMs, bucketMs);
+        return { span, logs: await readLogs(deps.db, name.value, { ...span.value, ends, bucketMs }), nowMs };
+      },
+      (r) => r.nowMs,
+    );
+  } catch (error) {
+    return storeUnreadable(error);
+  }
+  if (!read.span.ok) return read.span;
+  const logs = read.logs!;
+  if (!logs.known) return errorResult(404, 'unknown_scheduler', 'no scheduler with that name');
+  return okResult(buildHistory(logs));
+}
+
+/** Pure: the response from the logs (exported for tests). */
+export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
+  const tenures = rebuildTenures(logs.events, currentLease(logs.lease), logs.nowMs);
+  const ages = renewalAges(logs, tenures);
+  const thresholds = thresholdsFor(logs.registration);
+  const states = new ReportStates(logs.carry);
+  const segments: HealthSegment[] = [];
+  const buckets: HistoryBucket[] = [];
+  const openGaps: ObservationGap[] = [];
+  let next = 0;
+  for (let i = 0; i < logs.ends.length; i++) {
+    const start = i === 0 ? logs.fromMs : logs.ends[i - 1]!;
+    const end = logs.ends[i]!;
+    let reports = 0, advances = 0, cursor: number | null = null, lastMs = -Infinity;
+    for (; next < logs.buckets.length && logs.buckets[next]!.i <= i; next++) {
+      const agg = logs.buckets[next]!;
+      states.apply(agg);
+      reports += agg.n;
+      advances += agg.adv;
+      if (agg.last_ms >= lastMs) [lastMs, cursor] = [agg.last_ms, agg.cursor];
+    }
+    const status: SchedulerStatus = project(factsAt(logs, tenures, states, end, i).facts, iso(end), thresholds);
+    addSegment(segments, { from: iso(start), to: iso(end), health: status.health, gap: status.health === 'unknown' ? status.observation.gap : null });
+    if (status.observation.gap !== null) openGaps.push(status.observation.gap);
+    buckets.push({
+      t: iso(start),
+      renewalAgeMaxMs: renewalMax(ages, start, end),
+      cursor: reports > 0 ? cursor : null,
+      advances,
+      reports,
+      epoch: status.authority.state === 'held' ? status.authority.epoch : null,
+    });
+  }
+  const closed = logs.breaks.filter((b) => b.to_ms >= logs.fromMs).map((b) => ({ from: iso(b.from_ms), to: iso(b.to_ms), reason: b.reason }));
+  return {
+    name: logs.name,
+    from: iso(logs.fromMs),
+    to: iso(logs.toMs),
+    bucketMs: logs.bucketMs,
+    ttlMs: logs.lease?.ttl_ms ?? null,
+    segments,
+    gaps: mergeGaps([...closed, ...openGaps]),
+    tenures: tenures.filter((t) => t.fromMs <= logs.toMs && (t.toMs === null || t.toMs >= logs.fromMs)).map(toApiTenure),
+    buckets,
+  };
+}
+
+function sameGap(a: ObservationGap | null, b: ObservationGap | null): boolean {
+  return a === b || (a !== null && b !== null && a.reason === b.reason && a.from === b.from);
+}
+
+function addSegment(segments: HealthSegment[], s: HealthSegment): void {
+  const last = segments[segments.length - 1];
+  if (last && last.health === s.health && sameGap(last.gap, s.gap)) {
+    last.to = s.to;
+    if (last.gap && s.gap) last.gap = { ...last.gap, to: s.gap.to };
+  } else {
+    segments.push(s);
+  }
+}
+
+/** One gap per (reason, from): the open silence seen at successive bucket ends is the same gap growing. */
+function mergeGaps(gaps: ObservationGap[]): ObservationGap[] {
+  const byKey = new Map<string, ObservationGap>();
+  for (const g of gaps) {
+    const key = `${g.reason}|${g.from}`;
+    const seen = byKey.get(key);
+    if (!seen || g.to > seen.to) byKey.set(key, { ...g });
+  }
+  return [...byKey.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+}
+
+/** Last renewal → end of each tenure the logs know: its takeover or release, or (the current epoch, unreleased) now. */
+function finalGaps(logs: SchedulerLogs): Span[] {
+  const gaps = logs.events.flatMap((e) => (e.last_renewed_ms == null ? [] : [{ fromMs: e.last_renewed_ms, toMs: e.at_ms }]));
+  const l = logs.lease;
+  if (l && l.released_ms === null) gaps.push({ fromMs: l.renewed_ms, toMs: logs.nowMs });
+  return gaps;
+}
+
+interface RenewalAges {
+  /** Longest gap between renewals per epoch and minute (the rollup), clipped to the epoch's tenure when known. */
+  rollups: (Span & { gapMs: number })[];
+  /** Last renewal → end of tenure: the age there is exact (`t − fromMs`). */
+  finals: Span[];
+}
+
+function renewalAges(logs: SchedulerLogs, tenures: readonly TenureLog[]): RenewalAges {
+  const clip = (epoch: number, minuteMs: number, gapMs: number) => {
+    const tenure = tenures.find((t) => t.epoch === epoch);
+    return { fromMs: Math.max(minuteMs, tenure?.fromMs ?? -Infinity), toMs: Math.min(minuteMs + 60_000, tenure?.toMs ?? Infinity), gapMs };
+  };
+  const rollups = logs.renewals.map((r) => clip(r.epoch, r.minute_ms, r.max_gap_ms));
+  const l = logs.lease;
+  if (l && l.gap_bucket_ms !== null && l.gap_bucket_max_ms !== null) rollups.push(clip(l.epoch, l.gap_bucket_ms, l.gap_bucket_max_ms));
+  return { rollups, finals: finalGaps(logs) };
+}
+
+/** Largest renewal age in [start, end): rollup gaps overlapping it, and the age reached in a final gap. */
+function renewalMax(ages: RenewalAges, start: number, end: number): number | null {
+  let max: number | null = null;
+  for (const r of ages.rollups) if (r.fromMs < end && r.toMs > start) max = Math.max(max ?? 0, r.gapMs);
+  for (const gap of ages.finals) if (gap.fromMs < end && gap.toMs > start) max = Math.max(max ?? 0, Math.round(Math.min(end, gap.toMs) - gap.fromMs));
+  return max;
+}

@@ -1,0 +1,120 @@
+/**
+ * The logs read behind `?at=` and history: ONE statement that returns, for one
+ * scheduler and a span [from, to], everything needed to rebuild its facts as
+ * of any instant in the span (./facts-at.ts) — lease events, intent audit,
+ * per-epoch report state at `from`, per-bucket report aggregates, report
+ * breaks, renewal-gap rollups and the occurrence slot at each bucket end.
+ *
+ * Bounded by indexes: progress_reports only through (lease, epoch,
+ * reported_at) with the epoch fixed and a reported_at range; lease_events and
+ * intent_audit through (lease, at); renewal_gaps through its primary key.
+ * Work grows with the reports in the span (≤ 24 h), never with all reports.
+ *
+ * Params: $1 name, $2 from, $3 to, $4 bucket ends (timestamptz[]),
+ * $5 bucket ms, $6 default stall ms, $7 default report-every ms, $8 event limit.
+ * Breaks use the store's own rule (lib/scheduler/report-store.ts, with SILENCE_FACTOR from lib/status): a seq jump
+ * is `lost_reports`, else quiet > SILENCE_FACTOR × reportEvery is `silence`.
+ */
+import { occurrenceKeySql } from '../../lease/occurrence-key';
+import { SILENCE_FACTOR } from '../../status';
+import { dueSlotOf, msOf } from '../live/facts-sql';
+import { EVENT_COLUMNS } from './recent-sql';
+
+const REPORT_ROW = `r.reported_at, r.seq, r.occurrence, r.cursor::float8 AS cursor, r.advanced`;
+
+export const LOGS_SQL = `
+WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
+  s AS (SELECT * FROM schedulers WHERE name = $1),
+  l AS (SELECT * FROM leases WHERE name = $1),
+  p AS (SELECT * FROM progress_summaries WHERE lease = $1),
+  known AS (SELECT EXISTS (SELECT 1 FROM s) OR EXISTS (SELECT 1 FROM l)
+                OR EXISTS (SELECT 1 FROM scheduler_intents WHERE lease = $1) AS known),
+  cfg AS (SELECT COALESCE((SELECT stall_after_ms FROM s), $6::int) AS stall_ms,
+                 COALESCE((SELECT report_every_ms FROM s), (SELECT report_every_ms FROM p), $7::int) AS every_ms),
+  ev AS (
+    (SELECT * FROM lease_events WHERE lease = $1 AND at < $2 ORDER BY at DESC, id DESC LIMIT 2)
+    UNION ALL (SELECT * FROM lease_events WHERE lease = $1 AND at >= $2 AND at <= $3 ORDER BY at, id LIMIT $8::int)
+    UNION ALL (SELECT * FROM lease_events WHERE lease = $1 AND at > $3 ORDER BY at, id LIMIT 1)
+  ),
+  ep0 AS (SELECT epoch FROM ev UNION SELECT epoch FROM l),
+  ep AS (
+    SELECT epoch FROM ep0
+    UNION SELECT o.epoch FROM (SELECT r.epoch FROM progress_reports r
+      WHERE r.lease = $1 AND r.epoch < (SELECT COALESCE(min(epoch), 9223372036854775807) FROM ep0)
+      ORDER BY r.epoch DESC LIMIT 1) o
+  ),
+  carry AS (
+    SELECT ep.epoch, lr.reported_at, lr.seq, lr.occurrence, lr.cursor, la.reported_at AS adv_at
+    FROM ep
+    JOIN LATERAL (SELECT ${REPORT_ROW} FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch AND r.reported_at <= $2
+                  ORDER BY r.reported_at DESC LIMIT 1) lr ON true
+    LEFT JOIN LATERAL (SELECT r.reported_at FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch AND r.reported_at <= $2
+                       AND r.advanced ORDER BY r.reported_at DESC LIMIT 1) la ON true
+  ),
+  span AS (
+    SELECT ep.epoch, x.*, GREATEST(0, ceil(extract(epoch FROM x.reported_at - $2) * 1000 / $5::int) - 1)::int AS i
+    FROM ep JOIN LATERAL (SELECT ${REPORT_ROW} FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch
+                          AND r.reported_at > $2 AND r.reported_at <= $3) x ON true
+  ),
+  buckets AS (
+    SELECT i, epoch, count(*)::int AS n, (count(*) FILTER (WHERE advanced))::int AS adv,
+      ${msOf('max(reported_at)')} AS last_ms, ${msOf('max(reported_at) FILTER (WHERE advanced)')} AS adv_ms,
+      (array_agg(seq ORDER BY reported_at DESC))[1] AS seq,
+      (array_agg(occurrence ORDER BY reported_at DESC))[1] AS occ,
+      (array_agg(cursor ORDER BY reported_at DESC))[1] AS cursor
+    FROM span GROUP BY i, epoch
+  ),
+  win AS (
+    SELECT ep.epoch, x.reported_at, x.seq FROM ep, cfg, LATERAL (
+      (SELECT r.reported_at, r.seq FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch
+         AND r.reported_at <= $3 AND r.reported_at >= $2::timestamptz - cfg.stall_ms * interval '1 millisecond')
+      UNION ALL
+      (SELECT r.reported_at, r.seq FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch
+         AND r.reported_at < $2::timestamptz - cfg.stall_ms * interval '1 millisecond' ORDER BY r.reported_at DESC LIMIT 1)
+    ) x
+  ),
+  breaks AS (
+    SELECT z.epoch, z.prev_at, z.reported_at,
+      CASE WHEN z.seq <> z.prev_seq + 1 THEN 'lost_reports' ELSE 'silence' END AS reason
+    FROM (SELECT w.*, lag(w.reported_at) OVER o AS prev_at, lag(w.seq) OVER o AS prev_seq
+          FROM win w WINDOW o AS (PARTITION BY w.epoch ORDER BY w.reported_at)) z, cfg
+    WHERE z.prev_at IS NOT NULL AND (z.seq <> z.prev_seq + 1
+      OR z.reported_at - z.prev_at > ${SILENCE_FACTOR} * cfg.every_ms * interval '1 millisecond')
+  ),
+  -- The due occurrence at each instant t, as the live read defines it: the
+  -- newest occurrence claimed by t if it was still running then, else the
+  -- slot after it, else the first slot since registration.
+  slots AS (
+    SELECT e.i, k.slot, k.key, k.running
+    FROM s
+    CROSS JOIN unnest($4::timestamptz[]) WITH ORDINALITY e(t, i)
+    LEFT JOIN LATERAL (
+      SELECT o.key, o.scheduled_at, (o.completed_at IS NULL OR o.completed_at > e.t) AS running
+      FROM occurrences o WHERE o.lease = $1 AND o.claimed_at <= e.t
+      ORDER BY o.scheduled_at DESC LIMIT 1
+    ) o ON true
+    CROSS JOIN LATERAL (
+      SELECT CASE WHEN o.running THEN o.key ELSE ${occurrenceKeySql('$1', 'x.slot')} END AS key, x.slot,
+             coalesce(o.running, false) AS running
+      FROM (SELECT ${dueSlotOf('o', 's')} AS slot) x
+    ) k
+    WHERE s.every_ms > 0
+  )
+SELECT ${msOf('c.now')} AS now_ms, (SELECT known FROM known) AS known, (SELECT every_ms FROM cfg) AS every_ms,
+  (SELECT row_to_json(x) FROM (SELECT every_ms, report_every_ms, stall_after_ms, overdue_after_ms FROM s) x) AS registration,
+  (SELECT row_to_json(x) FROM (SELECT holder, holder_label AS label, epoch::float8 AS epoch, ${msOf('acquired_at')} AS acquired_ms,
+     ${msOf('renewed_at')} AS renewed_ms, ${msOf('expires_at')} AS expires_ms, ttl_ms, ${msOf('released_at')} AS released_ms,
+     ${msOf('gap_bucket')} AS gap_bucket_ms, gap_bucket_max_ms FROM l) x) AS lease,
+  (SELECT json_agg(x ORDER BY x.at_ms, x.id) FROM (SELECT ${EVENT_COLUMNS} FROM ev) x) AS events,
+  (SELECT json_agg(x ORDER BY x.at_ms) FROM (
+     (SELECT disabled, by, reason, ${msOf('at')} AS at_ms FROM intent_audit WHERE lease = $1 AND at <= $2 ORDER BY at DESC, id DESC LIMIT 1)
+     UNION ALL (SELECT disabled, by, reason, ${msOf('at')} FROM intent_audit WHERE lease = $1 AND at > $2 AND at <= $3 ORDER BY at, id LIMIT 1000)) x) AS intents,
+  (SELECT json_agg(x) FROM (SELECT -1 AS i, epoch::float8 AS epoch, 0 AS n, 0 AS adv, ${msOf('reported_at')} AS last_ms, ${msOf('adv_at')} AS adv_ms,
+     seq, occurrence AS occ, cursor FROM carry) x) AS carry,
+  (SELECT json_agg(x ORDER BY x.i, x.epoch) FROM (SELECT i, epoch::float8 AS epoch, n, adv, last_ms, adv_ms, seq, occ, cursor FROM buckets) x) AS buckets,
+  (SELECT json_agg(x ORDER BY x.to_ms) FROM (SELECT epoch::float8 AS epoch, ${msOf('prev_at')} AS from_ms, ${msOf('reported_at')} AS to_ms, reason
+     FROM breaks) x) AS breaks,
+  (SELECT json_agg(x) FROM (SELECT epoch::float8 AS epoch, ${msOf('minute')} AS minute_ms, max_gap_ms FROM renewal_gaps
+     WHERE lease = $1 AND minute >= date_trunc('minute', $2::timestamptz) - interval '2 minutes' AND minute <= $3::timestamptz + interval '1 minute') x) AS renewals,
+  (SELECT json_agg(x ORDER BY x.i) FROM (SELECT (i - 1)::int AS i, ${msOf('slot')} AS slot_ms, key, running FROM slots) x) AS slots
+FROM c`;

@@ -1,0 +1,19 @@
+/**
+ * Recent authority transitions and stale-write rejections of one scheduler,
+ * up to an instant: ONE statement through the (lease, at) indexes, newest
+ * first, each list bounded by a LIMIT.
+ * Params: $1 name, $2 until (timestamptz; 'infinity' for live), $3 event limit,
+ * $4 rejection limit.
+ */
+import { msOf } from '../live/facts-sql';
+
+export const EVENT_COLUMNS = `id, kind, epoch::float8 AS epoch, holder, holder_label AS label, ${msOf('at')} AS at_ms,
+  previous_epoch::float8 AS previous_epoch, ${msOf('previous_ended_at')} AS previous_ended_ms, ${msOf('last_renewed_at')} AS last_renewed_ms`;
+
+export const RECENT_SQL = `
+SELECT
+  (SELECT json_agg(x ORDER BY x.at_ms, x.id) FROM (
+     SELECT ${EVENT_COLUMNS} FROM lease_events WHERE lease = $1 AND at <= $2::timestamptz ORDER BY at DESC, id DESC LIMIT $3::int) x) AS events,
+  (SELECT json_agg(x ORDER BY x.at_ms DESC, x.id DESC) FROM (
+     SELECT id, ${msOf('at')} AS at_ms, attempted_epoch::float8 AS attempted_epoch, current_epoch::float8 AS current_epoch, resource, reason
+     FROM stale_write_rejections WHERE lease = $1 AND at <= $2::timestamptz ORDER BY at DESC, id DESC LIMIT $4::int) x) AS rejections`;

@@ -1,0 +1,164 @@
+// The contract test: live responses of EVERY route and EVERY documented status
+// (errors included) are validated with ajv against the OpenAPI document the
+// service serves (generated from lib/api/schemas.ts). Given a real database
+// with one scheduler, and a dead endpoint for the 503s, when each route is
+// called, then its status is documented for that route, its media type and
+// Cache-Control are the documented ones, and its body matches the schema.
+// Drift either way fails: an undocumented answer, or a documented status no
+// case produces.
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../db/free-port';
+import { createPool } from '../../../db/pool';
+import { uniqueLease, usePool } from '../../../db/testing/pools';
+import type { StatusService } from '../service';
+import { acquire, register, reporter, serviceOn } from '../testing/seed';
+import { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './handlers';
+import type { OpenApiDocument } from './openapi';
+
+type Operation = { responses: Record<string, { headers?: Record<string, { schema: { const?: string } }>; content?: Record<string, { schema?: { $ref?: string } }> }> };
+
+/** Route paths under app/api as the OpenAPI document spells them ([name] → {name}). */
+function appRoutes(dir = path.join(process.cwd(), 'app/api'), prefix = '/api'): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (!statSync(full).isDirectory()) continue;
+    if (entry === 'demo') continue; // the demo supervisor is not part of the v1 status API
+    const seg = entry.replace(/^\[(.+)\]$/, '{$1}');
+    if (readdirSync(full).includes('route.ts')) out.push(`${prefix}/${seg}`);
+    out.push(...appRoutes(full, `${prefix}/${seg}`));
+  }
+  return out;
+}
+
+const mediaType = (value: string | null) => (value ?? '').split(';')[0]!.trim();
+
+describe('OpenAPI contract: live responses of every route against the served document', () => {
+  const pool = usePool();
+  const name = uniqueLease('contract');
+  let live: StatusService;
+  let dead: StatusService;
+  let deadPool: pg.Pool;
+  let doc: OpenApiDocument;
+  let ajv: Ajv2020;
+  const seen = new Set<string>();
+
+  beforeAll(async () => {
+    await register(pool, name);
+    const r = reporter(pool, await acquire(pool, name));
+    await r.report(`${name}@2026-01-01T00:00:00Z`, 1);
+    await r.report(`${name}@2026-01-01T00:00:00Z`, 2);
+    live = serviceOn(pool);
+    // Nothing listens on this port: every read is refused.
+    deadPool = createPool(`postgres://nobody:x@127.0.0.1:${await freePort()}/nothing`, {
+      applicationName: 'leaseboard-test-dead',
+      statementTimeoutMs: 500,
+      connectTimeoutMs: 500,
+      max: 2,
+    });
+    dead = serviceOn(deadPool, 500);
+    const served = await openApiRoute();
+    expect(served.status).toBe(200);
+    doc = (await served.json()) as OpenApiDocument;
+    ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    addFormats(ajv);
+    ajv.addKeyword('components');
+    ajv.addSchema({ $id: 'https://leaseboard.invalid/openapi.json', components: doc.components });
+  });
+  afterAll(() => deadPool.end());
+
+  /** Checks one live response against the document; returns its parsed JSON body (if JSON). */
+  async function conforms(route: string, response: Response): Promise<unknown> {
+    const operation = (doc.paths as Record<string, { get: Operation }>)[route]?.get;
+    expect(operation, `${route} is documented`).toBeDefined();
+    const documented = operation!.responses[String(response.status)];
+    expect(documented, `${route} answered ${response.status}, which the document does not list`).toBeDefined();
+    seen.add(`${route} ${response.status}`);
+    const content = documented!.content ?? {};
+    const media = Object.keys(content).find((m) => mediaType(m) === mediaType(response.headers.get('content-type')));
+    expect(media, `${route} ${response.status}: content type ${response.headers.get('content-type')} is not documented`).toBeDefined();
+    const cacheControl = documented!.headers?.['Cache-Control']?.schema.const;
+    if (cacheControl !== undefined) expect(response.headers.get('cache-control')).toBe(cacheControl);
+    if (mediaType(media!) !== 'application/json') return response.text();
+    const body: unknown = await response.json();
+    const schemaRef = content[media!]!.schema?.$ref;
+    if (schemaRef !== undefined) {
+      const validate = ajv.getSchema(`https://leaseboard.invalid/openapi.json${schemaRef}`);
+      expect(validate, `${schemaRef} compiles`).toBeDefined();
+      const ok = validate!(body);
+      expect(ok ? [] : validate!.errors, `${route} ${response.status} body vs ${schemaRef}`).toEqual([]);
+    }
+    return body;
+  }
+
+  const base = 'http://x/api/v1/schedulers';
+  const get = (url: string) => new Request(url);
+
+  it('documents exactly the routes under app/api', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(appRoutes().sort());
+  });
+
+  it('every component schema compiles under strict ajv', () => {
+    for (const id of Object.keys(doc.components.schemas)) {
+      expect(ajv.getSchema(`https://leaseboard.invalid/openapi.json#/components/schemas/${id}`), id).toBeDefined();
+    }
+  });
+
+  it('/api/v1/schedulers: 200 (store readable and not), 400', async () => {
+    const route = '/api/v1/schedulers';
+    const page = (await conforms(route, await listRoute(get(`${base}?limit=5&q=${name}`), () => live))) as { schedulers: { name: string }[] };
+    expect(page.schedulers.map((s) => s.name)).toEqual([name]);
+    await conforms(route, await listRoute(get(`${base}?health=stalled,progressing,idle`), () => live));
+    const down = (await conforms(route, await listRoute(get(base), () => dead))) as { observation: { ok: boolean } };
+    expect(down.observation.ok).toBe(false);
+    await conforms(route, await listRoute(get(`${base}?limit=ten`), () => live));
+  });
+
+  it('/api/v1/schedulers/{name}: 200 live and as of, 400, 404, 503', async () => {
+    const route = '/api/v1/schedulers/{name}';
+    const one = (await conforms(route, await detailRoute(get(`${base}/${name}`), name, () => live))) as { observedAt: string };
+    const at = new Date(Date.parse(one.observedAt) - 1).toISOString();
+    const asOf = (await conforms(route, await detailRoute(get(`${base}/${name}?at=${at}`), name, () => live))) as { asOf: string };
+    expect(asOf.asOf).toBe(at);
+    for (const [url, routeName] of [
+      [`${base}/${name}?at=yesterday`, name],
+      [`${base}/${name}?at=2099-01-01T00:00:00Z`, name],
+      [`${base}/${name}?at=2001-01-01T00:00:00Z`, name],
+      [`${base}/x%01`, 'x\u0001'],
+    ] as const) {
+      const response = await detailRoute(get(url), routeName, () => live);
+      expect(response.status).toBe(400);
+      await conforms(route, response);
+    }
+    await conforms(route, await detailRoute(get(`${base}/nobody-here`), 'nobody-here', () => live));
+    await conforms(route, await detailRoute(get(`${base}/${name}`), name, () => dead));
+  });
+
+  it('/api/v1/schedulers/{name}/history: 200, 400, 404, 503', async () => {
+    const route = '/api/v1/schedulers/{name}/history';
+    await conforms(route, await historyRoute(get(`${base}/${name}/history`), name, () => live));
+    await conforms(route, await historyRoute(get(`${base}/${name}/history?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z`), name, () => live));
+    await conforms(route, await historyRoute(get(`${base}/nobody-here/history`), 'nobody-here', () => live));
+    await conforms(route, await historyRoute(get(`${base}/${name}/history`), name, () => dead));
+  });
+
+  it('/api/healthz: 200 and 503; /api/metrics: 200; /api/v1/openapi.json: 200', async () => {
+    await conforms('/api/healthz', await healthzRoute(() => live));
+    await conforms('/api/healthz', await healthzRoute(() => dead));
+    const metrics = (await conforms('/api/metrics', await metricsRoute(() => live))) as string;
+    expect(metrics).toContain(`leaseboard_scheduler_health{scheduler="${name}",health="progressing"} 1`);
+    await conforms('/api/v1/openapi.json', await openApiRoute());
+  });
+
+  it('every documented (route, status) was produced by a case above', () => {
+    const documented = Object.entries(doc.paths as Record<string, { get: Operation }>).flatMap(([route, item]) =>
+      Object.keys(item.get.responses).map((status) => `${route} ${status}`),
+    );
+    expect([...seen].sort()).toEqual(documented.sort());
+  });
+});

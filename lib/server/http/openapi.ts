@@ -1,0 +1,129 @@
+/**
+ * GET /api/v1/openapi.json: the OpenAPI 3.1 description of the status routes.
+ * The paths are written here; every schema is GENERATED from the zod schemas
+ * that type the responses (lib/api/schemas.ts, zod's JSON Schema output,
+ * draft 2020-12 as OpenAPI 3.1 uses), so the document cannot drift from the
+ * types. lib/server/http/contract.int.test.ts validates live responses of
+ * every route and status against the served document with ajv.
+ *
+ * Guarantees: pure and deterministic; built once per process.
+ */
+import { z } from 'zod';
+import { apiRegistry } from '../../api/schemas';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX } from '../live/list';
+import { NAME_MAX, RETENTION_MS } from './params';
+import { NO_STORE } from './respond';
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+/** Every component schema, from the registry; `$schema`/`$id` dropped (the document's dialect is 2020-12 already). */
+function componentSchemas(): Record<string, object> {
+  const { schemas } = z.toJSONSchema(apiRegistry, { target: 'draft-2020-12', io: 'output', uri: (id) => ref(id).$ref });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const rest: Record<string, unknown> = { ...schema };
+      delete rest.$schema;
+      delete rest.$id;
+      return [id, rest];
+    }),
+  );
+}
+
+const json = (schema: string, description: string) => ({
+  description,
+  headers: { 'Cache-Control': { schema: { type: 'string', const: NO_STORE } } },
+  content: { 'application/json': { schema: ref(schema) } },
+});
+const error = (description: string) => json('Error', description);
+const nameParam = {
+  name: 'name',
+  in: 'path',
+  required: true,
+  description: `Scheduler (lease) name, 1–${NAME_MAX} characters, no control characters.`,
+  schema: { type: 'string', minLength: 1, maxLength: NAME_MAX },
+};
+const instant = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', format: 'date-time' } });
+const retentionDays = RETENTION_MS / 86_400_000;
+
+function build() {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Leaseboard status API',
+      version: '1.0.0',
+      description:
+        'Who holds each scheduler lease, whether its holder makes progress, and where nobody can know. Times are ISO-8601 UTC from the database clock; ages are integer ms.',
+    },
+    paths: {
+      '/api/v1/schedulers': {
+        get: {
+          operationId: 'listSchedulers',
+          summary: 'All schedulers, worst health first, then name',
+          parameters: [
+            { name: 'health', in: 'query', required: false, description: 'Comma list of healths to keep.', schema: { type: 'string', example: 'stalled,unknown' } },
+            { name: 'q', in: 'query', required: false, description: `Case-insensitive name substring (≤ ${NAME_QUERY_MAX} characters).`, schema: { type: 'string', maxLength: NAME_QUERY_MAX } },
+            { name: 'limit', in: 'query', required: false, description: `Page size, clamped to [1, ${LIST_LIMIT_MAX}].`, schema: { type: 'integer', default: LIST_LIMIT_DEFAULT } },
+            { name: 'offset', in: 'query', required: false, description: `Clamped to [0, ${LIST_OFFSET_MAX}].`, schema: { type: 'integer', default: 0 } },
+          ],
+          responses: {
+            200: json('SchedulerListResponse', 'The page; when the store cannot be read, observation.ok is false and every scheduler is unknown.'),
+            400: error('Invalid parameter'),
+          },
+        },
+      },
+      '/api/v1/schedulers/{name}': {
+        get: {
+          operationId: 'getScheduler',
+          summary: 'One scheduler: status, recent tenures and stale-write rejections; as of `at` when given',
+          parameters: [nameParam, instant('at', `Rebuild the status as of this instant from the logs (not in the future, within ${retentionDays} days).`)],
+          responses: {
+            200: json('SchedulerDetailResponse', 'The status'),
+            400: error('Invalid name or `at`'),
+            404: error('Unknown scheduler'),
+            503: error('The status store could not be read'),
+          },
+        },
+      },
+      '/api/v1/schedulers/{name}/history': {
+        get: {
+          operationId: 'getSchedulerHistory',
+          summary: 'Health segments, gaps, tenures and ≤ 360 buckets over [from, to] (default: the last hour, at most 24 h)',
+          parameters: [nameParam, instant('from', 'Span start (default: to − 1 h).'), instant('to', 'Span end (default and ceiling: now).')],
+          responses: {
+            200: json('SchedulerHistoryResponse', 'The history'),
+            400: error('Invalid name or span (inverted, longer than 24 h, in the future, beyond retention)'),
+            404: error('Unknown scheduler'),
+            503: error('The status store could not be read'),
+          },
+        },
+      },
+      '/api/metrics': {
+        get: {
+          operationId: 'metrics',
+          summary: 'Prometheus text exposition; labels are only `scheduler` and a state',
+          responses: { 200: { description: 'Metrics', content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } } },
+        },
+      },
+      '/api/healthz': {
+        get: {
+          operationId: 'healthz',
+          summary: "The status service's own health: can it read the store, and how fast",
+          responses: { 200: json('HealthzResponse', 'Store readable'), 503: json('HealthzResponse', 'Store unreadable (also carries `error`)') },
+        },
+      },
+      '/api/v1/openapi.json': {
+        get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1 document', content: { 'application/json': {} } } } },
+      },
+    },
+    components: { schemas: componentSchemas() },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof build>;
+
+let built: OpenApiDocument | null = null;
+
+export function openApiDocument(): OpenApiDocument {
+  built ??= build();
+  return built;
+}

@@ -1,0 +1,63 @@
+/**
+ * GET /api/metrics: Prometheus text from the live read (shared with the list).
+ * The service's own gauges come from a prom-client Registry of its own,
+ * created per scrape (no default metrics); the per-scheduler families are
+ * written by ./exposition.ts for speed at 10,000 schedulers.
+ *
+ * Guarantees: labels are ONLY `scheduler` (the lease name) and a state
+ * (`health`) — never holder tokens, hosts or IDs (docs/design.md, invariant 10);
+ * `leaseboard_scheduler_health` has all six healths as 0/1, so `== 1` alerts
+ * work and a missing series means a missing scheduler; numeric gauges (epoch,
+ * ages, at-risk) come only from a successful read — when the store is
+ * unreadable they are absent, not stale, health is `unknown` and
+ * `leaseboard_observation_ok` is 0.
+ * Non-guarantees: the authority and work axes are not exported as separate
+ * state gauges (cardinality: 10 more series per scheduler); health, ages and
+ * `leaseboard_scheduler_observation_gap` carry what alerts need.
+ */
+import { Gauge, Registry } from 'prom-client';
+import { HEALTH_SEVERITY } from '../../status';
+import { escapeLabelValue, GaugeFamily } from './exposition';
+import type { ObservationState } from '../store/observer';
+import type { LiveRead } from '../live/list';
+
+async function serviceGauges(live: LiveRead, observation: ObservationState): Promise<{ text: string; contentType: string }> {
+  const registry = new Registry();
+  const gauge = (name: string, help: string) => new Gauge({ name, help, registers: [registry] });
+  gauge('leaseboard_observation_ok', 'Whether the status service could read the store for this scrape (1) or not (0).').set(live.ok ? 1 : 0);
+  if (live.lastObservedAt !== null) {
+    gauge('leaseboard_observation_last_success_timestamp_seconds', 'Database time of the last successful read of the store.').set(
+      Date.parse(live.lastObservedAt) / 1000,
+    );
+  }
+  if (observation.lastLatencyMs !== null) {
+    gauge('leaseboard_store_read_latency_seconds', 'Round trip of the last successful store read.').set(observation.lastLatencyMs / 1000);
+  }
+  gauge('leaseboard_schedulers', 'Schedulers known to the status service.').set(live.statuses.length);
+  return { text: await registry.metrics(), contentType: registry.contentType };
+}
+
+export async function renderMetrics(live: LiveRead, observation: ObservationState): Promise<{ contentType: string; body: string }> {
+  const own = await serviceGauges(live, observation);
+  const health = new GaugeFamily('leaseboard_scheduler_health', 'Health of each scheduler: 1 for its current health, 0 for the others.');
+  const gap = new GaugeFamily('leaseboard_scheduler_observation_gap', 'Whether observation of this scheduler is broken (1) or not (0).');
+  const epoch = new GaugeFamily('leaseboard_scheduler_epoch', 'Fencing epoch of the lease (last known holder).');
+  const atRisk = new GaugeFamily('leaseboard_scheduler_renewal_at_risk', 'Held lease whose renewal age exceeds the at-risk fraction of its ttl (1) or not (0).');
+  const renewalAge = new GaugeFamily('leaseboard_scheduler_renewal_age_seconds', 'Time since the lease was last renewed.');
+  const advanceAge = new GaugeFamily('leaseboard_scheduler_last_advance_age_seconds', "Time since the current epoch's last advance.");
+  const reportAge = new GaugeFamily('leaseboard_scheduler_last_report_age_seconds', "Time since the current epoch's last progress report.");
+
+  for (const s of live.statuses) {
+    const scheduler = `scheduler="${escapeLabelValue(s.name)}"`;
+    for (const h of HEALTH_SEVERITY) health.add(`${scheduler},health="${h}"`, s.health === h ? 1 : 0);
+    gap.add(scheduler, s.observation.gap === null ? 0 : 1);
+    if (!live.ok) continue;
+    atRisk.add(scheduler, s.authority.atRisk ? 1 : 0);
+    if (s.authority.epoch !== null) epoch.add(scheduler, s.authority.epoch);
+    if (s.authority.renewalAgeMs !== null) renewalAge.add(scheduler, s.authority.renewalAgeMs / 1000);
+    if (s.work.lastAdvanceAgeMs !== null) advanceAge.add(scheduler, s.work.lastAdvanceAgeMs / 1000);
+    if (s.work.lastReportAgeMs !== null) reportAge.add(scheduler, s.work.lastReportAgeMs / 1000);
+  }
+  const families = [health, gap, epoch, atRisk, renewalAge, advanceAge, reportAge].map((f) => f.render()).join('');
+  return { contentType: own.contentType, body: `${own.text.endsWith('\n') ? own.text : `${own.text}\n`}${families}` };
+}

@@ -1,0 +1,67 @@
+// The layer rules and the cycle check of eslint.config.mjs, run through ESLint
+// itself: given a module in one layer importing another, expect lint to fail
+// (or pass) with the rule that names the layer.
+import { ESLint } from 'eslint';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '..');
+const eslint = new ESLint({ cwd: ROOT, ignore: false });
+// no-cycle walks the importing file on disk; the layer cases lint text at a path that does not exist.
+const layersOnly = new ESLint({ cwd: ROOT, ignore: false, overrideConfig: { rules: { 'import/no-cycle': 'off' } } });
+
+async function lint(filePath: string, code: string): Promise<string[]> {
+  const [result] = await layersOnly.lintText(code, { filePath: path.join(ROOT, filePath) });
+  return (result?.messages ?? []).filter((m) => m.severity === 2).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+const LAYERS = 'import/no-restricted-paths';
+/** ESLint loads its parsers and resolvers on first use: seconds on a busy machine. */
+const SLOW = 60_000;
+
+beforeAll(() => lint('lib/status/warm-up.ts', 'export {};\n'), 120_000);
+
+describe('layer rules', () => {
+  it.each([
+    ['lib/status/fixture.ts', "import { readAllFacts } from '../server/live/facts';\nexport const x = readAllFacts;\n", 'lib/status is pure'],
+    ['lib/status/fixture.ts', "import { DEFAULT_LEASE_TIMING } from '../lease/config';\nexport const x = DEFAULT_LEASE_TIMING;\n", 'lib/status is pure'],
+    ['components/fixture.tsx', "import { readAllFacts } from '@/lib/server/live/facts';\nexport const x = readAllFacts;\n", 'Browser code'],
+    ['lib/client/fixture.ts', "import { createPool } from '../../db/pool';\nexport const x = createPool;\n", 'Browser code'],
+    ['app/fixture/page.tsx', "import { readAllFacts } from '@/lib/server/live/facts';\nexport const x = readAllFacts;\n", 'only through its entry'],
+    ['lib/scheduler/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/scheduler runs any job'],
+    ['lib/server/fixture.ts', "import { appendReport } from '../scheduler/report-store';\nexport const x = appendReport;\n", 'lib/scheduler internals'],
+    ['lib/lease/fixture.ts', "import { runScheduler } from '../scheduler/runtime';\nexport const x = runScheduler;\n", 'lib/lease is the authority protocol'],
+    ['lib/jobs/example/fixture.ts', "import { runScheduler } from '../../scheduler/runtime';\nexport const x = runScheduler;\n", 'only through lib/scheduler/index.ts'],
+    ['lib/alerts/fixture.ts', "import { readAllFacts } from '../server/live/facts';\nexport const x = readAllFacts;\n", 'lib/alerts is pure'],
+    ['db/fixture.ts', "import { project } from '../lib/status';\nexport const x = project;\n", 'db is the bottom layer'],
+  ])('%s: a forbidden import fails lint', async (file, code, says) => {
+    const errors = await lint(file, code);
+    expect(errors.some((e) => e.startsWith(LAYERS) && e.includes(says)), errors.join('\n')).toBe(true);
+  }, SLOW);
+
+  it.each([
+    ['lib/server/fixture.ts', "import { project } from '../status';\nexport const x = project;\n"],
+    ['app/fixture/page.tsx', "import { readSchedulerList } from '@/lib/server';\nexport const x = readSchedulerList;\n"],
+    ['lib/scheduler/fixture.ts', "import { leaseConfig } from '../lease/config';\nexport const x = leaseConfig;\n"],
+    ['components/fixture.tsx', "import { project } from '@/lib/status';\nexport const x = project;\n"],
+  ])('%s: an allowed import passes', async (file, code) => {
+    expect(await lint(file, code)).toEqual([]);
+  }, SLOW);
+
+  it('keeps I/O packages and the clock out of the pure core, and the database out of the browser', async () => {
+    expect(await lint('lib/status/fixture.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toEqual([
+      expect.stringMatching(/^no-restricted-imports: .*lib\/status is pure/),
+    ]);
+    expect(await lint('lib/alerts/fixture.ts', "import pg from 'pg';\nexport const x = pg;\n")).toEqual([expect.stringMatching(/^no-restricted-imports: /)]);
+    expect(await lint('lib/status/fixture.ts', 'export const now = () => Date.now();\n')).toEqual([expect.stringMatching(/^no-restricted-properties: /)]);
+    expect(await lint('lib/status/fixture.ts', 'export const now = () => new Date();\n')).toEqual([expect.stringMatching(/^no-restricted-syntax: /)]);
+    expect(await lint('components/fixture.tsx', "import pg from 'pg';\nexport const x = pg;\n")).toEqual([expect.stringMatching(/^no-restricted-imports: .*Browser code/)]);
+  }, SLOW);
+});
+
+describe('cycles', () => {
+  it('an import cycle fails lint (scripts/lint-fixtures/cycle-a.ts ⇄ cycle-b.ts)', async () => {
+    const [result] = await eslint.lintFiles(['scripts/lint-fixtures/cycle-a.ts']);
+    expect(result?.messages.map((m) => m.ruleId)).toContain('import/no-cycle');
+  }, SLOW);
+});
