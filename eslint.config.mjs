@@ -47,7 +47,11 @@ const zones = [
   { target: 'lib/api', from: TOP, message: 'lib/api describes the contract: it imports only lib/status.' },
   // lib/alerts (pure): statuses in, alert states out.
   { target: PURE_ALERTS, from: 'lib', except: ['./alerts', './status', './api'], message: 'lib/alerts is pure: only lib/status and lib/api.' },
-  { target: PURE_ALERTS, from: ['lib/alerts/delivery', 'lib/alerts/local'], message: 'lib/alerts is pure: delivery and local (I/O) import the rules, never the other way.' },
+  {
+    target: PURE_ALERTS,
+    from: ['lib/alerts/delivery', 'lib/alerts/local'],
+    message: 'lib/alerts is pure: delivery and local (I/O) import the rules, never the other way.',
+  },
   { target: PURE_ALERTS, from: TOP, message: 'lib/alerts is pure: only lib/status and lib/api.' },
   // lib/alerts/delivery: the Alertmanager client.
   {
@@ -73,13 +77,22 @@ const zones = [
     from: ['lib/server', 'lib/client', 'lib/alerts', 'lib/archive', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
     message: 'The scheduler CLI composes a job from lib/jobs with the runtime; nothing else.',
   },
-  { target: 'lib/scheduler/cli.ts', from: 'lib/jobs', except: ['./index.ts'], message: 'The scheduler CLI reaches lib/jobs only through its registry, lib/jobs/index.ts.' },
+  {
+    target: 'lib/scheduler/cli.ts',
+    from: 'lib/jobs',
+    except: ['./index.ts'],
+    message: 'The scheduler CLI reaches lib/jobs only through its registry, lib/jobs/index.ts.',
+  },
   // lib/jobs: jobs use the runtime through its public entry only.
   { target: 'lib/jobs', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/jobs imports lib/scheduler only through lib/scheduler/index.ts.' },
   { target: 'lib/jobs', from: ['lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'], message: 'lib/jobs: no UI, no app routes.' },
   // lib/server: reads for the status service.
   { target: 'lib/server', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/server never imports lib/scheduler internals.' },
-  { target: 'lib/server', from: ['lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'], message: 'lib/server: reads only, no jobs, UI or routes.' },
+  {
+    target: 'lib/server',
+    from: ['lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
+    message: 'lib/server: reads only, no jobs, UI or routes.',
+  },
   // lib/retention, lib/archive, lib/auth: services below the runtime and the app.
   {
     target: ['lib/retention', 'lib/archive', 'lib/auth'],
@@ -95,7 +108,20 @@ const zones = [
   // Browser code: never the server's reads, the database or the runtime.
   {
     target: ['components', 'lib/client'],
-    from: ['lib/server', 'db', 'lib/lease', 'lib/scheduler', 'lib/jobs', 'lib/demo', 'lib/alerts/delivery', 'lib/archive', 'lib/retention', 'app', 'scripts', 'e2e'],
+    from: [
+      'lib/server',
+      'db',
+      'lib/lease',
+      'lib/scheduler',
+      'lib/jobs',
+      'lib/demo',
+      'lib/alerts/delivery',
+      'lib/archive',
+      'lib/retention',
+      'app',
+      'scripts',
+      'e2e',
+    ],
     message: 'Browser code (components, lib/client) never imports lib/server, db or the runtime.',
   },
   // app: routes only; lib/server through its entry.

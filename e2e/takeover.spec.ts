@@ -9,7 +9,12 @@ import type { SchedulerProcess } from '../lib/scheduler/process';
 import { expect, test } from './fixtures/test';
 import { keepScreenshot } from './support/screenshots';
 
-test('a leader paused mid-write is taken over, and its refused write shows as a rejection', async ({ schedulers, lease, overview, schedulerPage }, testInfo) => {
+test('a leader paused mid-write is taken over, and its refused write shows as a rejection', async ({
+  schedulers,
+  lease,
+  overview,
+  schedulerPage,
+}, testInfo) => {
   const a = await schedulers.start(lease, 'A');
   const b = await schedulers.start(lease, 'B');
   const byToken = (token: string | null) => [a, b].find((p) => p.token === token) as SchedulerProcess;

@@ -102,7 +102,11 @@ function main(argv: string[]): number {
         throw new UsageError(command === undefined ? 'no subcommand' : `unknown subcommand ${JSON.stringify(command)}`);
     }
   } catch (error) {
-    if (error instanceof UsageError || error instanceof AlertConfigError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+    if (
+      error instanceof UsageError ||
+      error instanceof AlertConfigError ||
+      (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+    ) {
       process.stderr.write(`alerts: ${error.message}\n${error instanceof UsageError ? USAGE : ''}\n`);
       return 2;
     }

@@ -97,7 +97,10 @@ async function main(): Promise<void> {
 
   // The least any evaluator does: one lookup per (scheduler, rule) in per-rule maps of its records.
   const byRule = new Map(
-    SCHEDULER_ALERT_NAMES.map((rule) => [rule, new Map([...previous].filter(([k]) => k.startsWith(`${rule}/`)).map(([k, v]) => [k.slice(rule.length + 1), v]))]),
+    SCHEDULER_ALERT_NAMES.map((rule) => [
+      rule,
+      new Map([...previous].filter(([k]) => k.startsWith(`${rule}/`)).map(([k, v]) => [k.slice(rule.length + 1), v])),
+    ]),
   );
   const bare = stats(
     timeWithCpu(

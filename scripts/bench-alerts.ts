@@ -49,8 +49,12 @@ function report(label: string, f: Figures): void {
   log(`  ${f.rounds} rounds, 5 s of database time apart (alerts to send per round: median ${f.steadySent.p50}, max ${f.steadySent.max}):`);
   log(`    wall: ${fmt(f.wall)}  target < 100 ms (p99): ${verdict(f.wall.p99 < 100)}`);
   log(`    CPU time of the process: ${fmt(f.cpu)}`);
-  log(`  baseline: projecting the same ${f.n.toLocaleString('en')} facts (lib/status):  ${fmt(f.projection)}  → a round costs ${(f.wall.p50 / f.projection.p50).toFixed(2)}× the projection (p50)`);
-  log(`  baseline: bare loop, one record lookup per (scheduler, rule):  ${fmt(f.bare)}  → a round costs ${(f.wall.p50 / f.bare.p50).toFixed(2)}× the bare loop (p50)`);
+  log(
+    `  baseline: projecting the same ${f.n.toLocaleString('en')} facts (lib/status):  ${fmt(f.projection)}  → a round costs ${(f.wall.p50 / f.projection.p50).toFixed(2)}× the projection (p50)`,
+  );
+  log(
+    `  baseline: bare loop, one record lookup per (scheduler, rule):  ${fmt(f.bare)}  → a round costs ${(f.wall.p50 / f.bare.p50).toFixed(2)}× the bare loop (p50)`,
+  );
 }
 
 function main(): void {
@@ -64,7 +68,11 @@ function main(): void {
     const [loadAfter] = os.loadavg();
     log(`bench:alerts — ${tsx.n.toLocaleString('en')} schedulers × 5 scheduler rules + 2 service rules, every rule on, 100 per-scheduler overrides`);
     log(`  load average ${load!.toFixed(1)} → ${loadAfter!.toFixed(1)} on ${os.cpus().length} cores`);
-    log(`  healths: ${Object.entries(tsx.counts).map(([h, n]) => `${h} ${n}`).join(', ')}; alert records after the last round: ${tsx.records}`);
+    log(
+      `  healths: ${Object.entries(tsx.counts)
+        .map(([h, n]) => `${h} ${n}`)
+        .join(', ')}; alert records after the last round: ${tsx.records}`,
+    );
     report('under tsx (as `npm run scheduler` runs jobs):', tsx);
     report('bundled for plain node (esbuild, no loader):', bundled);
   } finally {

@@ -72,7 +72,9 @@ export async function benchFencedWrites(url: string, timed: Timed, clientCounts:
     let batch = 0;
     const occurrence = () => `${lease}@batch-${batch++}`;
 
-    console.log(`\nfenced batch writes: ${BATCH_ROWS} rows per statement (tables emptied before each figure; bare and fenced each the mean of two runs, in the order bare, fenced, fenced, bare)`);
+    console.log(
+      `\nfenced batch writes: ${BATCH_ROWS} rows per statement (tables emptied before each figure; bare and fenced each the mean of two runs, in the order bare, fenced, fenced, bare)`,
+    );
     console.log('clients | fenced batches/s | bare batches/s | ratio | row-trigger batches/s | ratio');
     for (const n of clientCounts) {
       const clients = await Promise.all(
@@ -102,7 +104,9 @@ export async function benchFencedWrites(url: string, timed: Timed, clientCounts:
       const fenced = (fenced1 + fenced2) / 2;
       const perRow = await measure((client) => client.query(bareInsert(rowChecked, lease, granted.epoch, occurrence())));
       const f = (x: number) => Math.round(x).toLocaleString('en-US').padStart(8);
-      console.log(`${String(n).padStart(7)} | ${f(fenced).padStart(16)} | ${f(bare).padStart(14)} | ${(fenced / bare).toFixed(2)}× | ${f(perRow).padStart(21)} | ${(perRow / bare).toFixed(2)}×`);
+      console.log(
+        `${String(n).padStart(7)} | ${f(fenced).padStart(16)} | ${f(bare).padStart(14)} | ${(fenced / bare).toFixed(2)}× | ${f(perRow).padStart(21)} | ${(perRow / bare).toFixed(2)}×`,
+      );
     }
     await empty();
     await renewalsDuringWrites(url, lease, fence, all);
@@ -145,7 +149,8 @@ async function renewalsDuringWrites(url: string, lease: string, fence: ReturnTyp
     let writing = true;
     const load = Promise.all(
       writers.slice(0, count).map(async (client) => {
-        while (writing) await writeFenced(client, fence, (w) => [w.insert(planItems, ROWS, { same: { occurrence: `${lease}@renew-${n++}`, writtenAt: w.now } })]);
+        while (writing)
+          await writeFenced(client, fence, (w) => [w.insert(planItems, ROWS, { same: { occurrence: `${lease}@renew-${n++}`, writtenAt: w.now } })]);
       }),
     );
     const latencies = await sample(3_000);
@@ -154,7 +159,9 @@ async function renewalsDuringWrites(url: string, lease: string, fence: ReturnTyp
     return latencies;
   };
   const show = (label: string, s: number[]) =>
-    console.log(`  ${label.padEnd(36)} p50 ${quantile(s, 0.5).toFixed(2)} ms · p99 ${quantile(s, 0.99).toFixed(2)} ms · max ${s.at(-1)!.toFixed(2)} ms (${s.length} renewals)`);
+    console.log(
+      `  ${label.padEnd(36)} p50 ${quantile(s, 0.5).toFixed(2)} ms · p99 ${quantile(s, 0.99).toFixed(2)} ms · max ${s.at(-1)!.toFixed(2)} ms (${s.length} renewals)`,
+    );
   console.log('\nrenewal latency on the lease the fenced writes check (share lock from the end of each write to its commit):');
   show('alone', await sample(3_000));
   show(`beside 1 writer of ${BATCH_ROWS}-row batches`, await beside(1));

@@ -39,7 +39,13 @@ const DEMO_FLAGS = {
 const schedulers = (archiveUrl: string): DemoSchedulerSpec[] => [
   { id: 'retention-planner-A', lease: 'retention-planner', label: 'A', flags: { ...DEMO_FLAGS, every: 60_000 }, options: { 'archive-url': archiveUrl } },
   { id: 'retention-planner-B', lease: 'retention-planner', label: 'B', flags: { ...DEMO_FLAGS, every: 60_000 }, options: { 'archive-url': archiveUrl } },
-  { id: 'index-compaction-C', lease: 'index-compaction', label: 'C', flags: { ...DEMO_FLAGS, every: 45_000, 'batch-size': 1_000 }, options: { 'archive-url': archiveUrl } },
+  {
+    id: 'index-compaction-C',
+    lease: 'index-compaction',
+    label: 'C',
+    flags: { ...DEMO_FLAGS, every: 45_000, 'batch-size': 1_000 },
+    options: { 'archive-url': archiveUrl },
+  },
 ];
 
 const log = (line: string) => console.log(`[demo] ${line}`);
@@ -119,7 +125,10 @@ async function main() {
 
     const supervisor = new DemoSupervisor(database.url, (id, line) => console.log(`[${id}] ${line}`));
     const control = await startControlServer(supervisor);
-    cleanups.push(() => control.close(), () => supervisor.stopAll());
+    cleanups.push(
+      () => control.close(),
+      () => supervisor.stopAll(),
+    );
     for (const spec of schedulers(archive.url)) supervisor.start(spec);
 
     const port = await portToUse();

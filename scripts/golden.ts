@@ -34,7 +34,8 @@ function runFile(file: string, json: unknown): Run {
       return { pass: result.kind === 'pass', line: goldenLine(result) };
     });
   }
-  if (format !== ALERT_GOLDEN_FORMAT) usageError(`${file} has format ${JSON.stringify(format)}; known: ${ALERT_GOLDEN_FORMAT} (or none for projection cases, version 1)`);
+  if (format !== ALERT_GOLDEN_FORMAT)
+    usageError(`${file} has format ${JSON.stringify(format)}; known: ${ALERT_GOLDEN_FORMAT} (or none for projection cases, version 1)`);
   const parsed = parseAlertGoldenFile(json);
   if (parsed.kind === 'invalid') usageError(`${file} is not a ${ALERT_GOLDEN_FORMAT} file:\n  ${parsed.problems.join('\n  ')}`);
   return parsed.cases.map((c) => {
@@ -46,7 +47,8 @@ function runFile(file: string, json: unknown): Run {
 function main(argv: readonly string[]): number {
   const args = argv.filter((a) => a !== '--');
   const file = args[0];
-  if (file === undefined || args.length > 1) usageError(`usage: npm run golden -- FILE (one golden file: projection cases version 1, or ${ALERT_GOLDEN_FORMAT})`);
+  if (file === undefined || args.length > 1)
+    usageError(`usage: npm run golden -- FILE (one golden file: projection cases version 1, or ${ALERT_GOLDEN_FORMAT})`);
 
   let text: string;
   try {

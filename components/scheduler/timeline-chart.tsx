@@ -25,7 +25,18 @@ function tickClock(model: TimelineModel): (ms: number) => string {
 
 /** A shaded, labelled span of the x axis. */
 function shade(key: string, span: { from: number; to: number }, fill: string, fillOpacity: number, label: string, position: 'insideTop' | 'insideBottom') {
-  return <ReferenceArea key={key} x1={span.from} x2={span.to} yAxisId="left" fill={fill} fillOpacity={fillOpacity} ifOverflow="hidden" label={{ value: label, position, className: 'chart-label' }} />;
+  return (
+    <ReferenceArea
+      key={key}
+      x1={span.from}
+      x2={span.to}
+      yAxisId="left"
+      fill={fill}
+      fillOpacity={fillOpacity}
+      ifOverflow="hidden"
+      label={{ value: label, position, className: 'chart-label' }}
+    />
+  );
 }
 
 function Markers({ model, authority }: { model: TimelineModel; authority: boolean }) {
@@ -50,7 +61,9 @@ function Markers({ model, authority }: { model: TimelineModel; authority: boolea
 }
 
 function xAxis(model: TimelineModel) {
-  return <XAxis dataKey="t" type="number" scale="time" domain={[model.viewFrom, model.to]} allowDataOverflow tickFormatter={tickClock(model)} minTickGap={48} />;
+  return (
+    <XAxis dataKey="t" type="number" scale="time" domain={[model.viewFrom, model.to]} allowDataOverflow tickFormatter={tickClock(model)} minTickGap={48} />
+  );
 }
 
 const tooltipTime = (value: unknown) => (typeof value === 'number' ? `${new Date(value).toISOString().slice(11, 19)}Z` : String(value));
@@ -64,12 +77,18 @@ export function TimelineChart({ history }: { history: SchedulerHistoryResponse }
     <figure className="timeline" data-testid="timeline">
       <figcaption className="small muted">
         Last hour, {clock(model.from)}–{clock(model.to)}
-        {model.viewFrom > model.from ? ` (shown from ${clock(model.viewFrom)}: no lease activity before)` : ''}: {epochs} epoch change{epochs === 1 ? '' : 's'}, {leaderless}{' '}
-        span{leaderless === 1 ? '' : 's'} with no leader, {unknowns} unknown span
+        {model.viewFrom > model.from ? ` (shown from ${clock(model.viewFrom)}: no lease activity before)` : ''}: {epochs} epoch change{epochs === 1 ? '' : 's'},{' '}
+        {leaderless} span{leaderless === 1 ? '' : 's'} with no leader, {unknowns} unknown span
         {unknowns === 1 ? '' : 's'}, {model.advanceTotal} advance{model.advanceTotal === 1 ? '' : 's'}.
       </figcaption>
       <h3 className="chart-title">Authority: peak renewal age (s) against TTL</h3>
-      <ComposedChart responsive style={{ width: '100%', height: 170 }} data={model.points} syncId="timeline" margin={{ top: 18, right: 12 + RIGHT_AXIS_WIDTH, bottom: 0, left: 0 }}>
+      <ComposedChart
+        responsive
+        style={{ width: '100%', height: 170 }}
+        data={model.points}
+        syncId="timeline"
+        margin={{ top: 18, right: 12 + RIGHT_AXIS_WIDTH, bottom: 0, left: 0 }}
+      >
         <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
         {xAxis(model)}
         <YAxis yAxisId="left" width={44} domain={[0, model.renewalAxisMaxS]} allowDecimals={false} allowDataOverflow />
@@ -81,7 +100,13 @@ export function TimelineChart({ history }: { history: SchedulerHistoryResponse }
         <Line yAxisId="left" dataKey="renewalAgeS" name="renewal age (s)" stroke={COLORS.renewal} dot={false} connectNulls={false} isAnimationActive={false} />
       </ComposedChart>
       <h3 className="chart-title">Progress: cursor and advances</h3>
-      <ComposedChart responsive style={{ width: '100%', height: 170 }} data={model.points} syncId="timeline" margin={{ top: 18, right: 12, bottom: 0, left: 0 }}>
+      <ComposedChart
+        responsive
+        style={{ width: '100%', height: 170 }}
+        data={model.points}
+        syncId="timeline"
+        margin={{ top: 18, right: 12, bottom: 0, left: 0 }}
+      >
         <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
         {xAxis(model)}
         <YAxis yAxisId="left" width={44} />

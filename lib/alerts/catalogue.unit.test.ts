@@ -18,7 +18,9 @@ describe('scheduler rules by health (store readable, not at risk, no rejection)'
     SchedulerUnknown: { stalled: 'false', no_leader: 'false', unknown: 'true', disabled: 'false', idle: 'false', progressing: 'false' },
     LeaseRenewalAtRisk: { stalled: 'false', no_leader: 'false', unknown: 'unknown', disabled: 'false', idle: 'false', progressing: 'false' },
   };
-  const rows = Object.entries(expected).flatMap(([rule, byHealth]) => HEALTHS.map((health) => ({ rule: rule as SchedulerAlertName, health, then: byHealth[health] })));
+  const rows = Object.entries(expected).flatMap(([rule, byHealth]) =>
+    HEALTHS.map((health) => ({ rule: rule as SchedulerAlertName, health, then: byHealth[health] })),
+  );
   it.each(rows)('given health $health, then $rule is $then', ({ rule, health, then }) => {
     expect(judgeScheduler(rule, evidence({ health }), T0_MS, WINDOW)).toBe(then);
   });
@@ -67,7 +69,15 @@ describe('catalogue', () => {
     expect(judgeService('Watchdog', { storeReadable: true, lastObservedAt: at(0) })).toBe('true');
   });
   it('has the six rules of the issue plus the Watchdog, each with a severity', () => {
-    expect(ALERT_NAMES).toEqual(['SchedulerStalled', 'SchedulerNoLeader', 'SchedulerUnknown', 'LeaseRenewalAtRisk', 'StaleWritesRejected', 'StatusStoreUnreadable', 'Watchdog']);
+    expect(ALERT_NAMES).toEqual([
+      'SchedulerStalled',
+      'SchedulerNoLeader',
+      'SchedulerUnknown',
+      'LeaseRenewalAtRisk',
+      'StaleWritesRejected',
+      'StatusStoreUnreadable',
+      'Watchdog',
+    ]);
     expect(ALERT_NAMES.map((n) => ruleInfo(n).severity)).toEqual(['critical', 'critical', 'warning', 'warning', 'warning', 'critical', 'none']);
   });
 });

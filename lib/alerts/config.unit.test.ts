@@ -18,7 +18,14 @@ function errorOf(env: Record<string, string | undefined>): AlertConfigError {
 describe('defaults', () => {
   it('given no environment, then conservative defaults and no delivery target', () => {
     const c = parseAlertConfig({});
-    expect(c).toMatchObject({ externalUrl: 'http://127.0.0.1:3000', alertmanagerUrls: [], evaluateEveryMs: 5_000, resendEveryMs: 60_000, resolvedRetentionMs: 900_000, rejectionWindowMs: 900_000 });
+    expect(c).toMatchObject({
+      externalUrl: 'http://127.0.0.1:3000',
+      alertmanagerUrls: [],
+      evaluateEveryMs: 5_000,
+      resendEveryMs: 60_000,
+      resolvedRetentionMs: 900_000,
+      rejectionWindowMs: 900_000,
+    });
     expect(c.timings).toEqual(DEFAULT_TIMINGS);
     expect(c.timings.SchedulerStalled).toEqual({ forMs: 120_000, keepFiringForMs: 300_000 });
   });
@@ -30,7 +37,10 @@ describe('defaults', () => {
 describe('rule timings', () => {
   it('are named after the rule', () => {
     expect(screamingSnake('LeaseRenewalAtRisk')).toBe('LEASE_RENEWAL_AT_RISK');
-    expect(timingVariables('SchedulerNoLeader')).toEqual({ forMs: 'LEASEBOARD_ALERT_SCHEDULER_NO_LEADER_FOR_MS', keepFiringForMs: 'LEASEBOARD_ALERT_SCHEDULER_NO_LEADER_KEEP_FIRING_FOR_MS' });
+    expect(timingVariables('SchedulerNoLeader')).toEqual({
+      forMs: 'LEASEBOARD_ALERT_SCHEDULER_NO_LEADER_FOR_MS',
+      keepFiringForMs: 'LEASEBOARD_ALERT_SCHEDULER_NO_LEADER_KEEP_FIRING_FOR_MS',
+    });
     expect(timingVariables('Watchdog')).toBeNull();
   });
   it('given values within the ceilings, then they are used', () => {
@@ -39,11 +49,19 @@ describe('rule timings', () => {
   });
   it.each([
     { env: { LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '3600001' }, variable: 'LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS', message: /\[0, 3600000\]/ },
-    { env: { LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_KEEP_FIRING_FOR_MS: '-1' }, variable: 'LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_KEEP_FIRING_FOR_MS', message: /integer/ },
+    {
+      env: { LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_KEEP_FIRING_FOR_MS: '-1' },
+      variable: 'LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_KEEP_FIRING_FOR_MS',
+      message: /integer/,
+    },
     { env: { LEASEBOARD_ALERT_LEASE_RENEWAL_AT_RISK_FOR_MS: '5m' }, variable: 'LEASEBOARD_ALERT_LEASE_RENEWAL_AT_RISK_FOR_MS', message: /"5m"/ },
     { env: { LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '500' }, variable: 'LEASEBOARD_ALERT_EVALUATE_EVERY_MS', message: /\[1000, 60000\]/ },
     { env: { LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW_MS: '1e6' }, variable: 'LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW_MS', message: /integer/ },
-    { env: { LEASEBOARD_ALERT_RESEND_EVERY_MS: '10000', LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '20000' }, variable: 'LEASEBOARD_ALERT_RESEND_EVERY_MS', message: /≥ LEASEBOARD_ALERT_EVALUATE_EVERY_MS/ },
+    {
+      env: { LEASEBOARD_ALERT_RESEND_EVERY_MS: '10000', LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '20000' },
+      variable: 'LEASEBOARD_ALERT_RESEND_EVERY_MS',
+      message: /≥ LEASEBOARD_ALERT_EVALUATE_EVERY_MS/,
+    },
     {
       env: { LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR_MS: '600000' },
       variable: 'LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR_MS',
@@ -62,7 +80,10 @@ describe('URLs', () => {
     expect(parseAlertConfig({ LEASEBOARD_EXTERNAL_URL: 'https://ops.example/leaseboard/' }).externalUrl).toBe('https://ops.example/leaseboard');
   });
   it('given several Alertmanagers, then each is a base URL', () => {
-    expect(parseAlertConfig({ ALERTMANAGER_URL: 'http://am-a:9093, http://am-b:9093/am/' }).alertmanagerUrls).toEqual(['http://am-a:9093', 'http://am-b:9093/am']);
+    expect(parseAlertConfig({ ALERTMANAGER_URL: 'http://am-a:9093, http://am-b:9093/am/' }).alertmanagerUrls).toEqual([
+      'http://am-a:9093',
+      'http://am-b:9093/am',
+    ]);
   });
   it.each([
     { env: { ALERTMANAGER_URL: 'am-a:9093' }, variable: 'ALERTMANAGER_URL', message: /http/ },

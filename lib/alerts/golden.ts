@@ -98,7 +98,10 @@ export interface EvaluationOutcome {
 }
 
 /** Runs a case's evaluations through real evaluator rounds; one outcome per evaluation. */
-export function replayCase(c: AlertGoldenCase, evaluations: readonly Pick<AlertGoldenEvaluation, 'at' | 'health' | 'atRisk'>[] = c.evaluations): EvaluationOutcome[] {
+export function replayCase(
+  c: AlertGoldenCase,
+  evaluations: readonly Pick<AlertGoldenEvaluation, 'at' | 'health' | 'atRisk'>[] = c.evaluations,
+): EvaluationOutcome[] {
   const config = caseConfig(c);
   const rule = c.rule.alertname;
   const key = alertKey(rule, GOLDEN_SCHEDULER);
@@ -127,9 +130,7 @@ export interface AlertGoldenMismatch {
 }
 
 export type AlertGoldenResult =
-  | { kind: 'pass'; name: string }
-  | { kind: 'fail'; name: string; mismatches: AlertGoldenMismatch[] }
-  | { kind: 'error'; name: string; message: string };
+  { kind: 'pass'; name: string } | { kind: 'fail'; name: string; mismatches: AlertGoldenMismatch[] } | { kind: 'error'; name: string; message: string };
 
 export function runAlertGoldenCase(c: AlertGoldenCase): AlertGoldenResult {
   let outcomes: EvaluationOutcome[];
@@ -141,7 +142,8 @@ export function runAlertGoldenCase(c: AlertGoldenCase): AlertGoldenResult {
   const mismatches: AlertGoldenMismatch[] = [];
   outcomes.forEach((o, i) => {
     const expected = c.evaluations[i]!.expect;
-    if (o.state !== expected.state || o.delivered !== expected.delivered) mismatches.push({ at: o.at, expected, got: { state: o.state, delivered: o.delivered } });
+    if (o.state !== expected.state || o.delivered !== expected.delivered)
+      mismatches.push({ at: o.at, expected, got: { state: o.state, delivered: o.delivered } });
   });
   return mismatches.length === 0 ? { kind: 'pass', name: c.name } : { kind: 'fail', name: c.name, mismatches };
 }

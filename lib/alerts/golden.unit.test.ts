@@ -62,9 +62,21 @@ describe('alert golden mapping', () => {
 
   it.each([
     { given: 'another format', value: { ...json, format: 'leaseboard-alert-golden/2' }, problem: 'format' },
-    { given: 'a rule the format cannot express', value: { ...json, cases: [{ ...first, rule: { alertname: 'StaleWritesRejected', forMs: 0, keepFiringForMs: 0 } }] }, problem: 'cases.0.rule.alertname' },
-    { given: 'a negative for', value: { ...json, cases: [{ ...first, rule: { alertname: 'SchedulerStalled', forMs: -1, keepFiringForMs: 0 } }] }, problem: 'cases.0.rule.forMs' },
-    { given: 'a bad mode', value: { ...json, cases: [{ ...first, modes: [{ at: '2026-03-01T12:00:00.000Z', mode: 'loud' }] }] }, problem: 'cases.0.modes.0.mode' },
+    {
+      given: 'a rule the format cannot express',
+      value: { ...json, cases: [{ ...first, rule: { alertname: 'StaleWritesRejected', forMs: 0, keepFiringForMs: 0 } }] },
+      problem: 'cases.0.rule.alertname',
+    },
+    {
+      given: 'a negative for',
+      value: { ...json, cases: [{ ...first, rule: { alertname: 'SchedulerStalled', forMs: -1, keepFiringForMs: 0 } }] },
+      problem: 'cases.0.rule.forMs',
+    },
+    {
+      given: 'a bad mode',
+      value: { ...json, cases: [{ ...first, modes: [{ at: '2026-03-01T12:00:00.000Z', mode: 'loud' }] }] },
+      problem: 'cases.0.modes.0.mode',
+    },
     {
       given: 'evaluations going back in time',
       value: { ...json, cases: [{ ...first, evaluations: [...(first.evaluations as object[])].reverse() }] },
@@ -94,7 +106,13 @@ describe('npm run golden -- FILE (alert files)', () => {
   it('prints FAIL and exits 1 when a case fails', () => {
     const file = path.join(tmp(), 'failing.json');
     const c = json.cases[0] as { evaluations: { expect: object }[] };
-    writeFileSync(file, JSON.stringify({ ...json, cases: [{ ...c, evaluations: c.evaluations.slice(0, 1).map((e) => ({ ...e, expect: { state: 'firing', delivered: true } })) }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...json,
+        cases: [{ ...c, evaluations: c.evaluations.slice(0, 1).map((e) => ({ ...e, expect: { state: 'firing', delivered: true } })) }],
+      }),
+    );
     const run = spawnSync(tsx, [script, file], { cwd: root, encoding: 'utf8' });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe(

@@ -6,7 +6,17 @@
  * golden-file helpers in `@/lib/alerts/golden` (zod stays out of bundles
  * that do not need it).
  */
-export { ALERT_NAMES, SCHEDULER_ALERT_NAMES, SERVICE_ALERT_NAMES, isAlertName, isSchedulerAlert, judgeScheduler, judgeService, ruleInfo, type RuleInfo } from './catalogue';
+export {
+  ALERT_NAMES,
+  SCHEDULER_ALERT_NAMES,
+  SERVICE_ALERT_NAMES,
+  isAlertName,
+  isSchedulerAlert,
+  judgeScheduler,
+  judgeService,
+  ruleInfo,
+  type RuleInfo,
+} from './catalogue';
 export {
   AlertConfigError,
   DEFAULT_ALERT_CONFIG,

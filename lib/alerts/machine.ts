@@ -41,7 +41,9 @@ export function advance(timing: MachineTiming, condition: Condition, previous: A
     case 'pending':
       if (condition === 'unknown') return previous;
       if (condition === 'false') return INACTIVE;
-      return nowMs - toMs('activeAt', previous.activeAt) >= timing.forMs ? { kind: 'firing', activeAt: previous.activeAt, firedAt: now, keepFiringSince: null } : previous;
+      return nowMs - toMs('activeAt', previous.activeAt) >= timing.forMs
+        ? { kind: 'firing', activeAt: previous.activeAt, firedAt: now, keepFiringSince: null }
+        : previous;
     case 'firing':
       if (condition === 'unknown') return previous;
       if (condition === 'true') return previous.keepFiringSince === null ? previous : { ...previous, keepFiringSince: null };
@@ -78,7 +80,13 @@ export function judge(name: AlertName, input: Evidence, now: string, config: Pic
  * `evaluate(rule, evidence, previous, now)`: judge the rule's condition on
  * the projection's answer and advance its state.
  */
-export function evaluate(rule: AlertName, input: Evidence, previous: AlertState, now: string, config: Pick<AlertConfig, 'rejectionWindowMs' | 'resolvedRetentionMs' | 'timings'>): AlertState {
+export function evaluate(
+  rule: AlertName,
+  input: Evidence,
+  previous: AlertState,
+  now: string,
+  config: Pick<AlertConfig, 'rejectionWindowMs' | 'resolvedRetentionMs' | 'timings'>,
+): AlertState {
   const condition = judge(rule, input, now, config);
   return advance({ ...config.timings[rule], resolvedRetentionMs: config.resolvedRetentionMs }, condition, previous, now);
 }

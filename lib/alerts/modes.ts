@@ -35,9 +35,7 @@ export interface ModeTable {
 
 export const NO_MODES: ModeTable = Object.freeze({ rules: Object.freeze({}), overrides: new Map() });
 
-export type ResolvedMode =
-  | { mode: AlertMode; source: 'override' | 'rule'; setting: ModeSetting }
-  | { mode: AlertMode; source: 'default'; setting: null };
+export type ResolvedMode = { mode: AlertMode; source: 'override' | 'rule'; setting: ModeSetting } | { mode: AlertMode; source: 'default'; setting: null };
 
 const DEFAULT_RESOLVED: ResolvedMode = Object.freeze({ mode: DEFAULT_MODE, source: 'default', setting: null });
 

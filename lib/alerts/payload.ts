@@ -36,7 +36,16 @@ function relevantCodes(rule: AlertName): readonly ReasonCode[] {
     case 'SchedulerNoLeader':
       return ['authority_none', 'authority_expired', 'authority_released'];
     case 'SchedulerUnknown':
-      return ['reports_silent', 'reports_broken', 'no_report_yet', 'previous_epoch_only', 'stall_unprovable', 'epoch_mismatch', 'reports_after_expiry', 'store_unreadable'];
+      return [
+        'reports_silent',
+        'reports_broken',
+        'no_report_yet',
+        'previous_epoch_only',
+        'stall_unprovable',
+        'epoch_mismatch',
+        'reports_after_expiry',
+        'store_unreadable',
+      ];
     case 'LeaseRenewalAtRisk':
       return ['renewal_at_risk'];
     case 'StaleWritesRejected':

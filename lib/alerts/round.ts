@@ -102,7 +102,13 @@ export function evaluateRound(input: RoundInput): RoundResult {
       const condition: Condition = mode === 'off' ? 'false' : judgeScheduler(rule, e, nowMs, config.rejectionWindowMs);
       // Fast path: nothing to remember and nothing starts.
       if (!prev && condition !== 'true') continue;
-      record(rule, e.scheduler, mode, stepAlert(t, mode, condition, prev, () => schedulerSummary(rule, e, now), clock), prev);
+      record(
+        rule,
+        e.scheduler,
+        mode,
+        stepAlert(t, mode, condition, prev, () => schedulerSummary(rule, e, now), clock),
+        prev,
+      );
     }
   }
 
@@ -112,7 +118,13 @@ export function evaluateRound(input: RoundInput): RoundResult {
     const mode = resolveMode(modes, rule, null).mode;
     const condition = mode === 'off' ? 'false' : judgeService(rule, input.service);
     if (!prev && condition !== 'true') continue;
-    record(rule, null, mode, stepAlert(timing(rule), mode, condition, prev, () => serviceSummary(rule, input.service), clock), prev);
+    record(
+      rule,
+      null,
+      mode,
+      stepAlert(timing(rule), mode, condition, prev, () => serviceSummary(rule, input.service), clock),
+      prev,
+    );
   }
 
   // Schedulers with a record that this round did not see (a partial read): no evidence, held.

@@ -30,7 +30,10 @@ function modes(entries: [rule: AlertName, scheduler: string | null, mode: AlertM
   return modeTable(entries.map(([rule, scheduler, mode]) => ({ rule, scheduler, mode, by: 'sre', reason: 'rollout', at: NOW })));
 }
 
-function round(statuses: SchedulerStatus[], over: { modes?: ModeTable; previous?: Map<string, AlertRecord>; now?: string; service?: ServiceEvidence } = {}): RoundResult {
+function round(
+  statuses: SchedulerStatus[],
+  over: { modes?: ModeTable; previous?: Map<string, AlertRecord>; now?: string; service?: ServiceEvidence } = {},
+): RoundResult {
   return evaluateRound({
     now: over.now ?? NOW,
     service: over.service ?? readable,
@@ -52,7 +55,8 @@ describe('a stalled scheduler under a rule that is on', () => {
   it('then its summary is the status reason, and its links point at the dashboard', () => {
     const { alert } = result.outgoing[0]!;
     expect(alert.annotations).toEqual({
-      summary: 'retention-planner: occurrence retention-planner@2026-11-30T11:58:00Z last advanced 5 min ago > stall threshold 1 min; reports continuous for 1 min (last report 1 s ago)',
+      summary:
+        'retention-planner: occurrence retention-planner@2026-11-30T11:58:00Z last advanced 5 min ago > stall threshold 1 min; reports continuous for 1 min (last report 1 s ago)',
       runbook_url: 'https://ops.example/leaseboard/runbooks/SchedulerStalled',
       dashboard: 'https://ops.example/leaseboard/schedulers/retention-planner',
     });
@@ -70,7 +74,11 @@ describe('a stalled scheduler under a rule that is on', () => {
   });
 
   it('then generatorURL keeps the moment it started firing on re-sends', () => {
-    const again = round([stalled('retention-planner', later(MIN))], { modes: modes([['SchedulerStalled', null, 'on']]), previous: result.records, now: later(MIN) });
+    const again = round([stalled('retention-planner', later(MIN))], {
+      modes: modes([['SchedulerStalled', null, 'on']]),
+      previous: result.records,
+      now: later(MIN),
+    });
     expect(again.outgoing[0]!.alert.generatorURL).toContain(`?at=${encodeURIComponent(NOW)}`);
     expect(again.outgoing[0]!.alert.startsAt).toBe(NOW);
   });
@@ -84,13 +92,23 @@ describe('modes', () => {
   });
 
   it('given the rule on and an override off for one scheduler, then only the other is evaluated and delivered', () => {
-    const result = round([stalled('a'), stalled('b')], { modes: modes([['SchedulerStalled', null, 'on'], ['SchedulerStalled', 'b', 'off']]) });
+    const result = round([stalled('a'), stalled('b')], {
+      modes: modes([
+        ['SchedulerStalled', null, 'on'],
+        ['SchedulerStalled', 'b', 'off'],
+      ]),
+    });
     expect(result.outgoing.map((o) => o.key)).toEqual(['SchedulerStalled/a']);
     expect(result.records.has('SchedulerStalled/b')).toBe(false);
   });
 
   it('given the rule off and an override on for one scheduler, then the override wins for it', () => {
-    const result = round([stalled('a'), stalled('b')], { modes: modes([['SchedulerStalled', null, 'off'], ['SchedulerStalled', 'b', 'on']]) });
+    const result = round([stalled('a'), stalled('b')], {
+      modes: modes([
+        ['SchedulerStalled', null, 'off'],
+        ['SchedulerStalled', 'b', 'on'],
+      ]),
+    });
     expect(result.outgoing.map((o) => o.key)).toEqual(['SchedulerStalled/b']);
   });
 
@@ -102,11 +120,18 @@ describe('modes', () => {
 });
 
 describe('an unreadable store stands for all', () => {
-  const allOn = modes([['SchedulerUnknown', null, 'on'], ['SchedulerStalled', null, 'on'], ['StatusStoreUnreadable', null, 'on']]);
+  const allOn = modes([
+    ['SchedulerUnknown', null, 'on'],
+    ['SchedulerStalled', null, 'on'],
+    ['StatusStoreUnreadable', null, 'on'],
+  ]);
   const names = Array.from({ length: 10 }, (_, i) => `s${i}`);
 
   it('then one StatusStoreUnreadable goes out, no SchedulerUnknown, and a firing stall is held (not resolved)', () => {
-    const first = round(names.map((n) => stalled(n)), { modes: allOn });
+    const first = round(
+      names.map((n) => stalled(n)),
+      { modes: allOn },
+    );
     expect(first.outgoing.filter((o) => o.alert.labels.alertname === 'SchedulerStalled')).toHaveLength(10);
 
     const unreadable = { ok: false as const, lastObservedAt: NOW };
@@ -146,7 +171,16 @@ describe('held records', () => {
 describe('StaleWritesRejected', () => {
   it('given a rejection in the window, then its summary says when', () => {
     const e = { ...schedulerEvidence(healthy('a')), lastRejectionAt: ago(30 * SEC) };
-    const result = evaluateRound({ now: NOW, service: readable, schedulers: [e], modes: modes([['StaleWritesRejected', null, 'on']]), previous: new Map(), config: ZERO_FOR });
-    expect(result.outgoing.map((o) => [o.key, o.alert.annotations.summary])).toEqual([['StaleWritesRejected/a', 'a: the fence rejected a stale write at 11:59:30Z (30 s ago)']]);
+    const result = evaluateRound({
+      now: NOW,
+      service: readable,
+      schedulers: [e],
+      modes: modes([['StaleWritesRejected', null, 'on']]),
+      previous: new Map(),
+      config: ZERO_FOR,
+    });
+    expect(result.outgoing.map((o) => [o.key, o.alert.annotations.summary])).toEqual([
+      ['StaleWritesRejected/a', 'a: the fence rejected a stale write at 11:59:30Z (30 s ago)'],
+    ]);
   });
 });

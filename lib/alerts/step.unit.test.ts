@@ -20,7 +20,14 @@ function run(rows: Row[], t = timing({ forMs: 0 })) {
   return rows.map(([ms, mode, condition]) => {
     const step = stepAlert(t, mode, condition, record, () => `summary at ${ms}`, clockAt(ms));
     record = step.record ?? undefined;
-    return { state: step.record?.state.kind ?? 'inactive', sent: step.send?.as ?? '-', kept: step.record !== null, send: step.send, record: step.record, transition: step.transition };
+    return {
+      state: step.record?.state.kind ?? 'inactive',
+      sent: step.send?.as ?? '-',
+      kept: step.record !== null,
+      send: step.send,
+      record: step.record,
+      transition: step.transition,
+    };
   });
 }
 
@@ -38,14 +45,26 @@ describe('re-sending a firing alert', () => {
   });
 
   it('then startsAt is firedAt and endsAt is now + 4 × max(resendEvery, evaluateEvery)', () => {
-    const out = run([[10 * SEC, 'on', 'true'], [70 * SEC, 'on', 'true']]);
+    const out = run([
+      [10 * SEC, 'on', 'true'],
+      [70 * SEC, 'on', 'true'],
+    ]);
     expect(out[0]!.send).toEqual({ as: 'firing', startsAt: at(10 * SEC), endsAt: at(10 * SEC + 4 * RESEND), firedAt: at(10 * SEC) });
     expect(out[1]!.send).toEqual({ as: 'firing', startsAt: at(10 * SEC), endsAt: at(70 * SEC + 4 * RESEND), firedAt: at(10 * SEC) });
   });
 
   it('given pending, then nothing is sent', () => {
-    const out = run([[0, 'on', 'true'], [30 * SEC, 'on', 'true']], timing({ forMs: MIN }));
-    expect(out.map((o) => [o.state, o.sent])).toEqual([['pending', '-'], ['pending', '-']]);
+    const out = run(
+      [
+        [0, 'on', 'true'],
+        [30 * SEC, 'on', 'true'],
+      ],
+      timing({ forMs: MIN }),
+    );
+    expect(out.map((o) => [o.state, o.sent])).toEqual([
+      ['pending', '-'],
+      ['pending', '-'],
+    ]);
   });
 });
 
@@ -75,41 +94,85 @@ describe('resolving', () => {
   });
 
   it('given an alert that resolved in shadow, then nothing is ever sent', () => {
-    const out = run([[0, 'shadow', 'true'], [10 * SEC, 'shadow', 'false'], [20 * SEC, 'on', 'false'], [2 * MIN, 'on', 'false']]);
+    const out = run([
+      [0, 'shadow', 'true'],
+      [10 * SEC, 'shadow', 'false'],
+      [20 * SEC, 'on', 'false'],
+      [2 * MIN, 'on', 'false'],
+    ]);
     expect(out.map((o) => o.sent)).toEqual(['-', '-', '-', '-']);
   });
 
   it('given a pending alert that recovers, then the record is forgotten', () => {
-    const out = run([[0, 'on', 'true'], [10 * SEC, 'on', 'false']], timing({ forMs: MIN }));
-    expect(out.map((o) => [o.state, o.kept])).toEqual([['pending', true], ['inactive', false]]);
+    const out = run(
+      [
+        [0, 'on', 'true'],
+        [10 * SEC, 'on', 'false'],
+      ],
+      timing({ forMs: MIN }),
+    );
+    expect(out.map((o) => [o.state, o.kept])).toEqual([
+      ['pending', true],
+      ['inactive', false],
+    ]);
   });
 });
 
 describe('modes', () => {
   it('given shadow, then the state machine runs and nothing is sent', () => {
-    const out = run([[0, 'shadow', 'true'], [2 * MIN, 'shadow', 'true']]);
-    expect(out.map((o) => [o.state, o.sent])).toEqual([['firing', '-'], ['firing', '-']]);
+    const out = run([
+      [0, 'shadow', 'true'],
+      [2 * MIN, 'shadow', 'true'],
+    ]);
+    expect(out.map((o) => [o.state, o.sent])).toEqual([
+      ['firing', '-'],
+      ['firing', '-'],
+    ]);
   });
 
   it('given shadow → on while firing, then the firing alert is sent at the switch with its original startsAt', () => {
-    const out = run([[0, 'shadow', 'true'], [30 * SEC, 'on', 'true']]);
+    const out = run([
+      [0, 'shadow', 'true'],
+      [30 * SEC, 'on', 'true'],
+    ]);
     expect(out[1]!.send).toMatchObject({ as: 'firing', startsAt: at(0) });
   });
 
   it('given on → shadow while firing, then it is withdrawn once (endsAt = now) and the state is kept', () => {
-    const out = run([[0, 'on', 'true'], [30 * SEC, 'shadow', 'true'], [40 * SEC, 'shadow', 'true'], [50 * SEC, 'on', 'true']]);
-    expect(out.map((o) => [o.state, o.sent])).toEqual([['firing', 'firing'], ['firing', 'resolved'], ['firing', '-'], ['firing', 'firing']]);
+    const out = run([
+      [0, 'on', 'true'],
+      [30 * SEC, 'shadow', 'true'],
+      [40 * SEC, 'shadow', 'true'],
+      [50 * SEC, 'on', 'true'],
+    ]);
+    expect(out.map((o) => [o.state, o.sent])).toEqual([
+      ['firing', 'firing'],
+      ['firing', 'resolved'],
+      ['firing', '-'],
+      ['firing', 'firing'],
+    ]);
     expect(out[1]!.send).toEqual({ as: 'resolved', startsAt: at(0), endsAt: at(30 * SEC), firedAt: at(0) });
   });
 
   it('given on → off while firing, then the state is forgotten, the alert withdrawn, and the transition recorded', () => {
-    const out = run([[0, 'on', 'true'], [30 * SEC, 'off', 'true']]);
+    const out = run([
+      [0, 'on', 'true'],
+      [30 * SEC, 'off', 'true'],
+    ]);
     expect(out[1]).toMatchObject({ state: 'inactive', sent: 'resolved', kept: false, transition: { from: 'firing', to: 'inactive' } });
     expect(out[1]!.send).toEqual({ as: 'resolved', startsAt: at(0), endsAt: at(30 * SEC), firedAt: at(0) });
   });
 
   it('given off → on, then evaluation starts afresh (for counts from the first evaluation in on)', () => {
-    const out = run([[0, 'off', 'true'], [30 * SEC, 'on', 'true'], [60 * SEC, 'on', 'true'], [90 * SEC, 'on', 'true']], timing({ forMs: MIN }));
+    const out = run(
+      [
+        [0, 'off', 'true'],
+        [30 * SEC, 'on', 'true'],
+        [60 * SEC, 'on', 'true'],
+        [90 * SEC, 'on', 'true'],
+      ],
+      timing({ forMs: MIN }),
+    );
     expect(out.map((o) => o.state)).toEqual(['inactive', 'pending', 'pending', 'firing']);
   });
 
@@ -123,11 +186,25 @@ describe('modes', () => {
 
 describe('records', () => {
   it('keep the summary of the last true evaluation that changed the state or sent, through false and unknown ones', () => {
-    const out = run([[0, 'on', 'true'], [10 * SEC, 'on', 'true'], [20 * SEC, 'on', 'unknown'], [MIN, 'on', 'true'], [70 * SEC, 'on', 'false']]);
+    const out = run([
+      [0, 'on', 'true'],
+      [10 * SEC, 'on', 'true'],
+      [20 * SEC, 'on', 'unknown'],
+      [MIN, 'on', 'true'],
+      [70 * SEC, 'on', 'false'],
+    ]);
     expect(out.map((o) => o.record?.summary)).toEqual(['summary at 0', 'summary at 0', 'summary at 0', `summary at ${MIN}`, `summary at ${MIN}`]);
   });
   it('report a transition only when the state kind changes (retention expiry is not a fact)', () => {
-    const out = run([[0, 'on', 'true'], [5 * SEC, 'on', 'true'], [10 * SEC, 'on', 'false'], [20 * MIN, 'on', 'false']], timing({ forMs: 0, resolvedRetentionMs: MIN }));
+    const out = run(
+      [
+        [0, 'on', 'true'],
+        [5 * SEC, 'on', 'true'],
+        [10 * SEC, 'on', 'false'],
+        [20 * MIN, 'on', 'false'],
+      ],
+      timing({ forMs: 0, resolvedRetentionMs: MIN }),
+    );
     expect(out.map((o) => o.transition)).toEqual([{ from: 'inactive', to: 'firing' }, null, { from: 'firing', to: 'resolved' }, null]);
   });
 });

@@ -13,12 +13,7 @@ import type { Health, IsoTime, Reason } from '../status/types';
 export type { IsoTime };
 
 /** Rules that judge one scheduler (alert label `scheduler` = its lease name). */
-export type SchedulerAlertName =
-  | 'SchedulerStalled'
-  | 'SchedulerNoLeader'
-  | 'SchedulerUnknown'
-  | 'LeaseRenewalAtRisk'
-  | 'StaleWritesRejected';
+export type SchedulerAlertName = 'SchedulerStalled' | 'SchedulerNoLeader' | 'SchedulerUnknown' | 'LeaseRenewalAtRisk' | 'StaleWritesRejected';
 
 /** Rules about the status service itself (no `scheduler` label). */
 export type ServiceAlertName = 'StatusStoreUnreadable' | 'Watchdog';

@@ -75,6 +75,11 @@ function lines(value: YamlValue, indent: string): string[] {
 
 /** The document, with optional `# comment` lines on top. */
 export function toYaml(value: YamlValue, comment?: string): string {
-  const head = comment ? `${comment.split('\n').map((l) => (l ? `# ${l}` : '#')).join('\n')}\n` : '';
+  const head = comment
+    ? `${comment
+        .split('\n')
+        .map((l) => (l ? `# ${l}` : '#'))
+        .join('\n')}\n`
+    : '';
   return `${head}${lines(value, '').join('\n')}\n`;
 }

@@ -20,7 +20,11 @@ describe('the archive service over HTTP', () => {
     const stale = await put(`/v1/leases/job/objects/${key}`, '{"total":1}', { 'leaseboard-epoch': '6' });
     expect(stale.status).toBe(409);
     expect(await stale.json()).toMatchObject({ error: { code: 'stale_epoch' }, highestEpoch: 7 });
-    expect(await (await fetch(`${archive.url}/v1/leases/job/objects/${key}`)).json()).toMatchObject({ key: 'job@2026-11-30T16:00:00Z', epoch: 7, body: { total: 3 } });
+    expect(await (await fetch(`${archive.url}/v1/leases/job/objects/${key}`)).json()).toMatchObject({
+      key: 'job@2026-11-30T16:00:00Z',
+      epoch: 7,
+      body: { total: 3 },
+    });
     expect(await (await fetch(`${archive.url}/v1/leases/job/objects`)).json()).toMatchObject({ highestEpoch: 7, objects: [{ epoch: 7 }] });
     expect(await (await fetch(`${archive.url}/v1/stats`)).json()).toEqual({ accepted: 1, rejected: 1, replays: 0 });
     await archive.process.waitFor((line) => line.event === 'rejected' && line.epoch === 6 && line.highestEpoch === 7);

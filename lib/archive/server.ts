@@ -122,7 +122,10 @@ async function readBody(req: http.IncomingMessage): Promise<{ ok: true; value: u
 export function createArchiveServer(archive: Archive, onDecision: (decision: Decision) => void = () => {}): http.Server {
   return http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://archive');
-    const parts = url.pathname.split('/').filter(Boolean).map((part) => decodeURIComponent(part));
+    const parts = url.pathname
+      .split('/')
+      .filter(Boolean)
+      .map((part) => decodeURIComponent(part));
     if (req.method === 'GET' && url.pathname === '/healthz') return send(res, 200, { ok: true });
     if (req.method === 'GET' && url.pathname === '/v1/stats') return send(res, 200, archive.stats);
     if (parts[0] !== 'v1' || parts[1] !== 'leases' || parts[3] !== 'objects' || parts.length < 4 || parts.length > 5) {
@@ -140,7 +143,7 @@ export function createArchiveServer(archive: Archive, onDecision: (decision: Dec
     if (req.method !== 'PUT' || key === undefined) return send(res, 405, error('method_not_allowed', 'PUT an object, or GET'));
     const epochHeader = req.headers['leaseboard-epoch'];
     const epoch = typeof epochHeader === 'string' && /^\d{1,15}$/.test(epochHeader) ? Number(epochHeader) : 0;
-    if (epoch < 1) return send(res, 400, error('bad_epoch', 'Leaseboard-Epoch: the writer\'s epoch, a positive integer'));
+    if (epoch < 1) return send(res, 400, error('bad_epoch', "Leaseboard-Epoch: the writer's epoch, a positive integer"));
     const idempotencyHeader = req.headers['idempotency-key'];
     const idempotencyKey = typeof idempotencyHeader === 'string' && idempotencyHeader.length > 0 ? idempotencyHeader.slice(0, 300) : null;
     const body = await readBody(req);
@@ -148,7 +151,11 @@ export function createArchiveServer(archive: Archive, onDecision: (decision: Dec
     const decision = archive.put(lease, key, epoch, idempotencyKey, body.value);
     onDecision(decision);
     if (decision.kind === 'rejected') {
-      return send(res, 409, error('stale_epoch', `epoch ${epoch} is older than ${decision.highestEpoch}, the highest seen for ${lease}`, { highestEpoch: decision.highestEpoch }));
+      return send(
+        res,
+        409,
+        error('stale_epoch', `epoch ${epoch} is older than ${decision.highestEpoch}, the highest seen for ${lease}`, { highestEpoch: decision.highestEpoch }),
+      );
     }
     return send(res, 200, { stored: { lease, key, epoch }, replay: decision.replay });
   });

@@ -40,7 +40,10 @@ describe('demo supervisor and its control endpoint', () => {
     const leaseB = uniqueLease('demo-mid');
     supervisor.start({ id: 'm1', lease: leaseB, label: 'A', flags: FAST_FLAGS });
     await poll(processes, (list) => list.find((p) => p.id === 'm1')?.state === 'running');
-    await poll(() => pool.query('SELECT cursor FROM occurrences WHERE lease = $1', [leaseB]), (r) => Number(r.rows[0]?.cursor ?? 0) > 0);
+    await poll(
+      () => pool.query('SELECT cursor FROM occurrences WHERE lease = $1', [leaseB]),
+      (r) => Number(r.rows[0]?.cursor ?? 0) > 0,
+    );
     supervisor.start({ id: 'm2', lease: leaseB, label: 'B', flags: FAST_FLAGS });
     expect((await call('POST', '/processes/m1/pause-mid-write')).status).toBe(200);
     const paused = await poll(processes, (list) => list.find((p) => p.id === 'm1')?.state === 'paused');

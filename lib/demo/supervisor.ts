@@ -18,7 +18,18 @@ export interface DemoSchedulerSpec {
   options?: Record<string, string>;
 }
 
-export const DEMO_ACTIONS: readonly DemoAction[] = ['freeze', 'unfreeze', 'drop-reports', 'resume-reports', 'pause', 'resume', 'pause-mid-write', 'kill', 'restart', 'stop'];
+export const DEMO_ACTIONS: readonly DemoAction[] = [
+  'freeze',
+  'unfreeze',
+  'drop-reports',
+  'resume-reports',
+  'pause',
+  'resume',
+  'pause-mid-write',
+  'kill',
+  'restart',
+  'stop',
+];
 
 /**
  * How long "Pause mid-write" keeps a process stopped: past its ttl and long
@@ -57,7 +68,11 @@ export class DemoSupervisor {
       onLine: (line) => {
         if (line.event === 'frozen') entry.frozen = line.on === true;
         if (line.event === 'dropping_reports') entry.dropping = line.on === true;
-        if (['started', 'acquired', 'lost', 'released', 'write_rejected', 'paused_mid_write', 'frozen', 'dropping_reports', 'stderr', 'error'].includes(line.event)) {
+        if (
+          ['started', 'acquired', 'lost', 'released', 'write_rejected', 'paused_mid_write', 'frozen', 'dropping_reports', 'stderr', 'error'].includes(
+            line.event,
+          )
+        ) {
           this.log(spec.id, JSON.stringify(line));
         }
       },

@@ -30,15 +30,26 @@ describe('the fence, enforced by the database', () => {
     return { old, current: await grant(old.name) };
   }
   const items = (occurrence: string) =>
-    pool.query<{ id: number; epoch: number; lease: string }>('SELECT document_id::int AS id, epoch::int, lease FROM plan_items WHERE occurrence = $1 ORDER BY 1', [occurrence]);
+    pool.query<{ id: number; epoch: number; lease: string }>(
+      'SELECT document_id::int AS id, epoch::int, lease FROM plan_items WHERE occurrence = $1 ORDER BY 1',
+      [occurrence],
+    );
   const insertItem = (lease: string, epoch: number, occurrence: string, id: number) =>
-    pool.query(`INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, $2, 'short', $3, $4, clock_timestamp())`, [occurrence, id, lease, epoch]);
+    pool.query(`INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, $2, 'short', $3, $4, clock_timestamp())`, [
+      occurrence,
+      id,
+      lease,
+      epoch,
+    ]);
 
   describe('plain SQL that bypasses the library', () => {
     it('a stale epoch is refused and writes nothing; the current epoch is accepted', async () => {
       const { old, current } = await takenOver();
       const occurrence = `${old.name}@x`;
-      await expect(insertItem(old.name, old.epoch, occurrence, 1)).rejects.toMatchObject({ code: FENCE_REFUSED, message: expect.stringMatching(/stale_epoch/) });
+      await expect(insertItem(old.name, old.epoch, occurrence, 1)).rejects.toMatchObject({
+        code: FENCE_REFUSED,
+        message: expect.stringMatching(/stale_epoch/),
+      });
       await insertItem(old.name, current.epoch, occurrence, 2);
       expect((await items(occurrence)).rows).toEqual([{ id: 2, epoch: current.epoch, lease: old.name }]);
     });
@@ -48,12 +59,18 @@ describe('the fence, enforced by the database', () => {
       const occurrence = `${old.name}@x`;
       await insertItem(old.name, current.epoch, occurrence, 1);
       await expect(
-        pool.query(`INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at)
-                    VALUES ($1, 2, 'short', $2, $3, now()), ($1, 3, 'short', $2, $4, now())`, [occurrence, old.name, current.epoch, old.epoch]),
+        pool.query(
+          `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at)
+                    VALUES ($1, 2, 'short', $2, $3, now()), ($1, 3, 'short', $2, $4, now())`,
+          [occurrence, old.name, current.epoch, old.epoch],
+        ),
       ).rejects.toMatchObject({ code: FENCE_REFUSED });
       await expect(
-        pool.query(`INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, 1, 'standard', $2, $3, now())
-                    ON CONFLICT (occurrence, document_id) DO UPDATE SET policy = excluded.policy, epoch = excluded.epoch`, [occurrence, old.name, old.epoch]),
+        pool.query(
+          `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, 1, 'standard', $2, $3, now())
+                    ON CONFLICT (occurrence, document_id) DO UPDATE SET policy = excluded.policy, epoch = excluded.epoch`,
+          [occurrence, old.name, old.epoch],
+        ),
       ).rejects.toMatchObject({ code: FENCE_REFUSED });
       // An UPDATE that forgets to stamp its epoch keeps the row's old one: refused once that epoch is stale.
       await forceExpire(pool, old.name);
@@ -74,7 +91,9 @@ describe('the fence, enforced by the database', () => {
     });
 
     it('a row without a fence cannot be written at all', async () => {
-      await expect(pool.query(`INSERT INTO plan_items (occurrence, document_id, policy, epoch, written_at) VALUES ('o@4', 1, 'short', 1, now())`)).rejects.toMatchObject({
+      await expect(
+        pool.query(`INSERT INTO plan_items (occurrence, document_id, policy, epoch, written_at) VALUES ('o@4', 1, 'short', 1, now())`),
+      ).rejects.toMatchObject({
         code: '23502', // not_null_violation: lease
       });
     });
@@ -114,7 +133,12 @@ describe('the fence, enforced by the database', () => {
         await writer.query('BEGIN');
         await writer.query('SELECT leaseboard_fence($1, $2, $3)', [name, acquired.epoch, 'test']);
         // The lease expires on the database clock (a plain read does not wait for the lock).
-        await poll(async () => (await pool.query('SELECT expires_at <= clock_timestamp() AS over FROM leases WHERE name = $1', [name])).rows[0].over, Boolean, 5_000, 20);
+        await poll(
+          async () => (await pool.query('SELECT expires_at <= clock_timestamp() AS over FROM leases WHERE name = $1', [name])).rows[0].over,
+          Boolean,
+          5_000,
+          20,
+        );
         const competitor = new LeaseAuthority(racer);
         expect((await competitor.acquire(name, newInstanceToken(), TTL)).kind).toBe('unknown'); // waited on the share lock past its timeout
         await writer.query('COMMIT');
@@ -138,7 +162,13 @@ describe('writeFenced: the library path', () => {
   }
 
   const planned = (occurrence: string, ids: number[]) => (w: Parameters<Parameters<typeof writeFenced>[2]>[0]) =>
-    [w.insert(planItems, ids.map((documentId) => ({ documentId, policy: 'short' })), { same: { occurrence, writtenAt: w.now } })] as const;
+    [
+      w.insert(
+        planItems,
+        ids.map((documentId) => ({ documentId, policy: 'short' })),
+        { same: { occurrence, writtenAt: w.now } },
+      ),
+    ] as const;
 
   it('stamps lease and epoch itself, and returns the fence time', async () => {
     const g = await grant();
@@ -158,7 +188,10 @@ describe('writeFenced: the library path', () => {
     const nothing = await writeFenced(pool, fenceFor(old), (w) => [completeOccurrence(w, `${old.name}@none`)]);
     expect(nothing).toMatchObject({ kind: 'rejected', reason: 'stale_epoch', resource: 'occurrences' });
     expect((await pool.query('SELECT count(*)::int AS n FROM plan_items WHERE occurrence = $1', [`${old.name}@x`])).rows[0].n).toBe(0);
-    const log = await pool.query('SELECT attempted_epoch::int AS a, current_epoch::int AS c, resource, reason FROM stale_write_rejections WHERE lease = $1 ORDER BY id', [old.name]);
+    const log = await pool.query(
+      'SELECT attempted_epoch::int AS a, current_epoch::int AS c, resource, reason FROM stale_write_rejections WHERE lease = $1 ORDER BY id',
+      [old.name],
+    );
     expect(log.rows).toEqual([
       { a: old.epoch, c: current.epoch, resource: 'plan_items', reason: 'stale_epoch' },
       { a: old.epoch, c: current.epoch, resource: 'occurrences', reason: 'stale_epoch' },
@@ -172,13 +205,19 @@ describe('writeFenced: the library path', () => {
     const released = await grant();
     await authority.release({ ...released, holder: (await authority.read(released.name))!.holder });
     expect(await writeFenced(pool, fenceFor(released), planned('o@2', [1]))).toMatchObject({ kind: 'rejected', reason: 'released' });
-    expect(await writeFenced(pool, fenceFor({ name: uniqueLease(), epoch: 1 }), planned('o@3', [1]))).toMatchObject({ kind: 'rejected', reason: 'no_lease', currentEpoch: null });
+    expect(await writeFenced(pool, fenceFor({ name: uniqueLease(), epoch: 1 }), planned('o@3', [1]))).toMatchObject({
+      kind: 'rejected',
+      reason: 'no_lease',
+      currentEpoch: null,
+    });
   });
 
   it('deletes run under the statement’s fence', async () => {
     const g = await grant();
     await writeFenced(pool, fenceFor(g), planned(`${g.name}@d`, [1, 2]));
-    const deleted = await writeFenced(pool, fenceFor(g), (w) => [w.delete(planItems, eq(planItems.occurrence, `${g.name}@d`), { returning: { id: planItems.documentId } })]);
+    const deleted = await writeFenced(pool, fenceFor(g), (w) => [
+      w.delete(planItems, eq(planItems.occurrence, `${g.name}@d`), { returning: { id: planItems.documentId } }),
+    ]);
     if (deleted.kind !== 'written') throw new Error(deleted.kind);
     expect(deleted.results[0].rows.map((row) => row.id).sort()).toEqual([1, 2]);
   });
@@ -188,13 +227,20 @@ describe('writeFenced: the library path', () => {
     // @ts-expect-error — a fence is only what fenceFor makes from a grant, never an ad-hoc object
     await expect(writeFenced(pool, { lease: g.name, epoch: g.epoch }, planned('o@5', [1]))).rejects.toThrow(/not a fence issued by fenceFor/);
     // @ts-expect-error — rows cannot carry their own lease or epoch: the fence stamps them
-    writeFenced(pool, fenceFor(g), (w) => [w.insert(planItems, [{ documentId: 1, policy: 'short', occurrence: 'o@6', writtenAt: 'x', epoch: 99 }])]).catch(() => undefined);
+    writeFenced(pool, fenceFor(g), (w) => [w.insert(planItems, [{ documentId: 1, policy: 'short', occurrence: 'o@6', writtenAt: 'x', epoch: 99 }])]).catch(
+      () => undefined,
+    );
     // @ts-expect-error — only a table whose rows carry the fence can be inserted into
     writeFenced(pool, fenceFor(g), (w) => [w.insert(documents, [{ id: 1, retentionClass: 'short', createdAt: 'x' }])]).catch(() => undefined);
     // A read-only step's handle cannot write, whatever SQL it sends.
     const readDb = createReadOnlyPool(databaseUrl());
     try {
-      await expect(readDb.query(`INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ('o@7', 1, 'short', $1, $2, now())`, [g.name, g.epoch])).rejects.toMatchObject({
+      await expect(
+        readDb.query(`INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ('o@7', 1, 'short', $1, $2, now())`, [
+          g.name,
+          g.epoch,
+        ]),
+      ).rejects.toMatchObject({
         code: '25006', // read_only_sql_transaction
       });
     } finally {

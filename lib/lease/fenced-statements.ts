@@ -52,8 +52,7 @@ export interface FencedStatement<Row = never> {
 }
 
 export type OnConflict<T extends FencedTable> =
-  | { target: readonly Column[]; action: 'nothing' }
-  | { target: readonly Column[]; action: 'update'; set: SetOf<T>; where?: SQL };
+  { target: readonly Column[]; action: 'nothing' } | { target: readonly Column[]; action: 'update'; set: SetOf<T>; where?: SQL };
 
 export interface FencedWrites {
   /** The database time of this statement's fence check; inside the epoch's tenure. */

@@ -21,9 +21,7 @@ import { type FencedResult, writeFenced } from './fenced-write';
 export { occurrenceKey } from './occurrence-key';
 
 export type ClaimResult =
-  | { kind: 'claimed'; step: number; cursor: number; resumed: boolean }
-  | { kind: 'already_completed' }
-  | Exclude<FencedResult<never>, { kind: 'written' }>;
+  { kind: 'claimed'; step: number; cursor: number; resumed: boolean } | { kind: 'already_completed' } | Exclude<FencedResult<never>, { kind: 'written' }>;
 
 type Db = Pick<pg.Pool, 'query'>;
 
@@ -34,7 +32,12 @@ export async function claimOccurrence(db: Db, fence: Fence, key: string, schedul
   const result = await writeFenced(db, fence, (w) => [
     w.insert(occurrences, [{ key, scheduledAt: scheduledAt.toISOString(), state: 'running' as const, step: 0, cursor: 0 }], {
       same: { claimedAt: w.now },
-      onConflict: { target: [occurrences.key], action: 'update', set: { claimedAt: w.excluded(occurrences.claimedAt) }, where: eq(occurrences.state, 'running') },
+      onConflict: {
+        target: [occurrences.key],
+        action: 'update',
+        set: { claimedAt: w.excluded(occurrences.claimedAt) },
+        where: eq(occurrences.state, 'running'),
+      },
       returning: { step: occurrences.step, cursor: occurrences.cursor, resumed: sql<boolean>`(${occurrences}.xmax <> 0)` },
     }),
   ]);

@@ -54,7 +54,8 @@ export function schedulerConfig(input: SchedulerConfigInput): SchedulerConfig {
     overdueAfterMs: pick('overdueAfterMs'),
   };
   if (config.reportEveryMs <= 0) throw new LeaseConfigError('reportEveryMs', 'must be > 0');
-  if (config.everyMs !== null && (!Number.isInteger(config.everyMs) || config.everyMs < 1_000)) throw new LeaseConfigError('everyMs', 'must be whole ms, at least 1000');
+  if (config.everyMs !== null && (!Number.isInteger(config.everyMs) || config.everyMs < 1_000))
+    throw new LeaseConfigError('everyMs', 'must be whole ms, at least 1000');
   if (config.batchWorkMs < 0) throw new LeaseConfigError('batchWorkMs', 'must be ≥ 0');
   if (config.stallAfterMs <= SILENCE_FACTOR * config.reportEveryMs)
     throw new LeaseConfigError('stallAfterMs', `must be > ${SILENCE_FACTOR} × reportEveryMs (${SILENCE_FACTOR * config.reportEveryMs})`);

@@ -14,8 +14,16 @@ describe('scheduler runtime under real faults', () => {
   const spawnScheduler = useSchedulers(databaseUrl);
   beforeAll(() => seedDocuments(pool, 20_000));
 
-  const leaderIs = (lease: string, token: string | null) => poll(() => leaseRow(pool, lease), (row) => !!row?.live && row.holder === token);
-  const inFlight = (lease: string) => poll(() => summaryRow(pool, lease), (row) => !!row?.in_flight && (row.cursor ?? 0) > 0);
+  const leaderIs = (lease: string, token: string | null) =>
+    poll(
+      () => leaseRow(pool, lease),
+      (row) => !!row?.live && row.holder === token,
+    );
+  const inFlight = (lease: string) =>
+    poll(
+      () => summaryRow(pool, lease),
+      (row) => !!row?.in_flight && (row.cursor ?? 0) > 0,
+    );
 
   it('pause mid-write, every time: the stale write is refused by the database, logged and listed by the API; accepted rows lie inside their tenure', async () => {
     const lease = uniqueLease('pause');
@@ -37,7 +45,10 @@ describe('scheduler runtime under real faults', () => {
       expect(paused).toMatchObject({ epoch: before.epoch, action: 'write', step: 'plan' });
       const refused = await owner.waitFor((line) => line.event === 'write_rejected' && line.epoch === before.epoch, 10_000);
       expect(refused).toMatchObject({ reason: 'stale_epoch', currentEpoch: before.epoch + 1 });
-      const { rows } = await pool.query('SELECT reason, current_epoch::int AS current FROM stale_write_rejections WHERE lease = $1 AND attempted_epoch = $2', [lease, before.epoch]);
+      const { rows } = await pool.query('SELECT reason, current_epoch::int AS current FROM stale_write_rejections WHERE lease = $1 AND attempted_epoch = $2', [
+        lease,
+        before.epoch,
+      ]);
       expect(rows).toContainEqual({ reason: 'stale_epoch', current: before.epoch + 1 });
       const detail = await service.detail(lease);
       if (!detail.ok) throw new Error(detail.error.message);
@@ -72,7 +83,10 @@ describe('scheduler runtime under real faults', () => {
       expect(stale.every((line) => line.epoch === epoch && line.highestEpoch === epoch + 1)).toBe(true);
       expect(a.lines.filter((line) => line.event === 'write_rejected' && line.resource === 'archive')).toHaveLength(stale.length);
       // Each key holds the data of the newest epoch that wrote it, never a refused one.
-      const listed = (await (await fetch(`${archive.url}/v1/leases/${lease}/objects`)).json()) as { highestEpoch: number; objects: { key: string; epoch: number }[] };
+      const listed = (await (await fetch(`${archive.url}/v1/leases/${lease}/objects`)).json()) as {
+        highestEpoch: number;
+        objects: { key: string; epoch: number }[];
+      };
       expect(listed.highestEpoch).toBe(epoch + 1);
       for (const object of listed.objects) {
         const newest = Math.max(...decisions.filter((line) => line.key === object.key && line.event === 'accepted').map((line) => Number(line.epoch)));
@@ -108,21 +122,30 @@ describe('scheduler runtime under real faults', () => {
     expect(summary2!.cursor).toBe(summary1!.cursor);
     expect(summary2!.in_flight).toBe(summary1!.in_flight);
     a.signal('SIGUSR1');
-    await poll(() => summaryRow(pool, lease), (row) => row!.cursor !== summary2!.cursor);
+    await poll(
+      () => summaryRow(pool, lease),
+      (row) => row!.cursor !== summary2!.cursor,
+    );
   });
 
   it('SIGUSR2 drops reports: when they resume, the seq stream shows the gap', async () => {
     const lease = uniqueLease('drop');
     const a = spawnScheduler(lease, 'A');
     await a.waitFor((line) => line.event === 'acquired');
-    await poll(() => summaryRow(pool, lease), (row) => (row?.last_seq ?? 0) >= 3);
+    await poll(
+      () => summaryRow(pool, lease),
+      (row) => (row?.last_seq ?? 0) >= 3,
+    );
     a.signal('SIGUSR2');
     await a.waitFor((line) => line.event === 'dropping_reports' && line.on === true);
     const dropped = await summaryRow(pool, lease);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await summaryRow(pool, lease))!.last_seq).toBe(dropped!.last_seq);
     a.signal('SIGUSR2');
-    const resumed = await poll(() => summaryRow(pool, lease), (row) => row!.last_seq > dropped!.last_seq);
+    const resumed = await poll(
+      () => summaryRow(pool, lease),
+      (row) => row!.last_seq > dropped!.last_seq,
+    );
     expect(resumed!.gap_reason).toBe('lost_reports');
     expect(resumed!.last_seq).toBeGreaterThan(dropped!.last_seq + 3);
     const { rows } = await pool.query('SELECT seq FROM progress_reports WHERE lease = $1 ORDER BY seq', [lease]);
@@ -145,7 +168,10 @@ describe('scheduler runtime under real faults', () => {
     await a.waitFor((line) => line.event === 'disabled', 10_000);
     expect((await leaseRow(pool, lease))!.live).toBe(false);
     await setIntent(pool, lease, { disabled: false, by: 'oncall', reason: 'migration done' });
-    await poll(() => leaseRow(pool, lease), (row) => !!row?.live);
+    await poll(
+      () => leaseRow(pool, lease),
+      (row) => !!row?.live,
+    );
   });
 
   it('SIGTERM releases the lease; the other instance acquires without waiting for expiry', async () => {

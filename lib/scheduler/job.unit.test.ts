@@ -10,7 +10,10 @@ describe('defining a job', () => {
     const job = defineJob({
       name: 'nightly-report',
       everyMs: 60_000,
-      steps: [fencedStep({ name: 'collect', read, plan: () => 1, write }), externalStep({ name: 'send', target: { name: 'mail-archive', checksEpoch: true }, read, plan: () => 2, call })],
+      steps: [
+        fencedStep({ name: 'collect', read, plan: () => 1, write }),
+        externalStep({ name: 'send', target: { name: 'mail-archive', checksEpoch: true }, read, plan: () => 2, call }),
+      ],
     });
     expect(job.steps.map((step) => [step.name, step.class])).toEqual([
       ['collect', 'fenced'],

@@ -79,7 +79,7 @@ type Track = <R>(result: FencedResult<R>) => result is Extract<FencedResult<R>, 
 export async function runWorkLoop(tenure: Tenure, deps: WorkDeps): Promise<void> {
   const { clock, emit } = deps;
   const signal = tenure.signal;
-  const track: Track = <R,>(result: FencedResult<R>): result is Extract<FencedResult<R>, { kind: 'written' }> => {
+  const track: Track = <R>(result: FencedResult<R>): result is Extract<FencedResult<R>, { kind: 'written' }> => {
     deps.writes.attempted++;
     if (result.kind === 'written') deps.writes.accepted++;
     if (result.kind === 'rejected') {
@@ -191,9 +191,7 @@ async function runStep(tenure: Tenure, deps: WorkDeps, occurrence: OccurrenceInf
     // inside this step is not seen here; the resource's fence refuses that write.
     if (signal.aborted || !tenure.trusted) return 'stopped';
     const moved =
-      step.class === 'fenced'
-        ? await writeBatch(deps, fence, step, plan, input, index, track)
-        : await callBatch(deps, fence, step, plan, input, index, track);
+      step.class === 'fenced' ? await writeBatch(deps, fence, step, plan, input, index, track) : await callBatch(deps, fence, step, plan, input, index, track);
     if (!moved) return 'stopped';
     cursor = batch.next;
     position.cursor = cursor;
@@ -201,7 +199,15 @@ async function runStep(tenure: Tenure, deps: WorkDeps, occurrence: OccurrenceInf
   return 'stopped';
 }
 
-async function writeBatch(deps: WorkDeps, fence: Fence, step: FencedStep<unknown, unknown>, plan: unknown, input: PlanInput, index: number, track: Track): Promise<boolean> {
+async function writeBatch(
+  deps: WorkDeps,
+  fence: Fence,
+  step: FencedStep<unknown, unknown>,
+  plan: unknown,
+  input: PlanInput,
+  index: number,
+  track: Track,
+): Promise<boolean> {
   await deps.beforeSideEffect('write', step.name, fence.epoch);
   const result = await writeFenced(deps.db, fence, (w) => [...step.write(w, plan, input), advanceOccurrence(w, input.key, index, input.next)]);
   // The cursor did not move: the occurrence is no longer running at this step here.
@@ -231,7 +237,13 @@ async function callBatch(
     }
     case 'rejected': {
       writes.rejected++;
-      const rejection = { lease: fence.lease, attemptedEpoch: fence.epoch, currentEpoch: outcome.currentEpoch, reason: 'stale_epoch' as const, resource: step.target.name };
+      const rejection = {
+        lease: fence.lease,
+        attemptedEpoch: fence.epoch,
+        currentEpoch: outcome.currentEpoch,
+        reason: 'stale_epoch' as const,
+        resource: step.target.name,
+      };
       await logRejection(deps.db, rejection);
       emit({ event: 'write_rejected', epoch: fence.epoch, reason: rejection.reason, currentEpoch: outcome.currentEpoch, resource: rejection.resource });
       return false;

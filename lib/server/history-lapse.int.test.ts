@@ -18,7 +18,8 @@ describe('renewal age across the end of a tenure (real PostgreSQL)', () => {
   const ms = async (sql: string, values: unknown[]) => Number((await pool.query(sql, values)).rows[0].ms);
   const bucketAt = (h: { bucketMs: number; buckets: { t: string; renewalAgeMaxMs: number | null }[] }, at: number) =>
     h.buckets.find((b) => Date.parse(b.t) <= at && at < Date.parse(b.t) + h.bucketMs)!;
-  const expired = (name: string) => poll(async () => (await pool.query('SELECT expires_at <= clock_timestamp() AS over FROM leases WHERE name = $1', [name])).rows[0].over, Boolean, 5_000, 20);
+  const expired = (name: string) =>
+    poll(async () => (await pool.query('SELECT expires_at <= clock_timestamp() AS over FROM leases WHERE name = $1', [name])).rows[0].over, Boolean, 5_000, 20);
 
   it('a tenure that ended by expiry reaches at least ttl in the bucket of the expiry, and more by the takeover', async () => {
     const name = uniqueLease('lapse');
@@ -48,7 +49,9 @@ describe('renewal age across the end of a tenure (real PostgreSQL)', () => {
     expect(steady.length).toBeGreaterThan(0);
     expect(Math.max(...steady.map((b) => b.renewalAgeMaxMs!))).toBeLessThan(TTL / 2 + 100);
     // The span between expiry and takeover has no leader, and the epoch change is there.
-    expect(h.segments.some((x) => x.health === 'no_leader' && Date.parse(x.from) <= expiry + h.bucketMs && Date.parse(x.to) >= takeover - h.bucketMs)).toBe(true);
+    expect(h.segments.some((x) => x.health === 'no_leader' && Date.parse(x.from) <= expiry + h.bucketMs && Date.parse(x.to) >= takeover - h.bucketMs)).toBe(
+      true,
+    );
     expect(h.tenures.map((t) => [t.epoch, t.ended])).toEqual([
       [1, 'expired'],
       [2, null],

@@ -38,7 +38,10 @@ function statusAt(base: number, stalled: boolean) {
 }
 
 function firingAlert(key: string, labels: Record<string, string>, startsAtMs = Date.now()): OutgoingAlert {
-  return { key, alert: { labels, annotations: { summary: key }, startsAt: iso(startsAtMs), endsAt: iso(startsAtMs + 4 * MIN), generatorURL: 'http://127.0.0.1:3000/' } };
+  return {
+    key,
+    alert: { labels, annotations: { summary: key }, startsAt: iso(startsAtMs), endsAt: iso(startsAtMs + 4 * MIN), generatorURL: 'http://127.0.0.1:3000/' },
+  };
 }
 
 describe('delivery to real Alertmanagers', () => {

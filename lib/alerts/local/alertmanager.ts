@@ -177,7 +177,10 @@ export async function startLocalAlertmanager(options: LocalAlertmanagerOptions =
   const dir = mkdtempSync(path.join(os.tmpdir(), 'leaseboard-alertmanager-'));
   const config = alertmanagerConfig({ webhookUrl: webhook.url('/alerts'), watchdogUrl: webhook.url('/watchdog'), fast: true });
   writeFileSync(path.join(dir, 'alertmanager.yml'), toYaml(config, 'local Alertmanager for Leaseboard tests and demo'));
-  const am = new Local(binary, await freePort(), dir, webhook, { readyTimeoutMs: options.readyTimeoutMs ?? 30_000, stopTimeoutMs: options.stopTimeoutMs ?? 10_000 });
+  const am = new Local(binary, await freePort(), dir, webhook, {
+    readyTimeoutMs: options.readyTimeoutMs ?? 30_000,
+    stopTimeoutMs: options.stopTimeoutMs ?? 10_000,
+  });
   try {
     await am.start();
   } catch (error) {

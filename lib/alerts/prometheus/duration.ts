@@ -7,7 +7,11 @@
 export function promDuration(ms: number): string {
   if (!Number.isInteger(ms) || ms < 0) throw new RangeError(`promDuration: ${ms} is not a whole, non-negative number of ms`);
   if (ms === 0) return '0s';
-  for (const [unit, size] of [['h', 3_600_000], ['m', 60_000], ['s', 1_000]] as const) {
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1_000],
+  ] as const) {
     if (ms % size === 0) return `${ms / size}${unit}`;
   }
   return `${ms}ms`;

@@ -65,7 +65,10 @@ describe('promtool test rules, derived from the golden alert cases', () => {
   beforeAll(() => {
     derivation = run(tsx, [script, 'rule-tests', '--out', dir, ...files]);
   });
-  const testFiles = () => readdirSync(dir).filter((f) => f.endsWith('.test.yml')).map((f) => path.join(dir, f));
+  const testFiles = () =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.test.yml'))
+      .map((f) => path.join(dir, f));
 
   it('derives the expressible cases and names why the others cannot be', () => {
     expect(derivation.status).toBe(0);
@@ -84,7 +87,10 @@ describe('promtool test rules, derived from the golden alert cases', () => {
     const stem = readdirSync(dir).find((f) => f.endsWith('case-07.rules.yml'))!;
     expect(readFileSync(path.join(dir, stem), 'utf8').split('\n')[0]).toContain('unknown evidence does not resolve a firing alert');
     const config = parseAlertConfig({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '0', LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR_MS: '0' });
-    const withoutHold = { ...(promRule('SchedulerStalled', config) as Record<string, unknown>), expr: 'max by (scheduler) (leaseboard_scheduler_health{health="stalled"} == 1)' };
+    const withoutHold = {
+      ...(promRule('SchedulerStalled', config) as Record<string, unknown>),
+      expr: 'max by (scheduler) (leaseboard_scheduler_health{health="stalled"} == 1)',
+    };
     writeFileSync(path.join(dir, stem), toYaml({ groups: [{ name: 'leaseboard', rules: [withoutHold as never] }] }));
     const r = run(requireBinary(PROMTOOL), ['test', 'rules', path.join(dir, stem.replace('.rules.yml', '.test.yml'))]);
     expect(r.status).not.toBe(0);

@@ -20,7 +20,26 @@ describe('toYaml', () => {
   it('writes block mappings and sequences, quoted strings and literal blocks', () => {
     const text = toYaml({ a: 'on', b: 1.5, c: true, d: null, e: [], f: {}, g: ['x', { h: 'y\nz', i: [1] }], 'odd key': undefined, 'k-2': 'v' }, 'top\n\nnote');
     expect(text).toBe(
-      ['# top', '#', '# note', 'a: "on"', 'b: 1.5', 'c: true', 'd: null', 'e: []', 'f: {}', 'g:', '  - "x"', '  - h: |-', '      y', '      z', '    i:', '      - 1', '"k-2": "v"', ''].join('\n'),
+      [
+        '# top',
+        '#',
+        '# note',
+        'a: "on"',
+        'b: 1.5',
+        'c: true',
+        'd: null',
+        'e: []',
+        'f: {}',
+        'g:',
+        '  - "x"',
+        '  - h: |-',
+        '      y',
+        '      z',
+        '    i:',
+        '      - 1',
+        '"k-2": "v"',
+        '',
+      ].join('\n'),
     );
   });
   it('quotes a multi-line string it cannot keep exactly in a literal block', () => {
@@ -53,7 +72,9 @@ describe('committed files are what the generators write (regenerate: npm run ale
 
 describe('rule expressions', () => {
   it('use the rejection window in seconds', () => {
-    expect(promExpr('StaleWritesRejected', { rejectionWindowMs: 90_000 })).toBe('max by (scheduler) (leaseboard_scheduler_last_stale_write_rejection_age_seconds <= 90)');
+    expect(promExpr('StaleWritesRejected', { rejectionWindowMs: 90_000 })).toBe(
+      'max by (scheduler) (leaseboard_scheduler_last_stale_write_rejection_age_seconds <= 90)',
+    );
   });
   it('hold a firing alert through unknown evidence, for every rule but SchedulerUnknown', () => {
     expect(promExpr('SchedulerStalled', { rejectionWindowMs: 0 })).toContain('ALERTS{alertname="SchedulerStalled", alertstate="firing"}');
@@ -80,7 +101,12 @@ describe('which golden cases PromQL can express', () => {
   });
 
   it('a case whose answer changes when Prometheus also evaluates between its instants is skipped as cadence-dependent', () => {
-    const ev = (s: number, health: 'stalled' | 'progressing', state: 'pending' | 'inactive') => ({ at: `2026-03-01T12:0${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}.000Z`, health, atRisk: false, expect: { state, delivered: false } });
+    const ev = (s: number, health: 'stalled' | 'progressing', state: 'pending' | 'inactive') => ({
+      at: `2026-03-01T12:0${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}.000Z`,
+      health,
+      atRisk: false,
+      expect: { state, delivered: false },
+    });
     const c: AlertGoldenCase = {
       name: 'sparse evaluations across for',
       rule: { alertname: 'SchedulerStalled', forMs: 60_000, keepFiringForMs: 30_000 },
@@ -94,6 +120,14 @@ describe('which golden cases PromQL can express', () => {
   it('derives 21 of the 28 repo cases and names a reason for each of the other 7', () => {
     const { derived, skipped } = deriveRuleTests(parsed.cases);
     expect(derived).toHaveLength(21);
-    expect(skipped.map((s) => s.reason).sort()).toEqual(['mode_off', 'mode_off', 'mode_off', 'unknown_holds_keep_firing', 'unknown_holds_pending', 'unknown_holds_pending', 'unknown_holds_pending']);
+    expect(skipped.map((s) => s.reason).sort()).toEqual([
+      'mode_off',
+      'mode_off',
+      'mode_off',
+      'unknown_holds_keep_firing',
+      'unknown_holds_pending',
+      'unknown_holds_pending',
+      'unknown_holds_pending',
+    ]);
   });
 });

@@ -18,7 +18,10 @@ const STEP_MS = 15_000;
 
 function firing(rule: 'Watchdog' | 'StatusStoreUnreadable' | 'StaleWritesRejected', config: AlertConfig): YamlValue {
   const scheduler = rule === 'StaleWritesRejected' ? { scheduler: SCHEDULER } : {};
-  return { exp_labels: { ...scheduler, severity: ruleInfo(rule).severity }, exp_annotations: promAnnotations(rule, config.externalUrl, { text: SCHEDULER, url: SCHEDULER }) };
+  return {
+    exp_labels: { ...scheduler, severity: ruleInfo(rule).severity },
+    exp_annotations: promAnnotations(rule, config.externalUrl, { text: SCHEDULER, url: SCHEDULER }),
+  };
 }
 
 /** `value` for `steps` samples. */

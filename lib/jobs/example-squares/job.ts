@@ -2,13 +2,17 @@ import { bigint, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { defineJob, fencedStep } from '../../scheduler';
 
 /** A fenced table: its rows carry `lease` and `epoch`, and the database checks them. */
-export const squares = pgTable('squares', {
-  occurrence: text('occurrence').notNull(),
-  n: bigint('n', { mode: 'number' }).notNull(),
-  square: bigint('square', { mode: 'number' }).notNull(),
-  lease: text('lease').notNull(),
-  epoch: bigint('epoch', { mode: 'number' }).notNull(),
-}, (t) => [primaryKey({ columns: [t.occurrence, t.n] })]);
+export const squares = pgTable(
+  'squares',
+  {
+    occurrence: text('occurrence').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+    square: bigint('square', { mode: 'number' }).notNull(),
+    lease: text('lease').notNull(),
+    epoch: bigint('epoch', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.occurrence, t.n] })],
+);
 
 /** Its migration: the table, then the fence's triggers. */
 export const SQUARES_MIGRATION = `

@@ -53,7 +53,7 @@ describe('retention planning across leadership changes', () => {
       if (second.kind !== 'acquired') throw new Error(second.kind);
       const fenceB = fenceFor({ name, epoch: second.epoch });
       expect(await claimOccurrence(pool, fenceB, key, scheduledAt)).toEqual({ kind: 'claimed', step: 0, cursor: 600, resumed: true });
-      for (let at = 0; ; ) {
+      for (let at = 0; ;) {
         const done = await batch(fenceB, at);
         if (!done) break;
         expect(done.result.kind).toBe('written');
