@@ -71,7 +71,11 @@ const zones = [
   { target: 'lib/jobs', from: ['lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'], message: 'lib/jobs: no UI, no app routes.' },
   // lib/server: reads for the status service.
   { target: 'lib/server', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/server never imports lib/scheduler internals.' },
-  { target: 'lib/server', from: ['lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'], message: 'lib/server: reads only, no jobs, UI or routes.' },
+  {
+    target: 'lib/server',
+    from: ['lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
+    message: 'lib/server: reads only, no jobs, UI or routes.',
+  },
   // lib/retention, lib/archive, lib/auth: services below the runtime and the app.
   {
     target: ['lib/retention', 'lib/archive', 'lib/auth'],
@@ -81,7 +85,20 @@ const zones = [
   // Browser code: never the server's reads, the database or the runtime.
   {
     target: ['components', 'lib/client'],
-    from: ['lib/server', 'db', 'lib/lease', 'lib/scheduler', 'lib/jobs', 'lib/demo', 'lib/alerts/delivery', 'lib/archive', 'lib/retention', 'app', 'scripts', 'e2e'],
+    from: [
+      'lib/server',
+      'db',
+      'lib/lease',
+      'lib/scheduler',
+      'lib/jobs',
+      'lib/demo',
+      'lib/alerts/delivery',
+      'lib/archive',
+      'lib/retention',
+      'app',
+      'scripts',
+      'e2e',
+    ],
     message: 'Browser code (components, lib/client) never imports lib/server, db or the runtime.',
   },
   // app: routes only; lib/server through its entry.

@@ -30,8 +30,7 @@ export function ObservationBanner({ observedAt, storeOk, lastObservedAt }: Obser
           <p className="banner tone-unknown" data-testid="not-observed-banner">
             <ToneIcon tone="unknown" />
             <span>
-              Not observed since {formatUtcClock(observedAt)} <span aria-hidden="true">({formatDuration(elapsedMs)})</span> — every state below is
-              unknown.
+              Not observed since {formatUtcClock(observedAt)} <span aria-hidden="true">({formatDuration(elapsedMs)})</span> — every state below is unknown.
             </span>
           </p>
         ) : null}

@@ -22,6 +22,8 @@ export async function resolveDatabase(log: (line: string) => void = console.log)
   const dir = process.env.LEASEBOARD_DATA_DIR ?? path.join(process.cwd(), '.data');
   const started = Date.now();
   const embedded = await startEmbeddedPostgres(dir, log);
-  log(`database: embedded PostgreSQL ${describeDatabaseUrl(embedded.url)} (data in ${path.relative(process.cwd(), embedded.dir) || '.'}, started in ${Date.now() - started} ms)`);
+  log(
+    `database: embedded PostgreSQL ${describeDatabaseUrl(embedded.url)} (data in ${path.relative(process.cwd(), embedded.dir) || '.'}, started in ${Date.now() - started} ms)`,
+  );
   return { url: embedded.url, kind: 'embedded', stop: embedded.stop };
 }

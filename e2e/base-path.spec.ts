@@ -61,7 +61,10 @@ test('public/: the manifest, its icons and the favicon set are served under the 
   expect(manifest.status()).toBe(200);
   const { icons, start_url } = (await manifest.json()) as { icons: { src: string }[]; start_url: string };
   expect(new URL(start_url, manifestUrl).pathname).toBe(`${E2E_BASE_PATH}/`);
-  for (const src of [...icons.map((i) => new URL(i.src, manifestUrl).toString()), ...['stalled', 'no-leader', 'unknown', 'not-observed'].map((h) => `${env.baseUrl}/favicons/${h}.svg`)]) {
+  for (const src of [
+    ...icons.map((i) => new URL(i.src, manifestUrl).toString()),
+    ...['stalled', 'no-leader', 'unknown', 'not-observed'].map((h) => `${env.baseUrl}/favicons/${h}.svg`),
+  ]) {
     expect((await page.request.get(src)).status(), src).toBe(200);
   }
 });

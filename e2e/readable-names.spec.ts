@@ -13,7 +13,8 @@ function fullyShown(locator: Locator): Promise<boolean> {
   return locator.evaluate((el) => {
     const fits = (e: Element) => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1;
     const cell = el.closest('th, td');
-    const inside = (inner: DOMRect, outer: DOMRect) => inner.left >= outer.left - 1 && inner.right <= outer.right + 1 && inner.top >= outer.top - 1 && inner.bottom <= outer.bottom + 1;
+    const inside = (inner: DOMRect, outer: DOMRect) =>
+      inner.left >= outer.left - 1 && inner.right <= outer.right + 1 && inner.top >= outer.top - 1 && inner.bottom <= outer.bottom + 1;
     return fits(el) && cell !== null && fits(cell) && inside(el.getBoundingClientRect(), cell.getBoundingClientRect());
   });
 }

@@ -53,28 +53,38 @@ async function main() {
     console.log(`bench:lease — PostgreSQL ${server} (${process.env.DATABASE_URL ? 'DATABASE_URL server' : 'embedded'}), ${SECONDS} s per figure\n`);
     console.log('clients | renew lib/s | renew bare/s | ratio | acquire lib/s | acquire bare/s | ratio');
     for (const n of CLIENTS) {
-      const clients = await Promise.all(Array.from({ length: n }, async () => {
-        const client = new pg.Client({ connectionString: database.url, application_name: 'leaseboard-bench' });
-        await client.connect();
-        all.push(client);
-        return client;
-      }));
+      const clients = await Promise.all(
+        Array.from({ length: n }, async () => {
+          const client = new pg.Client({ connectionString: database.url, application_name: 'leaseboard-bench' });
+          await client.connect();
+          all.push(client);
+          return client;
+        }),
+      );
       // Renewals: each client renews its own lease (the production shape: one holder per lease).
-      const grants = await Promise.all(clients.map(async (client, i) => {
-        const holder = newInstanceToken();
-        const result = await new LeaseAuthority(client).acquire(`bench-renew-${n}-${i}`, holder, TTL);
-        if (result.kind !== 'acquired') throw new Error(result.kind);
-        return { name: `bench-renew-${n}-${i}`, holder, epoch: result.epoch };
-      }));
+      const grants = await Promise.all(
+        clients.map(async (client, i) => {
+          const holder = newInstanceToken();
+          const result = await new LeaseAuthority(client).acquire(`bench-renew-${n}-${i}`, holder, TTL);
+          if (result.kind !== 'acquired') throw new Error(result.kind);
+          return { name: `bench-renew-${n}-${i}`, holder, epoch: result.epoch };
+        }),
+      );
       const authorities = clients.map((client) => new LeaseAuthority(client));
-      const renewBare = await timed(clients, (client, i) => client.query({ name: 'bare_renew', text: BARE_RENEW, values: [grants[i]!.name, grants[i]!.holder, grants[i]!.epoch] }));
+      const renewBare = await timed(clients, (client, i) =>
+        client.query({ name: 'bare_renew', text: BARE_RENEW, values: [grants[i]!.name, grants[i]!.holder, grants[i]!.epoch] }),
+      );
       const renewLib = await timed(clients, (_client, i) => authorities[i]!.renew(grants[i]!));
       // Contended acquisition: every client competes for one lease held for 1 s at a time.
       const tokens = clients.map(() => newInstanceToken());
-      const acquireBare = await timed(clients, (client, i) => client.query({ name: 'bare_acquire', text: BARE_ACQUIRE, values: [`bench-acq-bare-${n}`, tokens[i], 1_000] }));
+      const acquireBare = await timed(clients, (client, i) =>
+        client.query({ name: 'bare_acquire', text: BARE_ACQUIRE, values: [`bench-acq-bare-${n}`, tokens[i], 1_000] }),
+      );
       const acquireLib = await timed(clients, (_client, i) => authorities[i]!.acquire(`bench-acq-lib-${n}`, tokens[i]!, 1_000));
       const f = (x: number) => Math.round(x).toLocaleString('en-US').padStart(12);
-      console.log(`${String(n).padStart(7)} | ${f(renewLib)} | ${f(renewBare)} | ${(renewLib / renewBare).toFixed(2)}× | ${f(acquireLib)} | ${f(acquireBare)} | ${(acquireLib / acquireBare).toFixed(2)}×`);
+      console.log(
+        `${String(n).padStart(7)} | ${f(renewLib)} | ${f(renewBare)} | ${(renewLib / renewBare).toFixed(2)}× | ${f(acquireLib)} | ${f(acquireBare)} | ${(acquireLib / acquireBare).toFixed(2)}×`,
+      );
     }
     console.log('\nrenew lib = LeaseAuthority.renew (one statement, keeping the renewal-gap bucket on the row); bare = the conditional UPDATE alone.');
     console.log('acquire lib = LeaseAuthority.acquire (grant, lease event and the explanation of a refusal in one statement); bare = the upsert alone.');

@@ -103,8 +103,15 @@ async function main(): Promise<void> {
   const shape = { schedulers: envInt('BENCH_SCHEDULERS', 10_000), reportsPerScheduler: envInt('BENCH_REPORTS', 1_000) };
   const calls = envInt('BENCH_CALLS', 200);
   const started = performance.now();
-  log(`host: ${os.cpus().length} CPUs, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} (figures scale with contention)`);
-  log(`bench:status — ${shape.schedulers.toLocaleString('en')} schedulers × ${shape.reportsPerScheduler.toLocaleString('en')} reports = ${(shape.schedulers * shape.reportsPerScheduler).toLocaleString('en')} progress reports`);
+  log(
+    `host: ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ')} (figures scale with contention)`,
+  );
+  log(
+    `bench:status — ${shape.schedulers.toLocaleString('en')} schedulers × ${shape.reportsPerScheduler.toLocaleString('en')} reports = ${(shape.schedulers * shape.reportsPerScheduler).toLocaleString('en')} progress reports`,
+  );
   const database = await createTestDatabase(log);
   const pool = createPool(database.url, { applicationName: 'leaseboard-bench', statementTimeoutMs: 900_000, max: 2 });
   try {
@@ -142,10 +149,17 @@ async function main(): Promise<void> {
     log(`    of which the facts statement + row mapping:               ${fmt(sqlOnly)}`);
     const settled = (globalThis as { gc?: unknown }).gc ? 'earlier garbage collected before each sample' : 'run with --expose-gc to settle the heap first';
     log(`  projecting all ${reads.length.toLocaleString('en')} schedulers, in this tsx process (${settled}):  ${fmt(projection)}`);
-    log(`  projecting all ${reads.length.toLocaleString('en')} schedulers, bundled as shipped (own process, --max-semi-space-size=64):  ${fmt(shipped)}  target < 20 ms (p50): ${verdict(shipped.p50 < 20)}`);
+    log(
+      `  projecting all ${reads.length.toLocaleString('en')} schedulers, bundled as shipped (own process, --max-semi-space-size=64):  ${fmt(shipped)}  target < 20 ms (p50): ${verdict(shipped.p50 < 20)}`,
+    );
     log(`  same page from naive DISTINCT ON over progress_reports:   ${fmt(naive)}`);
     log(`  ratio naive / fresh summary read: p50 ×${(naive.p50 / fresh.p50).toFixed(1)}, p99 ×${(naive.p99 / fresh.p99).toFixed(1)}`);
-    log(`  host load average after: ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}`);
+    log(
+      `  host load average after: ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' / ')}`,
+    );
     log(`\ntotal bench time ${Math.round((performance.now() - started) / 1000)} s`);
   } finally {
     await pool.end();

@@ -111,7 +111,10 @@ async function main() {
 
     const supervisor = new DemoSupervisor(database.url, (id, line) => console.log(`[${id}] ${line}`));
     const control = await startControlServer(supervisor);
-    cleanups.push(() => control.close(), () => supervisor.stopAll());
+    cleanups.push(
+      () => control.close(),
+      () => supervisor.stopAll(),
+    );
     for (const spec of SCHEDULERS) supervisor.start(spec);
 
     const port = await portToUse();

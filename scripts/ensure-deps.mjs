@@ -14,7 +14,7 @@ if (!existsSync(stamp) || statSync(stamp).mtimeMs < statSync('package-lock.json'
 if (process.argv.includes('--browser') && !existsSync('/usr/bin/chromium')) {
   const result = spawnSync('npx', ['playwright', 'install', 'chromium'], { stdio: 'inherit' });
   if (result.status !== 0) {
-    console.error('[setup] no Chromium: install your distribution\'s chromium package or allow Playwright to download its own');
+    console.error("[setup] no Chromium: install your distribution's chromium package or allow Playwright to download its own");
     process.exit(result.status ?? 1);
   }
 }

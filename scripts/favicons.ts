@@ -56,7 +56,10 @@ async function main(): Promise<void> {
   // sharp comes with next (its image optimiser); only this script renders PNGs.
   const { default: sharp } = await import('sharp');
   for (const [name, edge] of Object.entries(PNG_SIZES)) {
-    await sharp(Buffer.from(BRAND_SVG), { density: Math.ceil((72 * edge) / 32) }).resize(edge, edge).png().toFile(path.join(PUBLIC, name));
+    await sharp(Buffer.from(BRAND_SVG), { density: Math.ceil((72 * edge) / 32) })
+      .resize(edge, edge)
+      .png()
+      .toFile(path.join(PUBLIC, name));
   }
   console.log(`favicons: wrote ${Object.keys(textFiles()).length} text files and ${Object.keys(PNG_SIZES).length} PNGs to public/`);
 }

@@ -21,7 +21,17 @@ describe('public/ favicons and manifest', () => {
   });
 
   it('holds one favicon per summary, the same drawing the page sets as a data URL', () => {
-    expect(FAVICON_SUMMARIES.map(faviconName)).toEqual(['stalled', 'no-leader', 'unknown', 'disabled', 'idle', 'progressing', 'not-observed', 'store-unreadable', 'empty']);
+    expect(FAVICON_SUMMARIES.map(faviconName)).toEqual([
+      'stalled',
+      'no-leader',
+      'unknown',
+      'disabled',
+      'idle',
+      'progressing',
+      'not-observed',
+      'store-unreadable',
+      'empty',
+    ]);
     for (const summary of FAVICON_SUMMARIES) {
       const file = readFileSync(path.join(PUBLIC, 'favicons', `${faviconName(summary)}.svg`), 'utf8').trim();
       expect(`data:image/svg+xml,${encodeURIComponent(file)}`).toBe(faviconDataUrl(summary));

@@ -31,37 +31,62 @@ describe('layer rules', () => {
     ['lib/scheduler/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/scheduler runs any job'],
     ['lib/server/fixture.ts', "import { appendReport } from '../scheduler/report-store';\nexport const x = appendReport;\n", 'lib/scheduler internals'],
     ['lib/lease/fixture.ts', "import { runScheduler } from '../scheduler/runtime';\nexport const x = runScheduler;\n", 'lib/lease is the authority protocol'],
-    ['lib/jobs/example/fixture.ts', "import { runScheduler } from '../../scheduler/runtime';\nexport const x = runScheduler;\n", 'only through lib/scheduler/index.ts'],
+    [
+      'lib/jobs/example/fixture.ts',
+      "import { runScheduler } from '../../scheduler/runtime';\nexport const x = runScheduler;\n",
+      'only through lib/scheduler/index.ts',
+    ],
     ['lib/alerts/fixture.ts', "import { readAllFacts } from '../server/live/facts';\nexport const x = readAllFacts;\n", 'lib/alerts is pure'],
     ['db/fixture.ts', "import { project } from '../lib/status';\nexport const x = project;\n", 'db is the bottom layer'],
-  ])('%s: a forbidden import fails lint', async (file, code, says) => {
-    const errors = await lint(file, code);
-    expect(errors.some((e) => e.startsWith(LAYERS) && e.includes(says)), errors.join('\n')).toBe(true);
-  }, SLOW);
+  ])(
+    '%s: a forbidden import fails lint',
+    async (file, code, says) => {
+      const errors = await lint(file, code);
+      expect(
+        errors.some((e) => e.startsWith(LAYERS) && e.includes(says)),
+        errors.join('\n'),
+      ).toBe(true);
+    },
+    SLOW,
+  );
 
   it.each([
     ['lib/server/fixture.ts', "import { project } from '../status';\nexport const x = project;\n"],
     ['app/fixture/page.tsx', "import { readSchedulerList } from '@/lib/server';\nexport const x = readSchedulerList;\n"],
     ['lib/scheduler/fixture.ts', "import { leaseConfig } from '../lease/config';\nexport const x = leaseConfig;\n"],
     ['components/fixture.tsx', "import { project } from '@/lib/status';\nexport const x = project;\n"],
-  ])('%s: an allowed import passes', async (file, code) => {
-    expect(await lint(file, code)).toEqual([]);
-  }, SLOW);
+  ])(
+    '%s: an allowed import passes',
+    async (file, code) => {
+      expect(await lint(file, code)).toEqual([]);
+    },
+    SLOW,
+  );
 
-  it('keeps I/O packages and the clock out of the pure core, and the database out of the browser', async () => {
-    expect(await lint('lib/status/fixture.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toEqual([
-      expect.stringMatching(/^no-restricted-imports: .*lib\/status is pure/),
-    ]);
-    expect(await lint('lib/alerts/fixture.ts', "import pg from 'pg';\nexport const x = pg;\n")).toEqual([expect.stringMatching(/^no-restricted-imports: /)]);
-    expect(await lint('lib/status/fixture.ts', 'export const now = () => Date.now();\n')).toEqual([expect.stringMatching(/^no-restricted-properties: /)]);
-    expect(await lint('lib/status/fixture.ts', 'export const now = () => new Date();\n')).toEqual([expect.stringMatching(/^no-restricted-syntax: /)]);
-    expect(await lint('components/fixture.tsx', "import pg from 'pg';\nexport const x = pg;\n")).toEqual([expect.stringMatching(/^no-restricted-imports: .*Browser code/)]);
-  }, SLOW);
+  it(
+    'keeps I/O packages and the clock out of the pure core, and the database out of the browser',
+    async () => {
+      expect(await lint('lib/status/fixture.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n")).toEqual([
+        expect.stringMatching(/^no-restricted-imports: .*lib\/status is pure/),
+      ]);
+      expect(await lint('lib/alerts/fixture.ts', "import pg from 'pg';\nexport const x = pg;\n")).toEqual([expect.stringMatching(/^no-restricted-imports: /)]);
+      expect(await lint('lib/status/fixture.ts', 'export const now = () => Date.now();\n')).toEqual([expect.stringMatching(/^no-restricted-properties: /)]);
+      expect(await lint('lib/status/fixture.ts', 'export const now = () => new Date();\n')).toEqual([expect.stringMatching(/^no-restricted-syntax: /)]);
+      expect(await lint('components/fixture.tsx', "import pg from 'pg';\nexport const x = pg;\n")).toEqual([
+        expect.stringMatching(/^no-restricted-imports: .*Browser code/),
+      ]);
+    },
+    SLOW,
+  );
 });
 
 describe('cycles', () => {
-  it('an import cycle fails lint (scripts/lint-fixtures/cycle-a.ts ⇄ cycle-b.ts)', async () => {
-    const [result] = await eslint.lintFiles(['scripts/lint-fixtures/cycle-a.ts']);
-    expect(result?.messages.map((m) => m.ruleId)).toContain('import/no-cycle');
-  }, SLOW);
+  it(
+    'an import cycle fails lint (scripts/lint-fixtures/cycle-a.ts ⇄ cycle-b.ts)',
+    async () => {
+      const [result] = await eslint.lintFiles(['scripts/lint-fixtures/cycle-a.ts']);
+      expect(result?.messages.map((m) => m.ruleId)).toContain('import/no-cycle');
+    },
+    SLOW,
+  );
 });

@@ -11,7 +11,17 @@ import { seedDocuments } from '../lib/scheduler/documents';
 import { SchedulerProcess } from '../lib/scheduler/process';
 
 const RUNS = Number(process.env.RUNS ?? 10);
-const FLAGS = { ttl: 3_000, 'renew-every': 1_000, 'renew-deadline': 2_000, 'safety-margin': 500, 'report-every': 250, every: 60_000, 'batch-size': 50, 'batch-work': 400, 'stall-after': 2_000 };
+const FLAGS = {
+  ttl: 3_000,
+  'renew-every': 1_000,
+  'renew-deadline': 2_000,
+  'safety-margin': 500,
+  'report-every': 250,
+  every: 60_000,
+  'batch-size': 50,
+  'batch-work': 400,
+  'stall-after': 2_000,
+};
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main() {
@@ -44,7 +54,10 @@ async function main() {
       owner.signal('SIGCONT');
       await owner.waitFor((line) => line.event === 'lost' && line.epoch === epoch, 30_000);
       await owner.waitFor((line) => line.event === 'held' && line.epoch === epoch + 1, 30_000);
-      const gap = await pool.query(`SELECT extract(epoch FROM at - previous_ended_at) * 1000 AS ms FROM lease_events WHERE lease = $1 AND epoch = $2`, [lease, epoch + 1]);
+      const gap = await pool.query(`SELECT extract(epoch FROM at - previous_ended_at) * 1000 AS ms FROM lease_events WHERE lease = $1 AND epoch = $2`, [
+        lease,
+        epoch + 1,
+      ]);
       fromExpiry.push(Number(gap.rows[0].ms));
       const stale = await pool.query(
         `SELECT (SELECT count(*)::int FROM stale_write_rejections WHERE lease = $1 AND attempted_epoch = $2) AS rejected,
@@ -54,7 +67,9 @@ async function main() {
       );
       attempted += stale.rows[0].rejected + stale.rows[0].accepted;
       accepted += stale.rows[0].accepted;
-      console.log(`run ${run + 1}: epoch ${epoch}→${epoch + 1}, takeover ${fromPause.at(-1)} ms after the pause, ${Math.round(fromExpiry.at(-1)!)} ms after expiry; stale writes attempted ${stale.rows[0].rejected + stale.rows[0].accepted}, accepted ${stale.rows[0].accepted}`);
+      console.log(
+        `run ${run + 1}: epoch ${epoch}→${epoch + 1}, takeover ${fromPause.at(-1)} ms after the pause, ${Math.round(fromExpiry.at(-1)!)} ms after expiry; stale writes attempted ${stale.rows[0].rejected + stale.rows[0].accepted}, accepted ${stale.rows[0].accepted}`,
+      );
     }
     console.log(`\nttl ${FLAGS.ttl} ms, renew every ${FLAGS['renew-every']} ms, acquisition retry ≈ renew-every ±10%`);
     console.log(`takeover after pause: median ${median(fromPause)} ms (min ${Math.min(...fromPause)}, max ${Math.max(...fromPause)}) over ${RUNS} runs`);

@@ -69,7 +69,10 @@ const STEPS: Step[] = [
   },
 ];
 
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const total: Counts = { passed: 0, failed: 0 };
 const summary: string[] = [];
 let broken = false;
@@ -98,7 +101,9 @@ for (const step of STEPS.filter((s) => !only || only.some((name) => s.name.start
     total.failed += counts.failed;
   }
   if (!ok) broken = true;
-  summary.push(`${ok ? 'ok  ' : 'FAIL'} ${step.name.padEnd(40)} ${counts ? `${counts.passed} passed, ${counts.failed} failed` : result.status === 0 ? 'clean' : `exit ${result.status}`}  (${seconds} s)`);
+  summary.push(
+    `${ok ? 'ok  ' : 'FAIL'} ${step.name.padEnd(40)} ${counts ? `${counts.passed} passed, ${counts.failed} failed` : result.status === 0 ? 'clean' : `exit ${result.status}`}  (${seconds} s)`,
+  );
 }
 
 console.log(`\nSummary (database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'})`);

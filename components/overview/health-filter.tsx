@@ -13,7 +13,11 @@ export interface HealthFilterProps {
 export function HealthFilter({ counts, selected, stale, onSelect }: HealthFilterProps) {
   const total = HEALTH_SEVERITY.reduce((sum, health) => sum + (counts[health] ?? 0), 0);
   return (
-    <div className={`health-filter ${stale ? 'is-stale' : ''}`} role="group" aria-label={stale ? 'Filter by health (counts as last observed)' : 'Filter by health'}>
+    <div
+      className={`health-filter ${stale ? 'is-stale' : ''}`}
+      role="group"
+      aria-label={stale ? 'Filter by health (counts as last observed)' : 'Filter by health'}
+    >
       <button type="button" className="filter-button" aria-pressed={selected === null} onClick={() => onSelect(null)} data-testid="filter-all">
         <span>All</span>
         <span className="num count" data-testid="count-all">

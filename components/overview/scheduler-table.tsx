@@ -50,11 +50,15 @@ export function SchedulerTable({ statuses, observer, caption }: SchedulerTablePr
           </th>
         </tr>
         <tr>
-          <th scope="col" className="group-start">Lease</th>
+          <th scope="col" className="group-start">
+            Lease
+          </th>
           <th scope="col">Leader</th>
           <th scope="col">Epoch</th>
           <th scope="col">Renewal</th>
-          <th scope="col" className="group-start">Work</th>
+          <th scope="col" className="group-start">
+            Work
+          </th>
           <th scope="col">Last progress</th>
           <th scope="col">Occurrence · cursor</th>
           <th scope="col">Observation</th>

@@ -10,12 +10,7 @@ export function AsOfBanner({ name, asOf, estimated = [] }: { name: string; asOf:
           As of <time dateTime={asOf}>{formatUtc(asOf)}</time>
         </strong>{' '}
         — the status rebuilt from the logs for that instant. Not live; not refreshed.
-        {estimated.length > 0 ? (
-          <span data-testid="as-of-estimated">
-            {' '}
-            Estimated rather than logged: {estimated.join(', ')}.
-          </span>
-        ) : null}
+        {estimated.length > 0 ? <span data-testid="as-of-estimated"> Estimated rather than logged: {estimated.join(', ')}.</span> : null}
       </p>
       <Link href={`/schedulers/${encodeURIComponent(name)}`} data-testid="back-to-live">
         Back to live status

@@ -60,7 +60,12 @@ export function AxisPanels({ view }: { view: StatusView }) {
         <h2 id="progress-heading">Progress</h2>
         <dl>
           <Item term="Work" testId="detail-work-state">
-            <StateChip label={stale ? 'Unknown' : WORK_LABEL[work.state]} tone={stale ? 'unknown' : workTone(work.state)} icon={WORK_ICON[stale ? 'unknown' : work.state]} state={stale ? 'unknown' : work.state} />
+            <StateChip
+              label={stale ? 'Unknown' : WORK_LABEL[work.state]}
+              tone={stale ? 'unknown' : workTone(work.state)}
+              icon={WORK_ICON[stale ? 'unknown' : work.state]}
+              state={stale ? 'unknown' : work.state}
+            />
           </Item>
           <Item term="Occurrence">
             <span className="truncate">{work.occurrence ?? dash}</span>

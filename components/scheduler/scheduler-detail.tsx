@@ -57,7 +57,11 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
       <nav className="breadcrumbs small" aria-label="Breadcrumb">
         <Link href="/">All schedulers</Link>
       </nav>
-      {body.asOf ? <AsOfBanner name={name} asOf={body.asOf} estimated={body.estimated} /> : <ObservationBanner observedAt={body.observedAt} storeOk={storeOk} lastObservedAt={storeOk ? body.observation.lastObservedAt : body.observedAt} />}
+      {body.asOf ? (
+        <AsOfBanner name={name} asOf={body.asOf} estimated={body.estimated} />
+      ) : (
+        <ObservationBanner observedAt={body.observedAt} storeOk={storeOk} lastObservedAt={storeOk ? body.observation.lastObservedAt : body.observedAt} />
+      )}
       <header className={`detail-header ${view.withdrawn ? 'row-stale' : ''}`}>
         <h1 data-testid="scheduler-name">{name}</h1>
         <HealthBadge health={view.health} stale={view.withdrawn === 'browser_stale'} testId="detail-health" />

@@ -54,7 +54,9 @@ function Markers({ model, authority }: { model: TimelineModel; authority: boolea
 }
 
 function xAxis(model: TimelineModel) {
-  return <XAxis dataKey="t" type="number" scale="time" domain={[model.viewFrom, model.to]} allowDataOverflow tickFormatter={tickClock(model)} minTickGap={48} />;
+  return (
+    <XAxis dataKey="t" type="number" scale="time" domain={[model.viewFrom, model.to]} allowDataOverflow tickFormatter={tickClock(model)} minTickGap={48} />
+  );
 }
 
 const tooltipTime = (value: unknown) => (typeof value === 'number' ? `${new Date(value).toISOString().slice(11, 19)}Z` : String(value));
@@ -67,11 +69,18 @@ export function TimelineChart({ history }: { history: SchedulerHistoryResponse }
     <figure className="timeline" data-testid="timeline">
       <figcaption className="small muted">
         Last hour, {clock(model.from)}–{clock(model.to)}
-        {model.viewFrom > model.from ? ` (shown from ${clock(model.viewFrom)}: no lease activity before)` : ''}: {epochs} epoch change{epochs === 1 ? '' : 's'}, {unknowns} unknown span
+        {model.viewFrom > model.from ? ` (shown from ${clock(model.viewFrom)}: no lease activity before)` : ''}: {epochs} epoch change{epochs === 1 ? '' : 's'},{' '}
+        {unknowns} unknown span
         {unknowns === 1 ? '' : 's'}, {model.advanceTotal} advance{model.advanceTotal === 1 ? '' : 's'}.
       </figcaption>
       <h3 className="chart-title">Authority: peak renewal age (s) against TTL</h3>
-      <ComposedChart responsive style={{ width: '100%', height: 170 }} data={model.points} syncId="timeline" margin={{ top: 18, right: 12 + RIGHT_AXIS_WIDTH, bottom: 0, left: 0 }}>
+      <ComposedChart
+        responsive
+        style={{ width: '100%', height: 170 }}
+        data={model.points}
+        syncId="timeline"
+        margin={{ top: 18, right: 12 + RIGHT_AXIS_WIDTH, bottom: 0, left: 0 }}
+      >
         <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
         {xAxis(model)}
         <YAxis yAxisId="left" width={44} domain={[0, model.renewalAxisMaxS]} allowDecimals={false} />
@@ -83,7 +92,13 @@ export function TimelineChart({ history }: { history: SchedulerHistoryResponse }
         <Line yAxisId="left" dataKey="renewalAgeS" name="renewal age (s)" stroke={COLORS.renewal} dot={false} connectNulls={false} isAnimationActive={false} />
       </ComposedChart>
       <h3 className="chart-title">Progress: cursor and advances</h3>
-      <ComposedChart responsive style={{ width: '100%', height: 170 }} data={model.points} syncId="timeline" margin={{ top: 18, right: 12, bottom: 0, left: 0 }}>
+      <ComposedChart
+        responsive
+        style={{ width: '100%', height: 170 }}
+        data={model.points}
+        syncId="timeline"
+        margin={{ top: 18, right: 12, bottom: 0, left: 0 }}
+      >
         <CartesianGrid strokeDasharray="3 3" className="chart-grid" />
         {xAxis(model)}
         <YAxis yAxisId="left" width={44} />

@@ -27,7 +27,9 @@ export class OverviewPage {
 
   /** The ticking age in ms (`data-age-ms` on the cell or inside it); null when unknown. */
   async ageMs(name: string, testId: 'renewal-age' | 'last-progress'): Promise<number | null> {
-    const raw = await this.cell(name, testId).evaluate((el) => (el.matches('[data-age-ms]') ? el : el.querySelector('[data-age-ms]'))?.getAttribute('data-age-ms') ?? null);
+    const raw = await this.cell(name, testId).evaluate(
+      (el) => (el.matches('[data-age-ms]') ? el : el.querySelector('[data-age-ms]'))?.getAttribute('data-age-ms') ?? null,
+    );
     return raw === null ? null : Number(raw);
   }
 

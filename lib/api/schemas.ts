@@ -41,7 +41,11 @@ export const ObservationSchema = named(
   }),
 );
 
-export const IntentSchema = named('Intent', z.object({ disabled: z.boolean(), by: z.string(), reason: z.string(), at: time }), "The operator's explicit choice");
+export const IntentSchema = named(
+  'Intent',
+  z.object({ disabled: z.boolean(), by: z.string(), reason: z.string(), at: time }),
+  "The operator's explicit choice",
+);
 
 export const SchedulerStatusSchema = named(
   'SchedulerStatus',
@@ -155,7 +159,12 @@ export const SchedulerDetailResponseSchema = named(
   }),
 );
 
-export const HealthSegmentSchema = z.object({ from: time, to: time, health: HealthSchema, gap: ObservationGapSchema.nullable().describe('For unknown segments: why') });
+export const HealthSegmentSchema = z.object({
+  from: time,
+  to: time,
+  health: HealthSchema,
+  gap: ObservationGapSchema.nullable().describe('For unknown segments: why'),
+});
 
 export const HistoryBucketSchema = z.object({
   t: time.describe('Bucket start'),

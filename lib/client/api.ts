@@ -8,14 +8,7 @@
  * throws `ApiRequestError` carrying the status and the API's error code.
  * Non-guarantees: no retries here (TanStack Query owns retry policy).
  */
-import type {
-  ApiError,
-  DemoAction,
-  DemoProcessesResponse,
-  SchedulerDetailResponse,
-  SchedulerHistoryResponse,
-  SchedulerListResponse,
-} from '@/lib/api/types';
+import type { ApiError, DemoAction, DemoProcessesResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '@/lib/api/types';
 import { withBasePath } from './base-path';
 import { localNow, type LocalStamp } from './local-clock';
 import { listSearchParams, type SchedulerListParams } from './list-params';

@@ -4,7 +4,12 @@ import { formatClock } from '@/lib/status';
 /** "2026-11-30 16:00:03Z" from an ISO timestamp (the server's, never the browser clock's). */
 export function formatUtc(iso: string): string {
   const ms = Date.parse(iso);
-  return Number.isFinite(ms) ? new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z') : iso;
+  return Number.isFinite(ms)
+    ? new Date(ms)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z')
+    : iso;
 }
 
 /** "16:00:03Z". */

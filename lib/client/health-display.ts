@@ -79,11 +79,7 @@ export function workTone(state: WorkState): Tone {
 }
 
 /** What the whole page currently claims, worst first. */
-export type PageSummary =
-  | { kind: 'not_observed' }
-  | { kind: 'store_unreadable' }
-  | { kind: 'empty' }
-  | { kind: 'worst'; health: Health; count: number };
+export type PageSummary = { kind: 'not_observed' } | { kind: 'store_unreadable' } | { kind: 'empty' } | { kind: 'worst'; health: Health; count: number };
 
 export function summarize(counts: Partial<Record<Health, number>>, observation: { stale: boolean; storeOk: boolean }): PageSummary {
   if (observation.stale) return { kind: 'not_observed' };
@@ -131,17 +127,29 @@ const TONE_FILL: Record<Tone, string> = {
 };
 
 function faviconShape(summary: PageSummary): { tone: Tone; shape: string } {
-  const unknownMark = '<circle cx="16" cy="16" r="13" fill="FILL"/><rect x="14" y="21" width="4" height="4" fill="#fff"/><path d="M11 12a5 5 0 1 1 7 4.6c-1.2.6-2 1.2-2 2.4v.5" stroke="#fff" stroke-width="3.2" fill="none"/>';
+  const unknownMark =
+    '<circle cx="16" cy="16" r="13" fill="FILL"/><rect x="14" y="21" width="4" height="4" fill="#fff"/><path d="M11 12a5 5 0 1 1 7 4.6c-1.2.6-2 1.2-2 2.4v.5" stroke="#fff" stroke-width="3.2" fill="none"/>';
   if (summary.kind !== 'worst') return { tone: summary.kind === 'empty' ? 'muted' : 'unknown', shape: unknownMark };
   switch (summary.health) {
     case 'stalled':
-      return { tone: 'bad', shape: '<path d="M16 2 31 29H1Z" fill="FILL"/><rect x="14" y="11" width="4" height="10" fill="#fff"/><rect x="14" y="23" width="4" height="4" fill="#fff"/>' };
+      return {
+        tone: 'bad',
+        shape:
+          '<path d="M16 2 31 29H1Z" fill="FILL"/><rect x="14" y="11" width="4" height="10" fill="#fff"/><rect x="14" y="23" width="4" height="4" fill="#fff"/>',
+      };
     case 'no_leader':
-      return { tone: 'bad', shape: '<rect x="2" y="2" width="28" height="28" rx="5" fill="FILL"/><path d="M10 10 22 22M22 10 10 22" stroke="#fff" stroke-width="4"/>' };
+      return {
+        tone: 'bad',
+        shape: '<rect x="2" y="2" width="28" height="28" rx="5" fill="FILL"/><path d="M10 10 22 22M22 10 10 22" stroke="#fff" stroke-width="4"/>',
+      };
     case 'unknown':
       return { tone: 'unknown', shape: unknownMark };
     case 'disabled':
-      return { tone: 'muted', shape: '<circle cx="16" cy="16" r="13" fill="FILL"/><rect x="11" y="9" width="3.5" height="14" fill="#fff"/><rect x="17.5" y="9" width="3.5" height="14" fill="#fff"/>' };
+      return {
+        tone: 'muted',
+        shape:
+          '<circle cx="16" cy="16" r="13" fill="FILL"/><rect x="11" y="9" width="3.5" height="14" fill="#fff"/><rect x="17.5" y="9" width="3.5" height="14" fill="#fff"/>',
+      };
     case 'idle':
       return { tone: 'good', shape: '<circle cx="16" cy="16" r="11" fill="none" stroke="FILL" stroke-width="6"/>' };
     case 'progressing':

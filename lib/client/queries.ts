@@ -7,13 +7,7 @@
  * instant is history and is never polled. Refetch on focus and reconnect.
  */
 import { queryOptions } from '@tanstack/react-query';
-import {
-  fetchDemoProcesses,
-  fetchSchedulerDetail,
-  fetchSchedulerHistory,
-  fetchSchedulerList,
-  type Observed,
-} from './api';
+import { fetchDemoProcesses, fetchSchedulerDetail, fetchSchedulerHistory, fetchSchedulerList, type Observed } from './api';
 import type { SchedulerListParams } from './list-params';
 
 /** Used until the first answer tells us the server's choice. */

@@ -33,11 +33,7 @@ describe('viewStatus', () => {
   });
 
   it('given a closed gap, then its span has both ends', () => {
-    const status = project(
-      facts({ progress: progress({ gap: { from: ago(2 * MIN), to: ago(90 * SEC), reason: 'lost_reports' } }) }),
-      NOW,
-      T,
-    );
+    const status = project(facts({ progress: progress({ gap: { from: ago(2 * MIN), to: ago(90 * SEC), reason: 'lost_reports' } }) }), NOW, T);
     const gap = viewStatus(status, observer()).gap;
     if (gap) {
       expect(gap.open).toBe(false);

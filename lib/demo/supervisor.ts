@@ -105,6 +105,14 @@ export class DemoSupervisor {
     const { process, spec } = entry;
     const state = !process.running ? 'exited' : process.paused ? 'paused' : process.token ? 'running' : 'starting';
     const live = state !== 'exited';
-    return { id: spec.id, lease: spec.lease, label: spec.label, token: process.token, state, frozen: live && entry.frozen, droppingReports: live && entry.dropping };
+    return {
+      id: spec.id,
+      lease: spec.lease,
+      label: spec.label,
+      token: process.token,
+      state,
+      frozen: live && entry.frozen,
+      droppingReports: live && entry.dropping,
+    };
   }
 }

@@ -37,11 +37,7 @@ export function defineAction<Input, Output>(action: MaintenanceAction<Input, Out
   return Object.freeze(action);
 }
 
-export async function runAction<Input, Output>(
-  action: MaintenanceAction<Input, Output>,
-  ctx: ActionContext,
-  input: Input,
-): Promise<ActionResult<Output>> {
+export async function runAction<Input, Output>(action: MaintenanceAction<Input, Output>, ctx: ActionContext, input: Input): Promise<ActionResult<Output>> {
   switch (action.actionClass) {
     case 'read_only':
       break;

@@ -75,7 +75,10 @@ describe('lease authority on real PostgreSQL', () => {
         expect((await authority.renew(grant)).kind).toBe('renewed');
       }
       expect((await authority.release(grant)).kind).toBe('released');
-      const { rows } = await pool.query('SELECT epoch::int, sum(renewals)::int AS renewals, max(max_gap_ms) AS gap FROM renewal_gaps WHERE lease = $1 GROUP BY epoch', [grant.name]);
+      const { rows } = await pool.query(
+        'SELECT epoch::int, sum(renewals)::int AS renewals, max(max_gap_ms) AS gap FROM renewal_gaps WHERE lease = $1 GROUP BY epoch',
+        [grant.name],
+      );
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ epoch: grant.epoch, renewals: 3 });
       expect(rows[0].gap).toBeGreaterThanOrEqual(25);
@@ -101,7 +104,9 @@ describe('lease authority on real PostgreSQL', () => {
       await forceExpire(pool, first.name);
       const second = await acquired(first.name, other);
       expect(second.epoch).toBe(first.epoch + 1);
-      const { rows } = await pool.query('SELECT kind, previous_epoch, previous_holder, previous_ended_at FROM lease_events WHERE lease = $1 ORDER BY id', [first.name]);
+      const { rows } = await pool.query('SELECT kind, previous_epoch, previous_holder, previous_ended_at FROM lease_events WHERE lease = $1 ORDER BY id', [
+        first.name,
+      ]);
       expect(rows.map((r) => r.kind)).toEqual(['acquired', 'taken_over']);
       expect(Number(rows[1].previous_epoch)).toBe(first.epoch);
       expect(rows[1].previous_holder).toBe(first.holder);

@@ -57,8 +57,7 @@ export function leaseConfig(input: Partial<LeaseConfig> & { name: string }): Lea
   if (ttlMs < TTL_FLOOR_MS || ttlMs > TTL_CEILING_MS)
     throw new LeaseConfigError('ttlMs', `${ttlMs} ms is outside the server limits ${TTL_FLOOR_MS}–${TTL_CEILING_MS} ms`);
   if (renewEveryMs <= 0) throw new LeaseConfigError('renewEveryMs', `must be > 0, got ${renewEveryMs}`);
-  if (renewDeadlineMs <= renewEveryMs)
-    throw new LeaseConfigError('renewDeadlineMs', `must be > renewEveryMs (${renewEveryMs}), got ${renewDeadlineMs}`);
+  if (renewDeadlineMs <= renewEveryMs) throw new LeaseConfigError('renewDeadlineMs', `must be > renewEveryMs (${renewEveryMs}), got ${renewDeadlineMs}`);
   if (ttlMs <= renewDeadlineMs) throw new LeaseConfigError('ttlMs', `must be > renewDeadlineMs (${renewDeadlineMs}), got ${ttlMs}`);
   if (safetyMarginMs < 0 || safetyMarginMs >= renewDeadlineMs)
     throw new LeaseConfigError('safetyMarginMs', `must be ≥ 0 and < renewDeadlineMs (${renewDeadlineMs}), got ${safetyMarginMs}`);

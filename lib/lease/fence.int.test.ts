@@ -22,11 +22,15 @@ describe('fenced writes at the resource', () => {
   }
 
   const claimPlanItem = (lease: string, epoch: number, occurrence: string, documentId: number) =>
-    fencedWrite<{ document_id: string }>(pool, { lease, epoch, resource: 'plan_items' }, {
-      ctes: `w AS (INSERT INTO plan_items (occurrence, document_id, policy, epoch, written_at)
+    fencedWrite<{ document_id: string }>(
+      pool,
+      { lease, epoch, resource: 'plan_items' },
+      {
+        ctes: `w AS (INSERT INTO plan_items (occurrence, document_id, policy, epoch, written_at)
                    SELECT $4, $5, 'short', fence.epoch, fence.at FROM fence RETURNING document_id)`,
-      params: [occurrence, documentId],
-    });
+        params: [occurrence, documentId],
+      },
+    );
 
   it('rejects and logs a write with the previous epoch after takeover; accepts the current epoch', async () => {
     const old = await grant(uniqueLease());
@@ -40,7 +44,9 @@ describe('fenced writes at the resource', () => {
 
     const items = await pool.query('SELECT document_id::int AS id, epoch::int FROM plan_items WHERE occurrence = $1', [`${old.name}@x`]);
     expect(items.rows).toEqual([{ id: 2, epoch: current.epoch }]);
-    const log = await pool.query('SELECT attempted_epoch::int AS a, current_epoch::int AS c, resource, reason FROM stale_write_rejections WHERE lease = $1', [old.name]);
+    const log = await pool.query('SELECT attempted_epoch::int AS a, current_epoch::int AS c, resource, reason FROM stale_write_rejections WHERE lease = $1', [
+      old.name,
+    ]);
     expect(log.rows).toEqual([{ a: old.epoch, c: current.epoch, resource: 'plan_items', reason: 'stale_epoch' }]);
   });
 

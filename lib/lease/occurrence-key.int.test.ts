@@ -9,7 +9,13 @@ describe('occurrence key: one definition, two languages', () => {
   const pool = usePool();
 
   it('TypeScript and SQL spell every key alike', async () => {
-    const instants = ['2026-11-30T16:00:00.000Z', '2026-11-30T16:00:00.999Z', '2028-02-29T23:59:59.500Z', '1970-01-01T00:00:00.000Z', '2099-12-31T00:00:01.001Z'];
+    const instants = [
+      '2026-11-30T16:00:00.000Z',
+      '2026-11-30T16:00:00.999Z',
+      '2028-02-29T23:59:59.500Z',
+      '1970-01-01T00:00:00.000Z',
+      '2099-12-31T00:00:01.001Z',
+    ];
     const { rows } = await pool.query<{ key: string }>(
       `SELECT ${occurrenceKeySql('$1::text', 't.slot')} AS key FROM unnest($2::timestamptz[]) WITH ORDINALITY t(slot, i) ORDER BY t.i`,
       ['retention-planner', instants],

@@ -16,9 +16,7 @@ import { type Fence, type FencedResult, fencedWrite } from './fence';
 export { occurrenceKey } from './occurrence-key';
 
 export type ClaimResult =
-  | { kind: 'claimed'; cursor: number; resumed: boolean }
-  | { kind: 'already_completed' }
-  | Exclude<FencedResult<never>, { kind: 'written' }>;
+  { kind: 'claimed'; cursor: number; resumed: boolean } | { kind: 'already_completed' } | Exclude<FencedResult<never>, { kind: 'written' }>;
 
 type Db = Pick<pg.Pool, 'query'>;
 

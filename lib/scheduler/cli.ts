@@ -41,7 +41,9 @@ function parseConfig(argv: string[]) {
   const options = Object.fromEntries(Object.keys(NUMERIC).map((key) => [key, { type: 'string' as const }]));
   let values: Record<string, string | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, options: { ...options, lease: { type: 'string' }, label: { type: 'string' } }, strict: true }) as { values: Record<string, string | undefined> });
+    ({ values } = parseArgs({ args: argv, options: { ...options, lease: { type: 'string' }, label: { type: 'string' } }, strict: true }) as {
+      values: Record<string, string | undefined>;
+    });
   } catch (error) {
     fail((error as Error).message);
   }

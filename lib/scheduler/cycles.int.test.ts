@@ -17,7 +17,12 @@ describe('bounded resources over start/fail/retry/cancel cycles', () => {
   const connections = async (application: string) =>
     (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [application])).rows[0]!.n;
   const heldBy = async (tokens: string[]) =>
-    (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM leases WHERE holder = ANY($1) AND released_at IS NULL AND expires_at > clock_timestamp()`, [tokens])).rows[0]!.n;
+    (
+      await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM leases WHERE holder = ANY($1) AND released_at IS NULL AND expires_at > clock_timestamp()`,
+        [tokens],
+      )
+    ).rows[0]!.n;
 
   /** A port that accepts nothing: the "database is down" failure. */
   async function closedPort(): Promise<number> {
@@ -32,13 +37,26 @@ describe('bounded resources over start/fail/retry/cancel cycles', () => {
     const lease = uniqueLease('cycle');
     const blocker = new LeaseAuthority(pool);
     const downUrl = `postgres://nobody@127.0.0.1:${await closedPort()}/none`;
-    const config = schedulerConfig({ name: lease, ttlMs: 3_000, renewEveryMs: 200, renewDeadlineMs: 1_000, safetyMarginMs: 300, reportEveryMs: 100, batchWorkMs: 5, stallAfterMs: 1_000 });
+    const config = schedulerConfig({
+      name: lease,
+      ttlMs: 3_000,
+      renewEveryMs: 200,
+      renewDeadlineMs: 1_000,
+      safetyMarginMs: 300,
+      reportEveryMs: 100,
+      batchWorkMs: 5,
+      stallAfterMs: 1_000,
+    });
     const resources = () => {
       const counts: Record<string, number> = {};
       for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1;
       return counts;
     };
-    const listeners = () => process.eventNames().map((name) => `${String(name)}:${process.listenerCount(name)}`).sort();
+    const listeners = () =>
+      process
+        .eventNames()
+        .map((name) => `${String(name)}:${process.listenerCount(name)}`)
+        .sort();
     await pool.query('SELECT 1'); // the test's own pool holds its connection before the baseline
     await new Promise((resolve) => setTimeout(resolve, 50));
     const baseline = { resources: resources(), listeners: listeners() };
@@ -96,7 +114,13 @@ describe('bounded resources over start/fail/retry/cancel cycles', () => {
     for (let batch = 0; batch < 100; batch += 5) await Promise.all([0, 1, 2, 3, 4].map((i) => cycle(batch + i)));
     expect(codes).toHaveLength(100);
     expect(codes.filter((code) => code !== 0)).toEqual([]);
-    expect(await poll(() => connections('leaseboard-scheduler'), (n) => n === 0, 5_000)).toBe(0);
+    expect(
+      await poll(
+        () => connections('leaseboard-scheduler'),
+        (n) => n === 0,
+        5_000,
+      ),
+    ).toBe(0);
     expect(await heldBy(tokens)).toBe(0);
   });
 });

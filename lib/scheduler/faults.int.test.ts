@@ -10,8 +10,16 @@ describe('scheduler runtime under real faults', () => {
   const spawnScheduler = useSchedulers(databaseUrl);
   beforeAll(() => seedDocuments(pool, 20_000));
 
-  const leaderIs = (lease: string, token: string | null) => poll(() => leaseRow(pool, lease), (row) => !!row?.live && row.holder === token);
-  const inFlight = (lease: string) => poll(() => summaryRow(pool, lease), (row) => !!row?.in_flight && (row.cursor ?? 0) > 0);
+  const leaderIs = (lease: string, token: string | null) =>
+    poll(
+      () => leaseRow(pool, lease),
+      (row) => !!row?.live && row.holder === token,
+    );
+  const inFlight = (lease: string) =>
+    poll(
+      () => summaryRow(pool, lease),
+      (row) => !!row?.in_flight && (row.cursor ?? 0) > 0,
+    );
 
   it('a process paused past expiry has every stale write rejected at the resource, none accepted', async () => {
     const lease = uniqueLease('pause');
@@ -27,12 +35,19 @@ describe('scheduler runtime under real faults', () => {
       const other = owner === a ? b : a;
       await inFlight(lease);
       owner.signal('SIGSTOP');
-      await poll(() => leaseRow(pool, lease), (row) => row!.live && row!.epoch === before!.epoch + 1 && row!.holder === other.token, 15_000);
+      await poll(
+        () => leaseRow(pool, lease),
+        (row) => row!.live && row!.epoch === before!.epoch + 1 && row!.holder === other.token,
+        15_000,
+      );
       owner.signal('SIGCONT');
       const stopped = await owner.waitFor((line) => line.event === 'lost' && line.epoch === before!.epoch);
       expect(stopped.why).toMatch(/renewal_refused|self_suspected/);
       await owner.waitFor((line) => line.event === 'held' || line.event === 'acquired', 10_000);
-      const { rows } = await pool.query('SELECT count(*)::int AS n FROM stale_write_rejections WHERE lease = $1 AND attempted_epoch = $2', [lease, before!.epoch]);
+      const { rows } = await pool.query('SELECT count(*)::int AS n FROM stale_write_rejections WHERE lease = $1 AND attempted_epoch = $2', [
+        lease,
+        before!.epoch,
+      ]);
       rejected += rows[0].n;
       const said = owner.lines.filter((line) => line.event === 'write_rejected' && line.epoch === before!.epoch).length;
       expect(said).toBe(rows[0].n);
@@ -77,21 +92,30 @@ describe('scheduler runtime under real faults', () => {
     expect(summary2!.cursor).toBe(summary1!.cursor);
     expect(summary2!.in_flight).toBe(summary1!.in_flight);
     a.signal('SIGUSR1');
-    await poll(() => summaryRow(pool, lease), (row) => row!.cursor !== summary2!.cursor);
+    await poll(
+      () => summaryRow(pool, lease),
+      (row) => row!.cursor !== summary2!.cursor,
+    );
   });
 
   it('SIGUSR2 drops reports: when they resume, the seq stream shows the gap', async () => {
     const lease = uniqueLease('drop');
     const a = spawnScheduler(lease, 'A');
     await a.waitFor((line) => line.event === 'acquired');
-    await poll(() => summaryRow(pool, lease), (row) => (row?.last_seq ?? 0) >= 3);
+    await poll(
+      () => summaryRow(pool, lease),
+      (row) => (row?.last_seq ?? 0) >= 3,
+    );
     a.signal('SIGUSR2');
     await a.waitFor((line) => line.event === 'dropping_reports' && line.on === true);
     const dropped = await summaryRow(pool, lease);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await summaryRow(pool, lease))!.last_seq).toBe(dropped!.last_seq);
     a.signal('SIGUSR2');
-    const resumed = await poll(() => summaryRow(pool, lease), (row) => row!.last_seq > dropped!.last_seq);
+    const resumed = await poll(
+      () => summaryRow(pool, lease),
+      (row) => row!.last_seq > dropped!.last_seq,
+    );
     expect(resumed!.gap_reason).toBe('lost_reports');
     expect(resumed!.last_seq).toBeGreaterThan(dropped!.last_seq + 3);
     const { rows } = await pool.query('SELECT seq FROM progress_reports WHERE lease = $1 ORDER BY seq', [lease]);
@@ -114,7 +138,10 @@ describe('scheduler runtime under real faults', () => {
     await a.waitFor((line) => line.event === 'disabled', 10_000);
     expect((await leaseRow(pool, lease))!.live).toBe(false);
     await setIntent(pool, lease, { disabled: false, by: 'oncall', reason: 'migration done' });
-    await poll(() => leaseRow(pool, lease), (row) => !!row?.live);
+    await poll(
+      () => leaseRow(pool, lease),
+      (row) => !!row?.live,
+    );
   });
 
   it('SIGTERM releases the lease; the other instance acquires without waiting for expiry', async () => {

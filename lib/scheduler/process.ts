@@ -35,12 +35,16 @@ export class SchedulerProcess {
 
   constructor(readonly options: SchedulerProcessOptions) {
     const flags = Object.entries(options.flags ?? {}).flatMap(([flag, value]) => [`--${flag}`, String(value)]);
-    this.child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'lib/scheduler/cli.ts'), '--lease', options.lease, '--label', options.label, ...flags], {
-      cwd: options.cwd ?? ROOT,
-      // stdin stays open while this process lives: the child stops when it closes.
-      env: { ...process.env, DATABASE_URL: options.databaseUrl, LEASEBOARD_EXIT_WITH_PARENT: '1' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    this.child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'lib/scheduler/cli.ts'), '--lease', options.lease, '--label', options.label, ...flags],
+      {
+        cwd: options.cwd ?? ROOT,
+        // stdin stays open while this process lives: the child stops when it closes.
+        env: { ...process.env, DATABASE_URL: options.databaseUrl, LEASEBOARD_EXIT_WITH_PARENT: '1' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
     const record = (text: string) => {
       let line: SchedulerLine;

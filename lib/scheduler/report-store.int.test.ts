@@ -6,8 +6,21 @@ import { appendReport, type ProgressReport } from './report-store';
 describe('progress report storage', () => {
   const pool = usePool();
   const summary = async (lease: string) =>
-    (await pool.query('SELECT epoch::int, last_seq, in_flight, cursor::int, gap_reason, last_advance_at, last_report_at, first_report_at FROM progress_summaries WHERE lease = $1', [lease])).rows[0];
-  const report = (lease: string, over: Partial<ProgressReport>): ProgressReport => ({ lease, epoch: 1, seq: 1, occurrence: 'o@1', cursor: 0, reportEveryMs: 1_000, ...over });
+    (
+      await pool.query(
+        'SELECT epoch::int, last_seq, in_flight, cursor::int, gap_reason, last_advance_at, last_report_at, first_report_at FROM progress_summaries WHERE lease = $1',
+        [lease],
+      )
+    ).rows[0];
+  const report = (lease: string, over: Partial<ProgressReport>): ProgressReport => ({
+    lease,
+    epoch: 1,
+    seq: 1,
+    occurrence: 'o@1',
+    cursor: 0,
+    reportEveryMs: 1_000,
+    ...over,
+  });
 
   it("counts an epoch's first report, a moved cursor and a started or completed occurrence as advances — nothing else", async () => {
     const lease = uniqueLease('rep');
@@ -53,6 +66,9 @@ describe('progress report storage', () => {
     await appendReport(pool, report(lease, { epoch: 1, seq: 99, cursor: 500 }));
     expect(await summary(lease)).toMatchObject({ epoch: 2, last_seq: 1, cursor: 5 });
     const { rows } = await pool.query('SELECT epoch::int, seq FROM progress_reports WHERE lease = $1 ORDER BY id', [lease]);
-    expect(rows).toEqual([{ epoch: 2, seq: 1 }, { epoch: 1, seq: 99 }]);
+    expect(rows).toEqual([
+      { epoch: 2, seq: 1 },
+      { epoch: 1, seq: 99 },
+    ]);
   });
 });

@@ -33,7 +33,6 @@ export interface StoredReport {
   reportedAt: Date;
 }
 
-
 const APPEND_REPORT_SQL = `
 WITH c AS (SELECT clock_timestamp() AS now),
   prev AS (SELECT * FROM progress_summaries WHERE lease = $1),

@@ -114,7 +114,10 @@ export class SchedulerRuntime {
       const requestedAt = this.clock.now();
       let result;
       try {
-        result = await withDeadline(this.clock, this.authority.acquire(lease.name, this.token, lease.ttlMs, this.config.label), lease.renewDeadlineMs, () => ({ kind: 'unknown' as const, cause: 'deadline' }));
+        result = await withDeadline(this.clock, this.authority.acquire(lease.name, this.token, lease.ttlMs, this.config.label), lease.renewDeadlineMs, () => ({
+          kind: 'unknown' as const,
+          cause: 'deadline',
+        }));
       } catch (error) {
         this.emit({ event: 'error', where: 'acquire', message: safeMessage(error) });
         result = { kind: 'unknown' as const, cause: error };

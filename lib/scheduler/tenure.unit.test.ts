@@ -26,7 +26,16 @@ function harness(renewals: RenewResult[]) {
   const events: RuntimeEvent[] = [];
   const config = leaseConfig({ name: 'retention-planner', ttlMs: 15_000, renewEveryMs: 5_000, renewDeadlineMs: 10_000, safetyMarginMs: 2_000 });
   const make = (proven: boolean) =>
-    new Tenure({ name: config.name, holder: 'inst_00000000', epoch: 7 }, config, authority, clock, (e) => events.push(e), 0, new AbortController().signal, proven);
+    new Tenure(
+      { name: config.name, holder: 'inst_00000000', epoch: 7 },
+      config,
+      authority,
+      clock,
+      (e) => events.push(e),
+      0,
+      new AbortController().signal,
+      proven,
+    );
   return { make, calls, events, clock, setNow: (ms: number) => (now = ms) };
 }
 

@@ -63,11 +63,24 @@ describe('history buckets', () => {
 
 describe('tenures from lease events', () => {
   const ev = (id: number, kind: LeaseEventLog['kind'], epoch: number, at: number, previousEnded: number | null = null): LeaseEventLog => ({
-    id, kind, epoch, holder: `inst_${epoch}`, label: null, at_ms: at, previous_epoch: epoch > 1 && kind !== 'released' ? epoch - 1 : null, previous_ended_ms: previousEnded,
+    id,
+    kind,
+    epoch,
+    holder: `inst_${epoch}`,
+    label: null,
+    at_ms: at,
+    previous_epoch: epoch > 1 && kind !== 'released' ? epoch - 1 : null,
+    previous_ended_ms: previousEnded,
   });
   it('ends a tenure at its release, at the expiry a takeover reports, or at the row expiry once past', () => {
     const tenures = rebuildTenures(
-      [ev(1, 'acquired', 1, 100), ev(2, 'released', 1, 200), ev(3, 'acquired', 2, 300, 200), ev(4, 'taken_over', 3, 900, 800), ev(5, 'taken_over', 4, 1_000, 950)],
+      [
+        ev(1, 'acquired', 1, 100),
+        ev(2, 'released', 1, 200),
+        ev(3, 'acquired', 2, 300, 200),
+        ev(4, 'taken_over', 3, 900, 800),
+        ev(5, 'taken_over', 4, 1_000, 950),
+      ],
       { epoch: 4, expiresMs: 1_500, releasedMs: null },
       2_000,
     );
@@ -86,7 +99,10 @@ describe('list paging', () => {
   it('counts all, filters, keeps severity-then-name order, pages', () => {
     const sorted = sortStatuses([status('b', 'idle'), status('a', 'progressing'), status('c', 'stalled'), status('a2', 'idle'), status('z', 'unknown')]);
     expect(sorted.map((s) => s.name)).toEqual(['c', 'z', 'a2', 'b', 'a']);
-    const page = buildList({ observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 2_000, statuses: sorted }, { health: ['idle', 'stalled'], limit: 1, offset: 1 });
+    const page = buildList(
+      { observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 2_000, statuses: sorted },
+      { health: ['idle', 'stalled'], limit: 1, offset: 1 },
+    );
     expect(page).toMatchObject({ total: 3, limit: 1, offset: 1, counts: { idle: 2, stalled: 1, progressing: 1, unknown: 1 } });
     expect(page.schedulers.map((s) => s.name)).toEqual(['a2']);
     expect(buildList({ observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 1, statuses: sorted }, { q: 'A' }).total).toBe(2);
@@ -103,9 +119,19 @@ describe('observer and deadline', () => {
     let mono = 1_000;
     const observer = new StoreObserver({ readTimeoutMs: 100, monotonicMs: () => mono, wallMs: () => 42, log: () => {} });
     expect(observer.estimatedNowMs()).toBe(42);
-    await observer.read('ok', async () => 5_000_000, (x) => x);
+    await observer.read(
+      'ok',
+      async () => 5_000_000,
+      (x) => x,
+    );
     mono += 2_500;
-    await expect(observer.read('bad', async () => Promise.reject(new Error('ECONNREFUSED')), () => 0)).rejects.toBeInstanceOf(StoreUnreadableError);
+    await expect(
+      observer.read(
+        'bad',
+        async () => Promise.reject(new Error('ECONNREFUSED')),
+        () => 0,
+      ),
+    ).rejects.toBeInstanceOf(StoreUnreadableError);
     expect(observer.lastObservedAtMs()).toBe(5_000_000);
     expect(observer.estimatedNowMs()).toBe(5_002_500);
     expect(observer.snapshot()).toMatchObject({ ok: false, lastObservedAtMs: 5_000_000 });
@@ -115,9 +141,24 @@ describe('observer and deadline', () => {
 describe('environment', () => {
   it('requires DATABASE_URL, defaults and clamps the rest', () => {
     expect(() => parseServerEnv({})).toThrow(/DATABASE_URL/);
-    expect(parseServerEnv({ DATABASE_URL: 'postgres://x' })).toEqual({ databaseUrl: 'postgres://x', readTimeoutMs: 2_000, pollIntervalMs: 2_000, listMaxAgeMs: 1_000, poolMax: 4 });
-    expect(parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READ_TIMEOUT_MS: '999999', LEASEBOARD_POLL_INTERVAL_MS: '', LEASEBOARD_LIST_MAX_AGE_MS: '5000' })).toMatchObject({
-      readTimeoutMs: 30_000, pollIntervalMs: 2_000, listMaxAgeMs: 1_000,
+    expect(parseServerEnv({ DATABASE_URL: 'postgres://x' })).toEqual({
+      databaseUrl: 'postgres://x',
+      readTimeoutMs: 2_000,
+      pollIntervalMs: 2_000,
+      listMaxAgeMs: 1_000,
+      poolMax: 4,
+    });
+    expect(
+      parseServerEnv({
+        DATABASE_URL: 'postgres://x',
+        LEASEBOARD_READ_TIMEOUT_MS: '999999',
+        LEASEBOARD_POLL_INTERVAL_MS: '',
+        LEASEBOARD_LIST_MAX_AGE_MS: '5000',
+      }),
+    ).toMatchObject({
+      readTimeoutMs: 30_000,
+      pollIntervalMs: 2_000,
+      listMaxAgeMs: 1_000,
     });
     expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READ_TIMEOUT_MS: 'soon' })).toThrow(/LEASEBOARD_READ_TIMEOUT_MS/);
   });

@@ -33,7 +33,6 @@ import { StoreObserver } from './store/observer';
 import type { ListParams, ReadResult } from './http/result';
 import { toIso as iso } from '../status/time';
 
-
 export interface StatusServiceOptions {
   /** A pool (or any `query`-able) whose statement_timeout ≈ readTimeoutMs. */
   db: Queryable;
@@ -46,7 +45,6 @@ export interface StatusServiceOptions {
   /** See ObserverOptions.log. */
   log?: (line: string, cause?: unknown) => void;
 }
-
 
 export class StatusService {
   readonly observer: StoreObserver;
@@ -103,7 +101,11 @@ export class StatusService {
     const started = this.mono();
     let read: FactsRead;
     try {
-      read = await this.observer.read('list read', () => readAllFacts(this.db), (r) => Date.parse(r.now));
+      read = await this.observer.read(
+        'list read',
+        () => readAllFacts(this.db),
+        (r) => Date.parse(r.now),
+      );
     } catch {
       // The observer recorded the failure; answer unknown from what we last knew.
       this.snapshot = null;
@@ -157,7 +159,11 @@ export class StatusService {
   private async probe(): Promise<HealthzResponse> {
     let ok = true;
     try {
-      await this.observer.read('health probe', () => dbNowMs(this.db), (ms) => ms);
+      await this.observer.read(
+        'health probe',
+        () => dbNowMs(this.db),
+        (ms) => ms,
+      );
     } catch {
       ok = false;
     }

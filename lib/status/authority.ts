@@ -47,12 +47,7 @@ export function holderText(lease: LeaseFacts): string {
   return `${lease.holder}${label}, epoch ${lease.epoch}`;
 }
 
-export function judgeAuthority(
-  store: StoreFacts,
-  lease: LeaseFacts | null,
-  nowMs: number,
-  t: Thresholds,
-): AuthorityJudgement {
+export function judgeAuthority(store: StoreFacts, lease: LeaseFacts | null, nowMs: number, t: Thresholds): AuthorityJudgement {
   if (lease === null) {
     const state = authorityState(store, lease, nowMs);
     const reasons: Reason[] = state === 'none' ? [{ code: 'authority_none', message: 'lease never held' }] : [];
@@ -82,21 +77,12 @@ export function judgeAuthority(
   return { authority, reasons: authorityReasons(state, lease, renewalAgeMs, expiresInMs, atRisk, t) };
 }
 
-function authorityReasons(
-  state: AuthorityState,
-  lease: LeaseFacts,
-  renewalAgeMs: number,
-  expiresInMs: number,
-  atRisk: boolean,
-  t: Thresholds,
-): Reason[] {
+function authorityReasons(state: AuthorityState, lease: LeaseFacts, renewalAgeMs: number, expiresInMs: number, atRisk: boolean, t: Thresholds): Reason[] {
   const who = holderText(lease);
   const renewed = `renewed ${formatAgo(renewalAgeMs)}`;
   switch (state) {
     case 'held': {
-      const reasons: Reason[] = [
-        { code: 'authority_held', message: `lease ${renewed} by ${who}; expires ${formatIn(expiresInMs)}` },
-      ];
+      const reasons: Reason[] = [{ code: 'authority_held', message: `lease ${renewed} by ${who}; expires ${formatIn(expiresInMs)}` }];
       if (atRisk) {
         const limit = t.atRiskFraction * lease.ttlMs;
         reasons.push({

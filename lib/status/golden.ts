@@ -28,10 +28,7 @@ const thresholdsSchema = z.object({
 
 const factsSchema = z.object({
   name: z.string().min(1).optional(),
-  store: z.discriminatedUnion('ok', [
-    z.object({ ok: z.literal(true) }),
-    z.object({ ok: z.literal(false), lastObservedAt: iso }),
-  ]),
+  store: z.discriminatedUnion('ok', [z.object({ ok: z.literal(true) }), z.object({ ok: z.literal(false), lastObservedAt: iso })]),
   lease: z
     .object({
       name: z.string().min(1),
@@ -119,15 +116,13 @@ export function parseGoldenFile(json: unknown): GoldenParse {
     return { kind: 'invalid', problems };
   }
   const file = parsed.data;
-  const cases = file.cases.map(
-    (c): GoldenCase => ({
-      name: c.name,
-      now: c.now,
-      thresholds: c.thresholds ?? file.thresholds,
-      facts: { ...c.facts, name: c.facts.name ?? c.facts.lease?.name ?? 'unnamed' },
-      expect: c.expect,
-    }),
-  );
+  const cases = file.cases.map((c): GoldenCase => ({
+    name: c.name,
+    now: c.now,
+    thresholds: c.thresholds ?? file.thresholds,
+    facts: { ...c.facts, name: c.facts.name ?? c.facts.lease?.name ?? 'unnamed' },
+    expect: c.expect,
+  }));
   return { kind: 'ok', cases };
 }
 
@@ -155,9 +150,7 @@ export function compareExpect(expect: GoldenExpect, status: SchedulerStatus): Go
 }
 
 export type GoldenResult =
-  | { kind: 'pass'; name: string }
-  | { kind: 'fail'; name: string; mismatches: GoldenMismatch[] }
-  | { kind: 'error'; name: string; message: string };
+  { kind: 'pass'; name: string } | { kind: 'fail'; name: string; mismatches: GoldenMismatch[] } | { kind: 'error'; name: string; message: string };
 
 /** Runs one case through the real projection; an exception is a failure, not a crash. */
 export function runGoldenCase(c: GoldenCase): GoldenResult {

@@ -24,11 +24,7 @@ import { currentEpochProgress, judgeHeldWork, judgeNoLeader, workFields, type Wo
  * @param now   the database time of that read (ISO-8601)
  * @param thresholds defaults to DEFAULT_THRESHOLDS
  */
-export function project(
-  facts: SchedulerFacts,
-  now: string,
-  thresholds: Thresholds = DEFAULT_THRESHOLDS,
-): SchedulerStatus {
+export function project(facts: SchedulerFacts, now: string, thresholds: Thresholds = DEFAULT_THRESHOLDS): SchedulerStatus {
   const t = checkThresholds(thresholds);
   const nowMs = nowToMs(now);
   if (facts.lease !== null && facts.lease.name !== facts.name) {
@@ -55,12 +51,7 @@ export function project(
   };
 }
 
-function judgeWorkAxis(
-  facts: SchedulerFacts,
-  authority: SchedulerStatus['authority']['state'],
-  nowMs: number,
-  t: Thresholds,
-): WorkJudgement {
+function judgeWorkAxis(facts: SchedulerFacts, authority: SchedulerStatus['authority']['state'], nowMs: number, t: Thresholds): WorkJudgement {
   switch (authority) {
     case 'unknown': {
       // Last known work fields stay visible; the state does not.

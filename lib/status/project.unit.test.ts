@@ -43,7 +43,10 @@ describe('status store unreadable', () => {
     expect(status.work.state).toBe('unknown');
     expect(status.observation.gap).toEqual({ from: ago(20 * SEC), to: NOW, reason: 'store_unreadable' });
     expect(status.reasons).toEqual([
-      { code: 'store_unreadable', message: 'status store unreadable; last observed at 11:59:40Z (20 s ago, holder inst_7kq2m9xd, epoch 7); every state unknown' },
+      {
+        code: 'store_unreadable',
+        message: 'status store unreadable; last observed at 11:59:40Z (20 s ago, holder inst_7kq2m9xd, epoch 7); every state unknown',
+      },
     ]);
   });
 

@@ -76,7 +76,15 @@ function daysInMonth(year: number, month: number): number {
  */
 function parseUtcFast(s: string): number | null {
   const end = s.length - 1;
-  if (end < 19 || s.charCodeAt(end) !== 90 /* Z */ || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) {
+  if (
+    end < 19 ||
+    s.charCodeAt(end) !== 90 /* Z */ ||
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 84 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58
+  ) {
     return null;
   }
   let ms = 0;
@@ -95,7 +103,8 @@ function parseUtcFast(s: string): number | null {
   const hour = two(s, 11);
   const minute = two(s, 14);
   const second = two(s, 17);
-  if (century < 0 || yy < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return null;
+  if (century < 0 || yy < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59)
+    return null;
   const year = century * 100 + yy;
   // Reject impossible dates (Feb 30) rather than rolling them over.
   if (day > 28 && day > daysInMonth(year, month)) return null;

@@ -80,11 +80,17 @@ export function judgeHeldWork(facts: SchedulerFacts, lease: LeaseFacts, nowMs: n
     const since = `since acquiring ${formatAgo(nowMs - toMs('lease.acquiredAt', lease.acquiredAt))}`;
     const reasons: Reason[] = [
       older
-        ? { code: 'previous_epoch_only', message: `new leader ${lease.holder} (epoch ${lease.epoch}) has not reported yet ${since}; only epoch ${progress.epoch} reported` }
+        ? {
+            code: 'previous_epoch_only',
+            message: `new leader ${lease.holder} (epoch ${lease.epoch}) has not reported yet ${since}; only epoch ${progress.epoch} reported`,
+          }
         : { code: 'no_report_yet', message: `${lease.holder} (epoch ${lease.epoch}) has not reported yet ${since}` },
     ];
     if (progress !== null && !older) {
-      reasons.push({ code: 'epoch_mismatch', message: `reports of epoch ${progress.epoch} are newer than the lease's epoch ${lease.epoch}: facts read out of order` });
+      reasons.push({
+        code: 'epoch_mismatch',
+        message: `reports of epoch ${progress.epoch} are newer than the lease's epoch ${lease.epoch}: facts read out of order`,
+      });
     }
     const reason = older ? 'previous_epoch_only' : 'no_report_yet';
     return { work: { state: 'unknown', ...NO_WORK_FIELDS }, gap: { from: lease.acquiredAt, to: now, reason }, reasons };
@@ -108,10 +114,14 @@ function judgeReports(p: ProgressFacts, facts: SchedulerFacts, nowMs: number, no
 
   // 1. Silence: an advance proves progress then, not now.
   if (reportAge > gapAfter) {
-    return done('unknown', { from: p.lastReportAt, to: now, reason: 'silence' }, {
-      code: 'reports_silent',
-      message: `no report for ${formatDuration(reportAge)} > gap threshold ${formatDuration(gapAfter)} (last report at ${formatClock(p.lastReportAt)}, epoch ${p.epoch})`,
-    });
+    return done(
+      'unknown',
+      { from: p.lastReportAt, to: now, reason: 'silence' },
+      {
+        code: 'reports_silent',
+        message: `no report for ${formatDuration(reportAge)} > gap threshold ${formatDuration(gapAfter)} (last report at ${formatClock(p.lastReportAt)}, epoch ${p.epoch})`,
+      },
+    );
   }
 
   // A closed break ending inside the stall window breaks continuity; it is

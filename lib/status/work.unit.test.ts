@@ -57,7 +57,8 @@ describe('work: progress frozen while the holder keeps renewing', () => {
     const status = renewingHolder(frozenAt + 11 * MIN, frozenAt);
     expect(status.reasons).toContainEqual({
       code: 'work_stalled',
-      message: 'occurrence retention-planner@2026-11-30T11:58:00Z last advanced 11 min ago > stall threshold 1 min; reports continuous for 1 min (last report 1 s ago)',
+      message:
+        'occurrence retention-planner@2026-11-30T11:58:00Z last advanced 11 min ago > stall threshold 1 min; reports continuous for 1 min (last report 1 s ago)',
     });
   });
 });
@@ -100,7 +101,12 @@ describe('work: lost reports (a closed break) — unknown until an advance or a 
     { when: 'stallAfter − 1 ms after it', after: MIN - 1, advance: advanceBefore, then: { health: 'unknown', work: 'unknown', gap: 'lost_reports' } },
     { when: 'exactly stallAfter after it', after: MIN, advance: advanceBefore, then: { health: 'stalled', work: 'stalled', gap: null } },
     { when: 'an advance arrived at the break end', after: 5 * SEC, advance: breakEnd, then: { health: 'progressing', work: 'progressing', gap: null } },
-    { when: 'an advance arrived after the break', after: 5 * SEC, advance: breakEnd + 2 * SEC, then: { health: 'progressing', work: 'progressing', gap: null } },
+    {
+      when: 'an advance arrived after the break',
+      after: 5 * SEC,
+      advance: breakEnd + 2 * SEC,
+      then: { health: 'progressing', work: 'progressing', gap: null },
+    },
   ] as const)('when $when, then $then.work', ({ after, advance, then }) => {
     const status = renewingHolder(breakEnd + after, advance, { gap });
     expect(states(status)).toEqual(then);

@@ -64,5 +64,6 @@ export async function summaryRow(db: Pick<pg.Pool, 'query'>, lease: string) {
             extract(epoch FROM last_report_at) * 1000 AS last_report_ms FROM progress_summaries WHERE lease = $1`,
     [lease],
   );
-  return rows[0] as { epoch: number; last_seq: number; cursor: number | null; in_flight: string | null; gap_reason: string | null; last_report_ms: number } | undefined;
+  return rows[0] as
+    { epoch: number; last_seq: number; cursor: number | null; in_flight: string | null; gap_reason: string | null; last_report_ms: number } | undefined;
 }

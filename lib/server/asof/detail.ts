@@ -37,7 +37,6 @@ interface RecentRow {
   rejections: { at_ms: number; attempted_epoch: number; current_epoch: number | null; resource: string; reason: StaleWriteRejection['reason'] }[] | null;
 }
 
-
 async function readRecent(db: Queryable, name: string, untilMs: number | null): Promise<RecentRow> {
   const { rows } = await db.query({
     name: 'status_recent',
@@ -63,7 +62,13 @@ function transitions(tenures: TenureLog[], asOfMs: number) {
 }
 
 function rejections(row: RecentRow): StaleWriteRejection[] {
-  return (row.rejections ?? []).map((r) => ({ at: iso(r.at_ms), attemptedEpoch: r.attempted_epoch, currentEpoch: r.current_epoch, resource: r.resource, reason: r.reason }));
+  return (row.rejections ?? []).map((r) => ({
+    at: iso(r.at_ms),
+    attemptedEpoch: r.attempted_epoch,
+    currentEpoch: r.current_epoch,
+    resource: r.resource,
+    reason: r.reason,
+  }));
 }
 
 export async function readDetail(deps: ReadDeps, rawName: string, rawAt?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {

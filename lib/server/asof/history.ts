@@ -50,14 +50,20 @@ function resolveSpan(nowMs: number, from: number | null, to: number | null): Rea
   const toMs = Math.min(to ?? nowMs, nowMs);
   const fromMs = from ?? toMs - HISTORY_DEFAULT_SPAN_MS;
   if (fromMs >= toMs) {
-    return errorResult(400, 'invalid_span', from !== null && from >= nowMs ? 'from: after the database\'s current time' : 'from must be before to');
+    return errorResult(400, 'invalid_span', from !== null && from >= nowMs ? "from: after the database's current time" : 'from must be before to');
   }
   if (toMs - fromMs > HISTORY_MAX_SPAN_MS) return errorResult(400, 'invalid_span', 'span longer than 24 h');
-  if (fromMs < nowMs - RETENTION_MS) return errorResult(400, 'out_of_retention', `from: older than the supported retention (${RETENTION_MS / 86_400_000} days)`);
+  if (fromMs < nowMs - RETENTION_MS)
+    return errorResult(400, 'out_of_retention', `from: older than the supported retention (${RETENTION_MS / 86_400_000} days)`);
   return okResult({ fromMs, toMs });
 }
 
-export async function readHistory(deps: ReadDeps, rawName: string, rawFrom?: string | null, rawTo?: string | null): Promise<ReadResult<SchedulerHistoryResponse>> {
+export async function readHistory(
+  deps: ReadDeps,
+  rawName: string,
+  rawFrom?: string | null,
+  rawTo?: string | null,
+): Promise<ReadResult<SchedulerHistoryResponse>> {
   const name = checkName(rawName);
   if (!name.ok) return name;
   const from = rawFrom == null || rawFrom === '' ? okResult<number | null>(null) : parseInstant(rawFrom, 'from');
@@ -103,7 +109,10 @@ export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
   for (let i = 0; i < logs.ends.length; i++) {
     const start = i === 0 ? logs.fromMs : logs.ends[i - 1]!;
     const end = logs.ends[i]!;
-    let reports = 0, advances = 0, cursor: number | null = null, lastMs = -Infinity;
+    let reports = 0,
+      advances = 0,
+      cursor: number | null = null,
+      lastMs = -Infinity;
     for (; next < logs.buckets.length && logs.buckets[next]!.i <= i; next++) {
       const agg = logs.buckets[next]!;
       states.apply(agg);

@@ -102,12 +102,20 @@ export interface LogsWindow {
   bucketMs: number;
 }
 
-
 export async function readLogs(db: Queryable, name: string, w: LogsWindow): Promise<SchedulerLogs> {
   const { rows } = await db.query({
     name: 'status_logs',
     text: LOGS_SQL,
-    values: [name, iso(w.fromMs), iso(w.toMs), w.ends.map(iso), Math.max(1, Math.round(w.bucketMs)), DEFAULT_THRESHOLDS.stallAfterMs, DEFAULT_REPORT_EVERY_MS, EVENT_LIMIT],
+    values: [
+      name,
+      iso(w.fromMs),
+      iso(w.toMs),
+      w.ends.map(iso),
+      Math.max(1, Math.round(w.bucketMs)),
+      DEFAULT_THRESHOLDS.stallAfterMs,
+      DEFAULT_REPORT_EVERY_MS,
+      EVENT_LIMIT,
+    ],
   });
   const r = rows[0] as LogsRow;
   const reg = r.registration;

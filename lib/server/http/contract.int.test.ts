@@ -20,7 +20,9 @@ import { acquire, register, reporter, serviceOn } from '../testing/seed';
 import { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './handlers';
 import type { OpenApiDocument } from './openapi';
 
-type Operation = { responses: Record<string, { headers?: Record<string, { schema: { const?: string } }>; content?: Record<string, { schema?: { $ref?: string } }> }> };
+type Operation = {
+  responses: Record<string, { headers?: Record<string, { schema: { const?: string } }>; content?: Record<string, { schema?: { $ref?: string } }> }>;
+};
 
 /** Route paths under app/api as the OpenAPI document spells them ([name] → {name}). */
 function appRoutes(dir = path.join(process.cwd(), 'app/api'), prefix = '/api'): string[] {

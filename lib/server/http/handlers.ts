@@ -54,9 +54,7 @@ export function metricsRoute(service: ServiceSource): Promise<Response> {
 export function healthzRoute(service: ServiceSource): Promise<Response> {
   return guarded('healthz', async () => {
     const health = await service().healthz();
-    return health.ok
-      ? json(health)
-      : json({ ...health, error: { code: 'store_unreadable', message: 'the status store could not be read' } }, 503);
+    return health.ok ? json(health) : json({ ...health, error: { code: 'store_unreadable', message: 'the status store could not be read' } }, 503);
   });
 }
 

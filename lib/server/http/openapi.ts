@@ -60,9 +60,27 @@ function build() {
           operationId: 'listSchedulers',
           summary: 'All schedulers, worst health first, then name',
           parameters: [
-            { name: 'health', in: 'query', required: false, description: 'Comma list of healths to keep.', schema: { type: 'string', example: 'stalled,unknown' } },
-            { name: 'q', in: 'query', required: false, description: `Case-insensitive name substring (≤ ${NAME_QUERY_MAX} characters).`, schema: { type: 'string', maxLength: NAME_QUERY_MAX } },
-            { name: 'limit', in: 'query', required: false, description: `Page size, clamped to [1, ${LIST_LIMIT_MAX}].`, schema: { type: 'integer', default: LIST_LIMIT_DEFAULT } },
+            {
+              name: 'health',
+              in: 'query',
+              required: false,
+              description: 'Comma list of healths to keep.',
+              schema: { type: 'string', example: 'stalled,unknown' },
+            },
+            {
+              name: 'q',
+              in: 'query',
+              required: false,
+              description: `Case-insensitive name substring (≤ ${NAME_QUERY_MAX} characters).`,
+              schema: { type: 'string', maxLength: NAME_QUERY_MAX },
+            },
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              description: `Page size, clamped to [1, ${LIST_LIMIT_MAX}].`,
+              schema: { type: 'integer', default: LIST_LIMIT_DEFAULT },
+            },
             { name: 'offset', in: 'query', required: false, description: `Clamped to [0, ${LIST_OFFSET_MAX}].`, schema: { type: 'integer', default: 0 } },
           ],
           responses: {
@@ -112,7 +130,11 @@ function build() {
         },
       },
       '/api/v1/openapi.json': {
-        get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1 document', content: { 'application/json': {} } } } },
+        get: {
+          operationId: 'openapi',
+          summary: 'This document',
+          responses: { 200: { description: 'OpenAPI 3.1 document', content: { 'application/json': {} } } },
+        },
       },
     },
     components: { schemas: componentSchemas() },

@@ -20,18 +20,58 @@ const BASE = 'http://leaseboard.test';
 
 function rng(seed: number) {
   let x = seed >>> 0 || 1;
-  return () => ((x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const random = rng(20261130);
-const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 const HOSTILE = [
-  '', ' ', '-1', '0', '1', '499', '500', '501', '1e3', '1.5', 'NaN', 'Infinity', '-Infinity', '9'.repeat(400), '-' + '9'.repeat(30),
-  '0x10', 'null', 'undefined', '[]', '{}', "'; SELECT pg_sleep(10); --", '%', '%00', '\u0000', '\u202e', '😀'.repeat(50), 'é'.repeat(300),
-  'stalled', 'stalled,unknown', 'stalled,,idle', 'STALLED', 'idle,bogus', ',', 'x'.repeat(5000),
-  '2026-11-30T16:00:00Z', '2026-02-30T16:00:00Z', '1969-12-31T23:59:59Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z',
-  '2026-11-30', '16:00', 'yesterday', new Date().toISOString(), new Date(Date.now() + 3_600_000).toISOString(),
-  new Date(Date.now() - 3_600_000).toISOString(), new Date(Date.now() - 30 * 86_400_000).toISOString(),
+  '',
+  ' ',
+  '-1',
+  '0',
+  '1',
+  '499',
+  '500',
+  '501',
+  '1e3',
+  '1.5',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '9'.repeat(400),
+  '-' + '9'.repeat(30),
+  '0x10',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+  "'; SELECT pg_sleep(10); --",
+  '%',
+  '%00',
+  '\u0000',
+  '\u202e',
+  '😀'.repeat(50),
+  'é'.repeat(300),
+  'stalled',
+  'stalled,unknown',
+  'stalled,,idle',
+  'STALLED',
+  'idle,bogus',
+  ',',
+  'x'.repeat(5000),
+  '2026-11-30T16:00:00Z',
+  '2026-02-30T16:00:00Z',
+  '1969-12-31T23:59:59Z',
+  '0000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59Z',
+  '2026-11-30',
+  '16:00',
+  'yesterday',
+  new Date().toISOString(),
+  new Date(Date.now() + 3_600_000).toISOString(),
+  new Date(Date.now() - 3_600_000).toISOString(),
+  new Date(Date.now() - 30 * 86_400_000).toISOString(),
 ];
 const randomString = () => {
   const n = Math.floor(random() * 40);

@@ -49,13 +49,20 @@ describe('ticket verifications over HTTP with a real scheduler process', () => {
   it('shows an active progressing scheduler, then stalled while its lease keeps renewing', async () => {
     const lease = uniqueLease('verify');
     const scheduler = spawnScheduler(lease, 'A', { 'stall-after': 2_500, 'batch-work': 200 });
-    const active = await poll(() => status(lease), (s) => s?.health === 'progressing' && s.work.occurrence !== null);
+    const active = await poll(
+      () => status(lease),
+      (s) => s?.health === 'progressing' && s.work.occurrence !== null,
+    );
     expect(active!.authority).toMatchObject({ state: 'held', holder: scheduler.token, label: 'A' });
     expect(active!.authority.renewalAgeMs!).toBeLessThan(active!.authority.ttlMs!);
     expect(active!.work.lastAdvanceAgeMs!).toBeLessThanOrEqual(2_500);
 
     scheduler.signal('SIGUSR1');
-    const stalled = await poll(() => status(lease), (s) => s?.health === 'stalled', 20_000);
+    const stalled = await poll(
+      () => status(lease),
+      (s) => s?.health === 'stalled',
+      20_000,
+    );
     expect(stalled!.authority.state).toBe('held');
     expect(stalled!.authority.renewalAgeMs!).toBeLessThan(stalled!.authority.ttlMs!);
     expect(stalled!.work.state).toBe('stalled');
@@ -63,6 +70,10 @@ describe('ticket verifications over HTTP with a real scheduler process', () => {
     expect(stalled!.reasons.map((r) => r.code)).toContain('work_stalled');
 
     scheduler.signal('SIGUSR1');
-    await poll(() => status(lease), (s) => s?.health === 'progressing', 20_000);
+    await poll(
+      () => status(lease),
+      (s) => s?.health === 'progressing',
+      20_000,
+    );
   });
 });

@@ -31,7 +31,6 @@ export const msOf = (expr: string) => `(extract(epoch FROM ${expr}) * 1000)::flo
 /** A timestamptz as UTC wall time (`timestamp without time zone`), read as text by the mapper. */
 export const utcOf = (expr: string) => `(${expr}) AT TIME ZONE 'UTC'`;
 
-
 /**
  * The due slot, given the newest occurrence row `o` (columns key,
  * scheduled_at, running) and the registration `s`: the running one itself,
@@ -49,12 +48,34 @@ export const dueSlotOf = (o: string, s: string) => `CASE
 export const FACT_COLUMNS = [
   'name',
   'now',
-  'holder', 'holder_label', 'epoch', 'acquired_at', 'renewed_at', 'expires_at', 'ttl_ms', 'released',
-  'i_disabled', 'i_by', 'i_reason', 'i_at',
-  'p_epoch', 'p_last_report_at', 'p_last_seq', 'p_last_advance_at', 'p_in_flight', 'p_cursor', 'p_report_every_ms',
-  'p_gap_from', 'p_gap_to', 'p_gap_reason',
-  's_every_ms', 's_report_every_ms', 's_stall_after_ms', 's_overdue_after_ms',
-  'due_key', 'due_at',
+  'holder',
+  'holder_label',
+  'epoch',
+  'acquired_at',
+  'renewed_at',
+  'expires_at',
+  'ttl_ms',
+  'released',
+  'i_disabled',
+  'i_by',
+  'i_reason',
+  'i_at',
+  'p_epoch',
+  'p_last_report_at',
+  'p_last_seq',
+  'p_last_advance_at',
+  'p_in_flight',
+  'p_cursor',
+  'p_report_every_ms',
+  'p_gap_from',
+  'p_gap_to',
+  'p_gap_reason',
+  's_every_ms',
+  's_report_every_ms',
+  's_stall_after_ms',
+  's_overdue_after_ms',
+  'due_key',
+  'due_at',
 ] as const;
 
 /** `$1`: a scheduler name when `byName`, else no parameter. */

@@ -113,7 +113,9 @@ describe('status list read (real PostgreSQL)', () => {
     expect(status.work.state).toBe('stalled');
     expect(status.reasons.find((x) => x.code === 'work_overdue')?.message).toContain(occurrenceKey(name, new Date(slot.getTime() + 1_000)));
     // The as-of rebuild from the logs judges the same instant the same way.
-    const { rows } = await pool.query(`SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC' - interval '50 milliseconds', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at`);
+    const { rows } = await pool.query(
+      `SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC' - interval '50 milliseconds', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at`,
+    );
     const asOf = await serviceOn(pool).detail(name, rows[0].at);
     if (!asOf.ok) throw new Error(asOf.error.message);
     expect(asOf.value.status.work.state).toBe('stalled');

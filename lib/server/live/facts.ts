@@ -108,8 +108,7 @@ export function mapFactsRow(r: readonly Cell[]): SchedulerRead {
           reportEveryMs: n(20)!,
           gap: gapReason === null ? null : { from: t(21), to: t(22), reason: gapReason },
         };
-  const registration =
-    n(24) === null ? null : { everyMs: n(24)!, reportEveryMs: n(25)!, stallAfterMs: n(26)!, overdueAfterMs: n(27)! };
+  const registration = n(24) === null ? null : { everyMs: n(24)!, reportEveryMs: n(25)!, stallAfterMs: n(26)!, overdueAfterMs: n(27)! };
   const due = s(28) === null ? null : { occurrence: s(28)!, dueAt: t(29) };
   return {
     facts: { name, store: { ok: true }, lease, intent, progress, due },

@@ -42,7 +42,10 @@ export async function renderMetrics(live: LiveRead, observation: ObservationStat
   const health = new GaugeFamily('leaseboard_scheduler_health', 'Health of each scheduler: 1 for its current health, 0 for the others.');
   const gap = new GaugeFamily('leaseboard_scheduler_observation_gap', 'Whether observation of this scheduler is broken (1) or not (0).');
   const epoch = new GaugeFamily('leaseboard_scheduler_epoch', 'Fencing epoch of the lease (last known holder).');
-  const atRisk = new GaugeFamily('leaseboard_scheduler_renewal_at_risk', 'Held lease whose renewal age exceeds the at-risk fraction of its ttl (1) or not (0).');
+  const atRisk = new GaugeFamily(
+    'leaseboard_scheduler_renewal_at_risk',
+    'Held lease whose renewal age exceeds the at-risk fraction of its ttl (1) or not (0).',
+  );
   const renewalAge = new GaugeFamily('leaseboard_scheduler_renewal_age_seconds', 'Time since the lease was last renewed.');
   const advanceAge = new GaugeFamily('leaseboard_scheduler_last_advance_age_seconds', "Time since the current epoch's last advance.");
   const reportAge = new GaugeFamily('leaseboard_scheduler_last_report_age_seconds', "Time since the current epoch's last progress report.");
