@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { Providers } from '@/components/providers';
 import { basePathMismatch } from '@/lib/client/base-path';
@@ -32,7 +33,9 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/** Rendered per request: every page carries its own CSP nonce (lib/host/security-headers.ts). */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await connection();
   checkBasePath();
   return (
     <html lang="en">

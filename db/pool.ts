@@ -15,14 +15,35 @@ export interface PoolOptions {
   connectTimeoutMs?: number;
   /** Maximum connections. Default 10. */
   max?: number;
+  /**
+   * Reads only: every transaction is read-only, and with a `role` the
+   * connection acts as that role from its first statement (./reader-role.ts;
+   * a role that does not exist fails the connection, loudly).
+   */
+  readOnly?: { role: string | null };
+}
+
+const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function startupOptions(options: PoolOptions): string {
+  // Readers parse timestamp text: pin the output format whatever the server's default.
+  const settings = ['DateStyle=ISO,MDY'];
+  if (options.readOnly) {
+    settings.push('default_transaction_read_only=on');
+    const role = options.readOnly.role;
+    if (role !== null) {
+      if (!ROLE_NAME.test(role)) throw new Error(`pool: reader role must be a plain lower-case identifier, got ${JSON.stringify(role)}`);
+      settings.push(`role=${role}`);
+    }
+  }
+  return settings.map((setting) => `-c ${setting}`).join(' ');
 }
 
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     application_name: options.applicationName ?? 'leaseboard',
-    // Readers parse timestamp text: pin the output format whatever the server's default.
-    options: '-c DateStyle=ISO,MDY',
+    options: startupOptions(options),
     statement_timeout: options.statementTimeoutMs ?? 5_000,
     query_timeout: (options.statementTimeoutMs ?? 5_000) + 1_000,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,

@@ -8,13 +8,13 @@
  * Their addresses go to the specs through the environment (e2e-env.ts).
  * Teardown stops the server it started (by its process group) and drops the database.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../db/free-port';
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
-import { ensureBuild } from '../lib/demo/next-build';
+import { ensureBuild, runDashboard } from '../lib/demo/next-build';
 import { seedDocuments } from '../lib/scheduler/documents';
 import { E2E_BASE_PATH } from './support/e2e-env';
 import { startPrefixProxy } from './support/prefix-proxy';
@@ -70,10 +70,8 @@ export default async function globalSetup() {
   const port = await freePort();
   mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
   const log = createWriteStream(path.join(ROOT, 'test-results', 'e2e-server.log'));
-  const server = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
+  const server = runDashboard(ROOT, ['-p', String(port)], {
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...BUILD_ENV,
       NODE_ENV: 'production',

@@ -13,7 +13,7 @@ import { freePort } from '../db/free-port';
 import { migrateDatabase } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { startControlServer } from '../lib/demo/control-server';
-import { ensureBuild, runNext } from '../lib/demo/next-build';
+import { ensureBuild, runDashboard } from '../lib/demo/next-build';
 import { type DemoSchedulerSpec, DemoSupervisor } from '../lib/demo/supervisor';
 import { seedDocuments } from '../lib/scheduler/documents';
 import { clearRunningDatabase, writeRunningDatabase } from '../lib/scheduler/running-database';
@@ -115,7 +115,8 @@ async function main() {
     for (const spec of SCHEDULERS) supervisor.start(spec);
 
     const port = await portToUse();
-    const next = runNext(ROOT, ['start', '-p', String(port), '-H', '127.0.0.1'], {
+    const next = runDashboard(ROOT, ['-p', String(port), '-H', '127.0.0.1'], {
+      env: {
       ...process.env,
       DATABASE_URL: database.url,
       LEASEBOARD_DEMO_CONTROL_URL: control.url,
@@ -124,6 +125,7 @@ async function main() {
       // A young generation big enough for one refresh's projections (~10k statuses):
       // halves the projection's GC time at 10,000 schedulers (bench:status).
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim(),
+      },
     });
     next.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[dashboard] ${chunk}`));
     next.on('exit', (code) => !shuttingDown && (log(`dashboard exited (${code})`), void shutdown(1)));

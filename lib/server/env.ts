@@ -8,6 +8,7 @@
  * Non-guarantees: later changes to `process.env` are not seen.
  */
 import { z } from 'zod';
+import { READER_ROLE } from '../../db/reader-role';
 
 /** An integer setting: unset or empty → `fallback`; otherwise clamped to [min, max]. */
 const ms = (fallback: number, min: number, max: number) =>
@@ -23,6 +24,10 @@ const ms = (fallback: number, min: number, max: number) =>
 const schema = z.object({
   /** PostgreSQL connection string; required by the server. */
   DATABASE_URL: z.string().trim().min(1, 'DATABASE_URL is required by the status service'),
+  /** Role the status reads act as (set up by the migrator); empty: none, read-only transactions only. */
+  LEASEBOARD_READER_ROLE: z.preprocess((v) => (v === undefined ? READER_ROLE : v), z.string().trim().regex(/^([a-z_][a-z0-9_]{0,62})?$/, 'a plain lower-case role name, or empty for none')),
+  /** Optional login of its own for the status reads (least privilege); default: DATABASE_URL as the reader role. */
+  LEASEBOARD_READER_DATABASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
   /** Deadline of one store read (statement timeout and client-side race). Default 2,000 ms; 100 ms–30 s. */
   LEASEBOARD_READ_TIMEOUT_MS: ms(2_000, 100, 30_000),
   /** Poll interval the server tells clients to use. Default 2,000 ms; 500 ms–60 s. */
@@ -35,6 +40,10 @@ const schema = z.object({
 
 export interface ServerEnv {
   databaseUrl: string;
+  /** Where status reads connect (read-only transactions, reader role). */
+  readerDatabaseUrl: string;
+  /** Role the reads act as, or null. */
+  readerRole: string | null;
   readTimeoutMs: number;
   pollIntervalMs: number;
   listMaxAgeMs: number;
@@ -58,6 +67,8 @@ export function parseServerEnv(env: Record<string, string | undefined>): ServerE
   const e = parsed.data;
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
+    readerDatabaseUrl: e.LEASEBOARD_READER_DATABASE_URL ?? e.DATABASE_URL,
+    readerRole: e.LEASEBOARD_READER_ROLE === '' ? null : e.LEASEBOARD_READER_ROLE,
     readTimeoutMs: e.LEASEBOARD_READ_TIMEOUT_MS,
     pollIntervalMs: e.LEASEBOARD_POLL_INTERVAL_MS,
     // Never older than half a poll interval, whatever the setting.

@@ -23,11 +23,12 @@ export function statusService(): StatusService {
   const existing = holder[KEY];
   if (existing) return existing.service;
   const env = serverEnv();
-  const pool = createPool(env.databaseUrl, {
+  const pool = createPool(env.readerDatabaseUrl, {
     applicationName: 'leaseboard-status',
     statementTimeoutMs: env.readTimeoutMs,
     connectTimeoutMs: env.readTimeoutMs,
     max: env.poolMax,
+    readOnly: { role: env.readerRole },
   });
   const service = new StatusService({
     db: pool,
