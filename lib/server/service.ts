@@ -22,6 +22,8 @@
  *   first successful read.
  * Non-guarantees: the pool is the caller's (see ./index.ts for the process one).
  */
+import type { AuditResponse } from '../api/actions';
+import { readAudit } from './audit';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { project } from '../status';
 import type { SchedulerStatus } from '../status/types';
@@ -148,6 +150,16 @@ export class StatusService {
 
   history(name: string, from?: string | null, to?: string | null): Promise<ReadResult<SchedulerHistoryResponse>> {
     return readHistory(this.deps, name, from, to);
+  }
+
+  /** The operator audit trail (newest first), through the observer like every read. */
+  async audit(filter: { scheduler: string | null; limit: number }): Promise<ReadResult<AuditResponse>> {
+    try {
+      const read = await this.observer.read('audit read', () => readAudit(this.db, filter), (r) => r.nowMs);
+      return { ok: true, value: { entries: read.entries } };
+    } catch {
+      return { ok: false, error: { status: 503, code: 'store_unreadable', message: 'the status store could not be read' } };
+    }
   }
 
   /** The service's own health: can it read the store, and how fast. Nothing about schedulers. */
