@@ -43,8 +43,6 @@ async function main() {
         console.log(`intent: ${lease.data} is already ${result.current.disabled ? 'disabled' : 'enabled'} (by ${result.current.by}: ${result.current.reason}); nothing recorded`);
         break;
       case 'unknown_scheduler':
-        fail(`no scheduler named ${lease.data} has registered or held a lease`);
-        break;
       case 'conflict':
         fail('the intent changed meanwhile; look again and retry');
         break;

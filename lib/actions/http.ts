@@ -72,7 +72,7 @@ export function intentRoute(request: Request, rawName: string, deps: ActionDeps)
     const body = await readBody(request, intentRequestSchema);
     if (!body.ok) return body.response;
     const { disabled, reason, expectDisabled } = body.value;
-    const result = await changeIntent(deps.writer, name.value, { disabled, by: gate.identity.who, reason }, { expectDisabled });
+    const result = await changeIntent(deps.writer, name.value, { disabled, by: gate.identity.who, reason }, { expectDisabled, mustExist: true });
     switch (result.kind) {
       case 'changed': {
         const answer: IntentResponse = {

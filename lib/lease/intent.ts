@@ -42,13 +42,14 @@ const READ_INTENT_SQL = 'SELECT disabled, by, reason, at FROM scheduler_intents 
 
 /**
  * Change one lease's intent. `expectDisabled`: the state the operator saw
- * (absent: whatever it is). Unknown names (never registered, never held) are refused.
+ * (absent: whatever it is). `mustExist`: refuse names never registered nor
+ * held (the API's choice; the CLI may disable a scheduler before it first runs).
  */
 export async function changeIntent(
   pool: Pick<pg.Pool, 'connect'>,
   lease: string,
   change: IntentChange,
-  options: { expectDisabled?: boolean } = {},
+  options: { expectDisabled?: boolean; mustExist?: boolean } = {},
 ): Promise<IntentChangeResult> {
   const { disabled, by, reason } = intentChangeSchema.parse(change);
   const client = await pool.connect();
@@ -56,12 +57,14 @@ export async function changeIntent(
     await client.query('BEGIN');
     // Serialise changes to this lease (also the very first one, when no row exists to lock).
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended('leaseboard.intent:' || $1, 0))", [lease]);
-    const known = await client.query(
-      `SELECT 1 FROM schedulers WHERE name = $1 UNION ALL SELECT 1 FROM leases WHERE name = $1
-       UNION ALL SELECT 1 FROM scheduler_intents WHERE lease = $1 LIMIT 1`,
-      [lease],
-    );
-    if (known.rowCount === 0) {
+    const known = options.mustExist
+      ? await client.query(
+          `SELECT 1 FROM schedulers WHERE name = $1 UNION ALL SELECT 1 FROM leases WHERE name = $1
+           UNION ALL SELECT 1 FROM scheduler_intents WHERE lease = $1 LIMIT 1`,
+          [lease],
+        )
+      : null;
+    if (known?.rowCount === 0) {
       await client.query('ROLLBACK');
       return { kind: 'unknown_scheduler' };
     }
@@ -116,9 +119,8 @@ export async function setIntent(pool: Pick<pg.Pool, 'connect'>, lease: string, c
     case 'unchanged':
       return result.current;
     case 'unknown_scheduler':
-      throw new IntentError(`no scheduler named ${JSON.stringify(lease)} has registered or held a lease`);
     case 'conflict':
-      throw new IntentError('unexpected conflict without an expected state');
+      throw new IntentError(`unexpected ${result.kind} without an expected state`);
     default: {
       const unreachable: never = result;
       throw new Error(`unexpected intent result ${JSON.stringify(unreachable)}`);

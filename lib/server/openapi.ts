@@ -2,7 +2,22 @@
  * GET /api/v1/openapi.json: a hand-written OpenAPI 3.1 description of exactly
  * the status routes and their shapes (./openapi-schemas.ts). Pure data.
  */
+import { z } from 'zod';
+import { auditResponseSchema, intentRequestSchema, intentResponseSchema, sessionResponseSchema, signInRequestSchema } from '../api/actions';
 import { SCHEMAS } from './openapi-schemas';
+
+/** The operator-action shapes, generated from the zod schemas that validate and type them. */
+const ACTION_SCHEMAS = Object.fromEntries(
+  Object.entries({
+    IntentRequest: intentRequestSchema,
+    IntentResponse: intentResponseSchema,
+    AuditResponse: auditResponseSchema,
+    SessionResponse: sessionResponseSchema,
+    SignInRequest: signInRequestSchema,
+  }).map(([key, schema]) => [key, z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })]),
+);
+const body = (schema: string) => ({ required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } });
+const writeRefusals = { 403: { description: 'Cross-site request, or not an operator' } };
 
 const json = (schema: string, description: string) => ({
   description,
@@ -70,6 +85,42 @@ export function openApiDocument() {
           },
         },
       },
+      '/api/v1/schedulers/{name}/intent': {
+        post: {
+          operationId: 'setSchedulerIntent',
+          summary: 'Disable or enable a scheduler (operator role, same origin, header x-leaseboard-action: 1); audited',
+          parameters: [nameParam],
+          requestBody: body('IntentRequest'),
+          responses: {
+            200: json('IntentResponse', 'Committed: from → to, by whom, when'),
+            400: error('Invalid body (reason missing or longer than 200 characters…)'),
+            403: error('Cross-site request, or not an operator'),
+            404: error('Unknown scheduler'),
+            409: error('Already in that state, or changed since the operator looked'),
+          },
+        },
+      },
+      '/api/v1/audit': {
+        get: {
+          operationId: 'audit',
+          summary: 'Operator actions, newest first: who, what, from → to, why, when',
+          parameters: [
+            { name: 'scheduler', in: 'query', required: false, description: 'Only this scheduler.', schema: { type: 'string', maxLength: 200 } },
+            { name: 'limit', in: 'query', required: false, description: 'Clamped to [1, 500].', schema: { type: 'integer', default: 100 } },
+          ],
+          responses: { 200: json('AuditResponse', 'The audit trail'), 400: error('Invalid scheduler name'), 503: error('The status store could not be read') },
+        },
+      },
+      '/api/v1/session': {
+        get: { operationId: 'session', summary: 'Who you are here', responses: { 200: json('SessionResponse', 'Role and identity') } },
+        post: {
+          operationId: 'signIn',
+          summary: 'Exchange the local operator token for a session cookie (HttpOnly, SameSite=Strict)',
+          requestBody: body('SignInRequest'),
+          responses: { 200: json('SessionResponse', 'Signed in'), 400: error('Invalid body'), ...writeRefusals, 404: error('Local sign-in is off') },
+        },
+        delete: { operationId: 'signOut', summary: 'Sign out', responses: { 200: json('SessionResponse', 'Signed out'), ...writeRefusals } },
+      },
       '/api/metrics': {
         get: {
           operationId: 'metrics',
@@ -88,6 +139,6 @@ export function openApiDocument() {
         get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1 document', content: { 'application/json': {} } } } },
       },
     },
-    components: { schemas: SCHEMAS },
+    components: { schemas: { ...SCHEMAS, ...ACTION_SCHEMAS } },
   };
 }
