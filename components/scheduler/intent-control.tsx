@@ -9,7 +9,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { type FormEvent, useRef, useState } from 'react';
-import { type IntentResponse, REASON_MAX_LENGTH } from '@/lib/api/actions';
+import type { IntentResponse } from '@/lib/api/actions';
+import { REASON_MAX_LENGTH } from '@/lib/api/limits';
 import type { SchedulerStatus } from '@/lib/status/types';
 import { postIntent } from '@/lib/client/api';
 import { formatUtc } from '@/lib/client/format';

@@ -4,11 +4,7 @@
  * Times are ISO-8601 UTC strings from the database clock.
  */
 import { z } from 'zod';
-import { BY_MAX, REASON_MAX } from '../lease/intent';
-
-/** The limits of the audited intent record itself (one home: lib/lease/intent.ts). */
-export const REASON_MAX_LENGTH = REASON_MAX;
-export const OPERATOR_NAME_MAX_LENGTH = BY_MAX;
+import { OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from './limits';
 
 const reason = z
   .string({ error: 'reason: required — say why' })

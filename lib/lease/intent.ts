@@ -15,9 +15,7 @@
  */
 import type pg from 'pg';
 import { z } from 'zod';
-
-export const REASON_MAX = 200;
-export const BY_MAX = 64;
+import { OPERATOR_NAME_MAX_LENGTH as BY_MAX, REASON_MAX_LENGTH as REASON_MAX } from '../api/limits';
 
 export const intentChangeSchema = z.object({
   disabled: z.boolean(),
