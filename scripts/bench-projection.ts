@@ -4,8 +4,8 @@
  * heap settled before each sample. Prints one JSON line of sample ms.
  */
 import { readFileSync } from 'node:fs';
-import { projectAll } from '../lib/server/list';
-import type { SchedulerRead } from '../lib/server/facts';
+import { projectAll } from '../lib/server/live/list';
+import type { SchedulerRead } from '../lib/server/live/facts';
 
 const [file, runs = '50'] = process.argv.slice(2);
 const { now, reads } = JSON.parse(readFileSync(file!, 'utf8')) as { now: string; reads: SchedulerRead[] };

@@ -24,11 +24,11 @@ import { buildSync } from 'esbuild';
 import type { SchedulerListResponse } from '../lib/api/types';
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
-import { mapFactsRow, readAllFacts, type Queryable } from '../lib/server/facts';
-import { isoFromUtc, RAW_TYPES } from '../lib/server/pgtext';
-import { buildList, projectAll, sortStatuses } from '../lib/server/list';
+import { mapFactsRow, readAllFacts, type Queryable } from '../lib/server/live/facts';
+import { isoFromUtc, RAW_TYPES } from '../lib/server/live/pgtext';
+import { buildList, projectAll, sortStatuses } from '../lib/server/live/list';
 import { StatusService } from '../lib/server/service';
-import { factsSql } from '../lib/server/sql/facts';
+import { factsSql } from '../lib/server/live/facts-sql';
 import { seed } from './bench-status-data';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);

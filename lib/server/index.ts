@@ -11,9 +11,9 @@
 import 'server-only';
 import type { SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { statusService } from './process';
-import { okResult, type ListParams, type ReadResult } from './result';
+import { okResult, type ListParams, type ReadResult } from './http/result';
 
-export type { ListParams, ReadResult, ServiceError, ServiceErrorCode } from './result';
+export type { ListParams, ReadResult, ServiceError, ServiceErrorCode } from './http/result';
 export { closeStatusService, statusService } from './process';
 
 /** GET /api/v1/schedulers. Numbers are clamped; the result is always ok (a dead store is reported inside). */

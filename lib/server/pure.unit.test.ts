@@ -2,14 +2,14 @@
 // the observer's clock and the deadline — given/when/then, no database.
 import { describe, expect, it } from 'vitest';
 import type { SchedulerStatus } from '../status/types';
-import { StoreUnreadableError, withDeadline } from './deadline';
+import { StoreUnreadableError, withDeadline } from './store/deadline';
 import { parseServerEnv } from './env';
-import { bucketEnds, bucketMsFor } from './history';
-import { buildList, sortStatuses } from './list';
-import { StoreObserver } from './observer';
-import { checkName, parseInstant, parseListQuery } from './params';
-import { isoFromUtc } from './pgtext';
-import { rebuildTenures, type LeaseEventLog } from './tenures';
+import { bucketEnds, bucketMsFor } from './asof/history';
+import { buildList, sortStatuses } from './live/list';
+import { StoreObserver } from './store/observer';
+import { checkName, parseInstant, parseListQuery } from './http/params';
+import { isoFromUtc } from './live/pgtext';
+import { rebuildTenures, type LeaseEventLog } from './asof/tenures';
 
 describe('isoFromUtc', () => {
   it('reshapes PostgreSQL UTC text into ISO-8601, truncating to the millisecond like toISOString', () => {

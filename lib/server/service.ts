@@ -27,13 +27,13 @@ import { readAudit } from './audit';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { project } from '../status';
 import type { SchedulerStatus } from '../status/types';
-import { readDetail, type ReadDeps } from './detail';
-import { dbNowMs, readAllFacts, type FactsRead, type Queryable, type SchedulerRead } from './facts';
-import { readHistory } from './history';
-import { buildList, projectAll, sortStatuses } from './list';
-import { renderMetrics } from './metrics';
-import { StoreObserver } from './observer';
-import type { ListParams, ReadResult } from './result';
+import { readDetail, type ReadDeps } from './asof/detail';
+import { dbNowMs, readAllFacts, type FactsRead, type Queryable, type SchedulerRead } from './live/facts';
+import { readHistory } from './asof/history';
+import { buildList, projectAll, sortStatuses } from './live/list';
+import { renderMetrics } from './metrics/metrics';
+import { StoreObserver } from './store/observer';
+import type { ListParams, ReadResult } from './http/result';
 import { toIso as iso } from '../status/time';
 
 export interface StatusServiceOptions {

@@ -9,9 +9,9 @@
  * in the error shape with `Cache-Control: no-store`; nothing a client sends
  * can produce a 5xx or a stack trace.
  */
-import { openApiDocument } from '../openapi';
-import { parseListQuery } from '../params';
-import type { ReadResult } from '../result';
+import { openApiDocument } from './openapi';
+import { parseListQuery } from './params';
+import type { ReadResult } from './result';
 import type { StatusService } from '../service';
 import { errorResponse, guarded, json, text } from './respond';
 

@@ -7,7 +7,7 @@
  * shape and a fixed message — never a stack trace or SQL text to the client.
  */
 import type { ApiError } from '../../api/types';
-import type { ServiceError } from '../result';
+import type { ServiceError } from './result';
 
 export const NO_STORE = 'no-store';
 

@@ -9,18 +9,18 @@
  * unreadable → 503 `store_unreadable`. As-of statuses list their estimated
  * fields (see ./asof.ts). Every rule comes from lib/status `project`.
  */
-import type { SchedulerDetailResponse, StaleWriteRejection } from '../api/types';
-import { project } from '../status';
-import { factsAt, ReportStates } from './asof';
-import { StoreUnreadableError } from './deadline';
-import { readOneFacts, thresholdsFor, type Queryable } from './facts';
+import type { SchedulerDetailResponse, StaleWriteRejection } from '../../api/types';
+import { project } from '../../status';
+import { factsAt, ReportStates } from './facts-at';
+import { StoreUnreadableError } from '../store/deadline';
+import { readOneFacts, thresholdsFor, type Queryable } from '../live/facts';
 import { readLogs, type SchedulerLogs } from './logs';
-import type { StoreObserver } from './observer';
-import { checkName, parseInstant, RETENTION_MS } from './params';
-import { errorResult, okResult, type ReadResult } from './result';
-import { RECENT_SQL } from './sql/recent';
+import type { StoreObserver } from '../store/observer';
+import { checkName, parseInstant, RETENTION_MS } from '../http/params';
+import { errorResult, okResult, type ReadResult } from '../http/result';
+import { RECENT_SQL } from './recent-sql';
 import { rebuildTenures, toApiTenure, type CurrentLease, type LeaseEventLog, type TenureLog } from './tenures';
-import { toIso as iso } from '../status/time';
+import { toIso as iso } from '../../status/time';
 
 export interface ReadDeps {
   db: Queryable;

@@ -11,8 +11,8 @@
  * Non-guarantees: events outside the given window are unknown; a release
  * whose grant is not in the window yields no tenure.
  */
-import type { Tenure } from '../api/types';
-import { toIso } from '../status/time';
+import type { Tenure } from '../../api/types';
+import { toIso } from '../../status/time';
 
 export interface LeaseEventLog {
   id: number;

@@ -7,7 +7,7 @@
  * unreadable); `message` is a short sentence for humans — never a stack trace,
  * never SQL text.
  */
-import type { Health } from '../status/types';
+import type { Health } from '../../status/types';
 
 export type ServiceErrorCode =
   | 'invalid_parameter'

@@ -5,7 +5,7 @@
  * Params: $1 name, $2 until (timestamptz; 'infinity' for live), $3 event limit,
  * $4 rejection limit.
  */
-import { msOf } from './facts';
+import { msOf } from '../live/facts-sql';
 
 export const EVENT_COLUMNS = `id, kind, epoch::float8 AS epoch, holder, holder_label AS label, ${msOf('at')} AS at_ms,
   previous_epoch::float8 AS previous_epoch, ${msOf('previous_ended_at')} AS previous_ended_ms`;

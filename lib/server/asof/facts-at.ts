@@ -19,10 +19,10 @@
  * scheduler's current registration (not logged either). An occurrence resumed
  * by a later leader has its claimed_at moved, so its earlier claim is unseen.
  */
-import type { SchedulerFacts } from '../status/types';
+import type { SchedulerFacts } from '../../status/types';
 import type { ReportAgg, SchedulerLogs } from './logs';
 import { tenureAt, type TenureLog } from './tenures';
-import { toIso as iso } from '../status/time';
+import { toIso as iso } from '../../status/time';
 
 const MINUTE = 60_000;
 

@@ -16,8 +16,8 @@
  * is `lost_reports`, else quiet > SILENCE_FACTOR × reportEvery is `silence`.
  */
 import { SILENCE_FACTOR } from '../../scheduler/report-store';
-import { dueSlotOf, keyTimeOf, msOf } from './facts';
-import { EVENT_COLUMNS } from './recent';
+import { dueSlotOf, keyTimeOf, msOf } from '../live/facts-sql';
+import { EVENT_COLUMNS } from './recent-sql';
 
 const REPORT_ROW = `r.reported_at, r.seq, r.occurrence, r.cursor::float8 AS cursor, r.advanced`;
 

@@ -5,12 +5,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../db/free-port';
-import { createPool } from '../../db/pool';
-import { uniqueLease, usePool } from '../../db/testing/pools';
-import { setIntent } from '../lease/intent';
-import { metricsRoute } from './http/handlers';
-import { acquire, register, reporter, serviceOn, switchable } from './testing/seed';
+import { freePort } from '../../../db/free-port';
+import { createPool } from '../../../db/pool';
+import { uniqueLease, usePool } from '../../../db/testing/pools';
+import { setIntent } from '../../lease/intent';
+import { metricsRoute } from '../http/handlers';
+import { acquire, register, reporter, serviceOn, switchable } from '../testing/seed';
 
 const PROMTOOL = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((p) => existsSync(p));
 

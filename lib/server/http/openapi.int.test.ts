@@ -4,11 +4,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { uniqueLease, usePool } from '../../db/testing/pools';
-import { detailRoute, healthzRoute, historyRoute, listRoute } from './http/handlers';
+import { uniqueLease, usePool } from '../../../db/testing/pools';
+import { detailRoute, healthzRoute, historyRoute, listRoute } from './handlers';
 import { openApiDocument } from './openapi';
 import { SCHEMAS } from './openapi-schemas';
-import { acquire, register, reporter, serviceOn } from './testing/seed';
+import { acquire, register, reporter, serviceOn } from '../testing/seed';
 
 type Schema = Record<string, unknown>;
 

@@ -10,10 +10,10 @@
  * row or the row holds values the projection cannot use.
  * Non-guarantees: no timeout of its own — callers wrap it (./deadline.ts).
  */
-import { checkThresholds, DEFAULT_THRESHOLDS, type Thresholds } from '../status';
-import type { ReportGapReason, SchedulerFacts } from '../status/types';
+import { checkThresholds, DEFAULT_THRESHOLDS, type Thresholds } from '../../status';
+import type { ReportGapReason, SchedulerFacts } from '../../status/types';
 import { isoFromUtc, RAW_TYPES } from './pgtext';
-import { factsSql } from './sql/facts';
+import { factsSql } from './facts-sql';
 
 /** The part of a pg Pool/Client the readers use (tests wrap it to count statements). */
 export type Queryable = {

@@ -1,9 +1,9 @@
 // Detail reads on real PostgreSQL: live status with transitions and
 // rejections, and the status AS OF a past instant rebuilt from the logs.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { usePool } from '../../db/testing/pools';
-import { countingDb, serviceOn } from './testing/seed';
-import { writeScenario } from './testing/scenario';
+import { usePool } from '../../../db/testing/pools';
+import { countingDb, serviceOn } from '../testing/seed';
+import { writeScenario } from '../testing/scenario';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

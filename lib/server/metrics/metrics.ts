@@ -16,10 +16,10 @@
  * `leaseboard_scheduler_observation_gap` carry what alerts need.
  */
 import { Gauge, Registry } from 'prom-client';
-import { HEALTH_SEVERITY } from '../status';
+import { HEALTH_SEVERITY } from '../../status';
 import { escapeLabelValue, GaugeFamily } from './exposition';
-import type { ObservationState } from './observer';
-import type { LiveRead } from './service';
+import type { ObservationState } from '../store/observer';
+import type { LiveRead } from '../service';
 
 async function serviceGauges(live: LiveRead, observation: ObservationState): Promise<{ text: string; contentType: string }> {
   const registry = new Registry();

@@ -4,10 +4,10 @@
 import net from 'node:net';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../db/free-port';
-import { createPool } from '../../db/pool';
-import { usePool } from '../../db/testing/pools';
-import { acquire, register, serviceOn, sleep, switchable } from './testing/seed';
+import { freePort } from '../../../db/free-port';
+import { createPool } from '../../../db/pool';
+import { usePool } from '../../../db/testing/pools';
+import { acquire, register, serviceOn, sleep, switchable } from '../testing/seed';
 
 const READ_TIMEOUT = 500;
 const SLACK = 400;

@@ -9,11 +9,11 @@
  * Non-guarantees: two pages fetched at different times may overlap or skip
  * a scheduler whose health changed in between.
  */
-import type { Observation, SchedulerListResponse } from '../api/types';
-import { healthRank, HEALTH_SEVERITY, project } from '../status';
-import type { Health, SchedulerStatus } from '../status/types';
+import type { Observation, SchedulerListResponse } from '../../api/types';
+import { healthRank, HEALTH_SEVERITY, project } from '../../status';
+import type { Health, SchedulerStatus } from '../../status/types';
 import type { SchedulerRead } from './facts';
-import type { ListParams } from './result';
+import type { ListParams } from '../http/result';
 
 export const LIST_LIMIT_DEFAULT = 100;
 export const LIST_LIMIT_MAX = 500;

@@ -1,12 +1,12 @@
 // The live read on real PostgreSQL: facts written by the real writers →
 // lib/status projection, and a query count independent of the report count.
 import { describe, expect, it } from 'vitest';
-import { forceExpire, uniqueLease, usePool } from '../../db/testing/pools';
-import { LeaseAuthority } from '../lease/authority';
-import { setIntent } from '../lease/intent';
-import { StatusService } from './service';
-import { claimOccurrence, completeOccurrence, occurrenceKey } from '../lease/occurrences';
-import { acquire, countingDb, register, reporter, serviceOn, sleep } from './testing/seed';
+import { forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
+import { LeaseAuthority } from '../../lease/authority';
+import { setIntent } from '../../lease/intent';
+import { StatusService } from '../service';
+import { claimOccurrence, completeOccurrence, occurrenceKey } from '../../lease/occurrences';
+import { acquire, countingDb, register, reporter, serviceOn, sleep } from '../testing/seed';
 
 describe('status list read (real PostgreSQL)', () => {
   const pool = usePool();

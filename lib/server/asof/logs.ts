@@ -6,11 +6,11 @@
  * same statement's clock; lists are bounded (events by `eventLimit`, reports
  * aggregated per bucket and epoch). Non-guarantees: no deadline of its own.
  */
-import { DEFAULT_THRESHOLDS } from '../status';
-import type { Queryable, Registration } from './facts';
-import { LOGS_SQL } from './sql/logs';
+import { DEFAULT_THRESHOLDS } from '../../status';
+import type { Queryable, Registration } from '../live/facts';
+import { LOGS_SQL } from './logs-sql';
 import type { LeaseEventLog } from './tenures';
-import { toIso as iso } from '../status/time';
+import { toIso as iso } from '../../status/time';
 
 /** Report state of one epoch: its last report and last advance up to an instant. */
 export interface ReportAgg {

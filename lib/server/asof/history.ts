@@ -12,17 +12,17 @@
  * Non-guarantees: health between two bucket ends is not sampled (a shorter
  * episode can fall between); renewal age has 1-minute resolution (rollup).
  */
-import type { HealthSegment, HistoryBucket, SchedulerHistoryResponse } from '../api/types';
-import { project } from '../status';
-import type { ObservationGap, SchedulerStatus } from '../status/types';
-import { factsAt, ReportStates } from './asof';
+import type { HealthSegment, HistoryBucket, SchedulerHistoryResponse } from '../../api/types';
+import { project } from '../../status';
+import type { ObservationGap, SchedulerStatus } from '../../status/types';
+import { factsAt, ReportStates } from './facts-at';
 import { storeUnreadable, type ReadDeps } from './detail';
-import { dbNowMs, thresholdsFor } from './facts';
+import { dbNowMs, thresholdsFor } from '../live/facts';
 import { readLogs, type SchedulerLogs } from './logs';
-import { checkName, parseInstant, RETENTION_MS } from './params';
-import { errorResult, okResult, type ReadResult } from './result';
+import { checkName, parseInstant, RETENTION_MS } from '../http/params';
+import { errorResult, okResult, type ReadResult } from '../http/result';
 import { rebuildTenures, toApiTenure } from './tenures';
-import { toIso as iso } from '../status/time';
+import { toIso as iso } from '../../status/time';
 
 export const HISTORY_DEFAULT_SPAN_MS = 3_600_000;
 export const HISTORY_MAX_SPAN_MS = 24 * 3_600_000;

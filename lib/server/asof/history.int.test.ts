@@ -1,9 +1,9 @@
 // History on real PostgreSQL: segments from projecting the as-of facts at
 // each bucket end, explicit gaps, tenures and bounded buckets.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { usePool } from '../../db/testing/pools';
-import { countingDb, serviceOn } from './testing/seed';
-import { dbNow, writeScenario } from './testing/scenario';
+import { usePool } from '../../../db/testing/pools';
+import { countingDb, serviceOn } from '../testing/seed';
+import { dbNow, writeScenario } from '../testing/scenario';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
