@@ -22,7 +22,7 @@ import { resolveIdentity } from '../auth/identity';
 import { clearedSessionCookie, issueSession, sessionCookie, tokenMatches } from '../auth/session';
 import { changeIntent } from '../lease/intent';
 import { guarded, json } from '../server/http/respond';
-import { checkName } from '../server/params';
+import { checkName } from '../server/http/params';
 
 export interface ActionDeps {
   auth: AuthConfig;

@@ -23,7 +23,7 @@
  * Non-guarantees: the pool is the caller's (see ./index.ts for the process one).
  */
 import type { AuditResponse } from '../api/actions';
-import { readAudit } from './audit';
+import { readAudit } from './audit/read';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { project } from '../status';
 import type { SchedulerStatus } from '../status/types';

@@ -3,8 +3,8 @@
  * newest first. Readable by every visitor (viewers see who did what and why).
  * Guarantees: `limit` clamped to [1, AUDIT_LIMIT_MAX]; a bad name → 400.
  */
-import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit';
-import { checkName } from '../params';
+import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
+import { checkName } from './params';
 import type { ServiceSource } from './handlers';
 import { errorResponse, guarded, json } from './respond';
 

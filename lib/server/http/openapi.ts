@@ -3,7 +3,7 @@
  * the status routes and their shapes (./openapi-schemas.ts). Pure data.
  */
 import { z } from 'zod';
-import { auditResponseSchema, intentRequestSchema, intentResponseSchema, sessionResponseSchema, signInRequestSchema } from '../api/actions';
+import { auditResponseSchema, intentRequestSchema, intentResponseSchema, sessionResponseSchema, signInRequestSchema } from '../../api/actions';
 import { SCHEMAS } from './openapi-schemas';
 
 /** The operator-action shapes, generated from the zod schemas that validate and type them. */

@@ -7,8 +7,8 @@
  * Guarantees: one statement, with the database time it was read at; at most
  * `AUDIT_LIMIT_MAX` entries.
  */
-import type { AuditEntry } from '../api/actions';
-import type { Queryable } from './facts';
+import type { AuditEntry } from '../../api/actions';
+import type { Queryable } from '../live/facts';
 
 export const AUDIT_LIMIT_DEFAULT = 100;
 export const AUDIT_LIMIT_MAX = 500;
