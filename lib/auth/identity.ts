@@ -48,3 +48,18 @@ export async function resolveIdentity(config: AuthConfig, headers: Headers, nowM
   if (session !== null) return { role: 'operator', who: session.who, via: 'session' };
   return ANONYMOUS;
 }
+
+/**
+ * Whose budget a request spends (per-client rate limits): the SSO user when a
+ * trusted proxy names one, else the peer address, else one shared bucket.
+ * Cheap: no signature checks. Never logged (it may be an email or an address).
+ */
+export function clientKey(config: AuthConfig, headers: Headers): string {
+  const peer = peerAddress(headers);
+  const proxy = config.proxy;
+  if (proxy !== null && peer !== null && proxy.trusts(peer)) {
+    const who = headers.get(proxy.header)?.trim().toLowerCase();
+    if (who) return `user:${who}`;
+  }
+  return peer === null ? 'unidentified' : `peer:${peer}`;
+}

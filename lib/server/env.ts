@@ -34,8 +34,14 @@ const schema = z.object({
   LEASEBOARD_POLL_INTERVAL_MS: ms(2_000, 500, 60_000),
   /** How long one list read is shared by all list/metrics requests. Default 1,000 ms; 0 (off)–10 s. */
   LEASEBOARD_LIST_MAX_AGE_MS: ms(1_000, 0, 10_000),
-  /** Connections of the status service's pool. Default 4; 1–20. */
+  /** Connections for the list, metrics and healthz. Default 4; 1–20. */
   LEASEBOARD_STATUS_POOL_MAX: ms(4, 1, 20),
+  /** Connections (and concurrent reads) for detail, history and audit: never shared with the list. Default 4; 1–20. */
+  LEASEBOARD_HEAVY_POOL_MAX: ms(4, 1, 20),
+  /** Heavy reads allowed to wait for a connection; more are refused (503 busy). Default 32; 0–1,000. */
+  LEASEBOARD_HEAVY_QUEUE_MAX: ms(32, 0, 1_000),
+  /** Heavy reads per client per 10 s; more get 429 with Retry-After. Default 40; 1–10,000. */
+  LEASEBOARD_HEAVY_READS_PER_10S: ms(40, 1, 10_000),
 });
 
 export interface ServerEnv {
@@ -48,6 +54,9 @@ export interface ServerEnv {
   pollIntervalMs: number;
   listMaxAgeMs: number;
   poolMax: number;
+  heavyPoolMax: number;
+  heavyQueueMax: number;
+  heavyReadsPer10s: number;
 }
 
 export class EnvError extends Error {
@@ -74,6 +83,9 @@ export function parseServerEnv(env: Record<string, string | undefined>): ServerE
     // Never older than half a poll interval, whatever the setting.
     listMaxAgeMs: Math.min(e.LEASEBOARD_LIST_MAX_AGE_MS, Math.floor(e.LEASEBOARD_POLL_INTERVAL_MS / 2)),
     poolMax: e.LEASEBOARD_STATUS_POOL_MAX,
+    heavyPoolMax: e.LEASEBOARD_HEAVY_POOL_MAX,
+    heavyQueueMax: e.LEASEBOARD_HEAVY_QUEUE_MAX,
+    heavyReadsPer10s: e.LEASEBOARD_HEAVY_READS_PER_10S,
   });
 }
 

@@ -6,10 +6,13 @@
 import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
 import { checkName } from './params';
 import type { ServiceSource } from './handlers';
+import { type HeavyGate, OPEN_GATE } from './heavy-gate';
 import { errorResponse, guarded, json } from './respond';
 
-export function auditRoute(request: Request, service: ServiceSource): Promise<Response> {
+export function auditRoute(request: Request, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
   return guarded('audit', async () => {
+    const refused = await gate.admit(request.headers);
+    if (refused) return errorResponse(refused);
     const query = new URL(request.url).searchParams;
     const rawName = query.get('scheduler');
     let scheduler: string | null = null;

@@ -17,13 +17,17 @@ export type ServiceErrorCode =
   | 'out_of_retention'
   | 'invalid_span'
   | 'store_unreadable'
+  | 'busy'
+  | 'rate_limited'
   | 'not_found'
   | 'internal';
 
 export interface ServiceError {
-  status: 400 | 404 | 500 | 503;
+  status: 400 | 404 | 429 | 500 | 503;
   code: ServiceErrorCode;
   message: string;
+  /** For 429 and 503 `busy`: when to try again (seconds), sent as Retry-After. */
+  retryAfterS?: number;
 }
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: ServiceError };

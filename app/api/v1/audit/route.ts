@@ -1,7 +1,7 @@
 // GET /api/v1/audit — thin binding; logic in lib/server/http/audit-route.ts.
-import { statusService } from '@/lib/server';
+import { heavyGate, statusService } from '@/lib/server';
 import { auditRoute } from '@/lib/server/http/audit-route';
 
 export function GET(request: Request): Promise<Response> {
-  return auditRoute(request, statusService);
+  return auditRoute(request, statusService, heavyGate());
 }

@@ -1,8 +1,8 @@
 // GET /api/v1/schedulers/{name}/history?from=&to= — thin binding; logic in lib/server/http/handlers.ts.
-import { statusService } from '@/lib/server';
+import { heavyGate, statusService } from '@/lib/server';
 import { historyRoute } from '@/lib/server/http/handlers';
 
 export async function GET(request: Request, { params }: { params: Promise<{ name: string }> }): Promise<Response> {
   const { name } = await params;
-  return historyRoute(request, name, statusService);
+  return historyRoute(request, name, statusService, heavyGate());
 }
