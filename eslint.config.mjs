@@ -124,6 +124,18 @@ const zones = [
     ],
     message: 'Browser code (components, lib/client) never imports lib/server, db or the runtime.',
   },
+  // lib/actions: the operator actions (the only writes people make through the status service).
+  {
+    target: 'lib/actions',
+    from: ['lib/scheduler', 'lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
+    message: 'lib/actions: writes for operators; no runtime, UI or routes.',
+  },
+  // lib/host: the dashboard's HTTP server around Next.js (peer stamps, security headers).
+  {
+    target: 'lib/host',
+    from: ['lib/scheduler', 'lib/jobs', 'lib/server', 'lib/client', 'lib/demo', 'app', 'components', 'e2e'],
+    message: 'lib/host serves the app; it reads nothing itself.',
+  },
   // app: routes only; lib/server through its entry.
   { target: 'app', from: 'lib/server', except: ['./index.ts'], message: 'app imports lib/server only through its entry, lib/server/index.ts.' },
   { target: 'app', from: ['db', 'lib/scheduler', 'lib/jobs', 'scripts', 'e2e'], message: 'app is routes only: go through lib.' },

@@ -1,6 +1,8 @@
 import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
+import { IdentityMenu } from '@/components/auth/identity-menu';
 import { Providers } from '@/components/providers';
 import { basePathMismatch, withBasePath } from '@/lib/client/base-path';
 import './globals.css';
@@ -33,7 +35,9 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/** Rendered per request: every page carries its own CSP nonce (lib/host/security-headers.ts). */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await connection();
   checkBasePath();
   return (
     <html lang="en">
@@ -41,13 +45,18 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <header className="site-header">
-          <Link href="/" className="brand">
-            Leaseboard
-          </Link>
-          <span className="tagline">Scheduler leases: authority and progress, reported apart</span>
-        </header>
         <Providers>
+          <header className="site-header">
+            <Link href="/" className="brand">
+              Leaseboard
+            </Link>
+            <span className="tagline">Scheduler leases: authority and progress, reported apart</span>
+            <nav className="site-nav small" aria-label="Site">
+              <Link href="/">Schedulers</Link>
+              <Link href="/audit">Audit</Link>
+              <IdentityMenu />
+            </nav>
+          </header>
           <main id="main" tabIndex={-1}>
             {children}
           </main>

@@ -15,16 +15,36 @@ export interface PoolOptions {
   connectTimeoutMs?: number;
   /** Maximum connections. Default 10. */
   max?: number;
-  /** Sessions start read-only (`default_transaction_read_only`): every write fails. Default false. */
-  readOnly?: boolean;
+  /**
+   * Sessions start read-only (`default_transaction_read_only`): every write
+   * fails. With a `role`, the connection also acts as that role from its first
+   * statement (./reader-role.ts; a role that does not exist fails the
+   * connection, loudly). Default false.
+   */
+  readOnly?: boolean | { role: string | null };
+}
+
+const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function startupOptions(options: PoolOptions): string {
+  // Readers parse timestamp text: pin the output format whatever the server's default.
+  const settings = ['DateStyle=ISO,MDY'];
+  if (options.readOnly) {
+    settings.push('default_transaction_read_only=on');
+    const role = options.readOnly === true ? null : options.readOnly.role;
+    if (role !== null) {
+      if (!ROLE_NAME.test(role)) throw new Error(`pool: reader role must be a plain lower-case identifier, got ${JSON.stringify(role)}`);
+      settings.push(`role=${role}`);
+    }
+  }
+  return settings.map((setting) => `-c ${setting}`).join(' ');
 }
 
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     application_name: options.applicationName ?? 'leaseboard',
-    // Readers parse timestamp text: pin the output format whatever the server's default.
-    options: `-c DateStyle=ISO,MDY${options.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
+    options: startupOptions(options),
     statement_timeout: options.statementTimeoutMs ?? 5_000,
     query_timeout: (options.statementTimeoutMs ?? 5_000) + 1_000,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,

@@ -2,21 +2,23 @@
  * One environment for the whole run:
  * 1. a fresh migrated database (DATABASE_URL's server, else an embedded one),
  *    seeded with synthetic documents for the schedulers to plan over;
- * 2. the production server (`next start`) of the build made beforehand —
- *    this setup builds nothing, it checks the build has our base path;
+ * 2. the production server (scripts/serve.ts) of the build made beforehand —
+ *    this setup builds nothing, it checks the build has our base path — with
+ *    a local operator token and an SSO proxy trusted only at 127.0.0.2;
  * 3. a loopback proxy that serves only the base-path prefix.
  * Their addresses go to the specs through the environment (e2e-env.ts).
  * Teardown stops the server it started (by its process group) and drops the database.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../db/free-port';
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
-import { ensureBuild } from '../lib/demo/next-build';
+import { ensureBuild, runDashboard } from '../lib/demo/next-build';
 import { seedDocuments } from '../lib/jobs/retention-planner/documents';
-import { E2E_BASE_PATH } from './support/e2e-env';
+import { E2E_BASE_PATH, E2E_SSO } from './support/e2e-env';
 import { startPrefixProxy } from './support/prefix-proxy';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -68,17 +70,23 @@ export default async function globalSetup() {
   await pool.end();
 
   const port = await freePort();
+  const operatorToken = randomBytes(24).toString('base64url');
   mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
   const log = createWriteStream(path.join(ROOT, 'test-results', 'e2e-server.log'));
-  const server = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
+  const server = runDashboard(ROOT, ['-p', String(port)], {
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...BUILD_ENV,
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
       LEASEBOARD_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
+      // Both identity sources: a local operator token, and an SSO proxy that is
+      // trusted only at E2E_SSO.proxyAddress (the prefix proxy and the browser are not it).
+      LEASEBOARD_OPERATOR_TOKEN: operatorToken,
+      LEASEBOARD_SESSION_SECRET: randomBytes(32).toString('base64url'),
+      LEASEBOARD_AUTH_HEADER: E2E_SSO.header,
+      LEASEBOARD_TRUSTED_PROXIES: E2E_SSO.proxyAddress,
+      LEASEBOARD_OPERATORS: E2E_SSO.operator,
     },
   });
   server.stdout?.pipe(log);
@@ -86,13 +94,14 @@ export default async function globalSetup() {
   const directUrl = `http://127.0.0.1:${port}${E2E_BASE_PATH}`;
   await waitUntilServing(`${directUrl}/api/healthz`, server, 60_000);
   const proxy = await startPrefixProxy(E2E_BASE_PATH, port);
-  console.log(`[e2e] next start on ${directUrl}; proxy ${proxy.origin}${E2E_BASE_PATH}`);
+  console.log(`[e2e] dashboard server on ${directUrl}; proxy ${proxy.origin}${E2E_BASE_PATH}`);
 
   process.env.E2E_BASE_URL = `${proxy.origin}${E2E_BASE_PATH}`;
   process.env.E2E_DIRECT_URL = directUrl;
   process.env.E2E_PROXY_ORIGIN = proxy.origin;
   process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_POLL_INTERVAL_MS = String(POLL_INTERVAL_MS);
+  process.env.E2E_OPERATOR_TOKEN = operatorToken;
 
   return async () => {
     await proxy.close();

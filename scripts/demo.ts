@@ -8,6 +8,7 @@
  * Ctrl-C stops everything; a second run reuses the data.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import readline from 'node:readline';
 import { freePort } from '../db/free-port';
@@ -15,7 +16,7 @@ import { migrateDatabase } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { ArchiveProcess } from '../lib/archive/process';
 import { startControlServer } from '../lib/demo/control-server';
-import { ensureBuild, runNext } from '../lib/demo/next-build';
+import { ensureBuild, runDashboard } from '../lib/demo/next-build';
 import { type DemoSchedulerSpec, DemoSupervisor } from '../lib/demo/supervisor';
 import { seedDocuments } from '../lib/jobs/retention-planner/documents';
 import { clearRunningDatabase, writeRunningDatabase } from '../lib/scheduler/running-database';
@@ -131,16 +132,22 @@ async function main() {
     );
     for (const spec of schedulers(archive.url)) supervisor.start(spec);
 
+    // Local operator sign-in: a token printed once, and a session-signing secret that never leaves this process tree.
+    const operatorToken = randomBytes(24).toString('base64url');
     const port = await portToUse();
-    const next = runNext(ROOT, ['start', '-p', String(port), '-H', '127.0.0.1'], {
-      ...process.env,
-      DATABASE_URL: database.url,
-      LEASEBOARD_DEMO_CONTROL_URL: control.url,
-      LEASEBOARD_DEMO_CONTROL_TOKEN: control.token,
-      NEXT_TELEMETRY_DISABLED: '1',
-      // A young generation big enough for one refresh's projections (~10k statuses):
-      // halves the projection's GC time at 10,000 schedulers (bench:status).
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim(),
+    const next = runDashboard(ROOT, ['-p', String(port), '-H', '127.0.0.1'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        LEASEBOARD_DEMO_CONTROL_URL: control.url,
+        LEASEBOARD_DEMO_CONTROL_TOKEN: control.token,
+        LEASEBOARD_OPERATOR_TOKEN: operatorToken,
+        LEASEBOARD_SESSION_SECRET: randomBytes(32).toString('base64url'),
+        NEXT_TELEMETRY_DISABLED: '1',
+        // A young generation big enough for one refresh's projections (~10k statuses):
+        // halves the projection's GC time at 10,000 schedulers (bench:status).
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim(),
+      },
     });
     next.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[dashboard] ${chunk}`));
     next.on('exit', (code) => !shuttingDown && (log(`dashboard exited (${code})`), void shutdown(1)));
@@ -153,6 +160,7 @@ async function main() {
     const url = `http://127.0.0.1:${port}${process.env.LEASEBOARD_BASE_PATH ?? ''}`;
     await waitForHttp(`${url}/api/healthz`, 60_000);
     log(`dashboard: ${url}  (fault buttons on each scheduler's page; Ctrl-C stops everything)`);
+    log(`operator token (printed once; sign in at ${url}/login to disable schedulers and use the fault buttons): ${operatorToken}`);
   } catch (error) {
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
     await shutdown(1);

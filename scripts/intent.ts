@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { createPool } from '../db/pool';
 import { leaseNameSchema } from '../lib/lease/config';
-import { intentChangeSchema, setIntent } from '../lib/lease/intent';
+import { changeIntent, intentChangeSchema } from '../lib/lease/intent';
 import { runningDatabaseUrl } from '../lib/scheduler/running-database';
 
 function fail(message: string): never {
@@ -34,8 +34,25 @@ async function main() {
   if (!url) fail('no database: set DATABASE_URL, or start `npm run demo` first');
   const pool = createPool(url, { applicationName: 'leaseboard-intent' });
   try {
-    const intent = await setIntent(pool, lease.data, change.data);
-    console.log(JSON.stringify({ lease: lease.data, ...intent, at: intent.at.toISOString() }));
+    const result = await changeIntent(pool, lease.data, change.data);
+    switch (result.kind) {
+      case 'changed':
+        console.log(JSON.stringify({ lease: lease.data, ...result.intent, at: result.intent.at.toISOString(), from: result.from ? 'disabled' : 'enabled' }));
+        break;
+      case 'unchanged':
+        console.log(
+          `intent: ${lease.data} is already ${result.current.disabled ? 'disabled' : 'enabled'} (by ${result.current.by}: ${result.current.reason}); nothing recorded`,
+        );
+        break;
+      case 'unknown_scheduler':
+      case 'conflict':
+        fail('the intent changed meanwhile; look again and retry');
+        break;
+      default: {
+        const unreachable: never = result;
+        throw new Error(`unexpected intent result ${JSON.stringify(unreachable)}`);
+      }
+    }
   } finally {
     await pool.end();
   }

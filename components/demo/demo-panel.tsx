@@ -8,7 +8,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DemoAction, DemoProcess } from '@/lib/api/types';
 import { postDemoAction } from '@/lib/client/api';
-import { demoProcessesQuery, queryKeys } from '@/lib/client/queries';
+import { demoProcessesQuery, queryKeys, sessionQuery } from '@/lib/client/queries';
 
 interface Control {
   action: DemoAction;
@@ -39,6 +39,7 @@ function describe(process: DemoProcess): string {
 export function DemoPanel({ lease }: { lease: string | null }) {
   const queryClient = useQueryClient();
   const query = useQuery(demoProcessesQuery());
+  const operator = useQuery(sessionQuery()).data?.body.role === 'operator';
   const mutation = useMutation({
     mutationFn: ({ id, action }: { id: string; action: DemoAction }) => postDemoAction(id, action),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.demo }),
@@ -50,6 +51,11 @@ export function DemoPanel({ lease }: { lease: string | null }) {
     <section className="panel demo-panel" aria-labelledby="demo-heading" data-testid="demo-panel">
       <h2 id="demo-heading">Demo faults</h2>
       <p className="muted small">Real signals to the demo&apos;s scheduler processes. The status above must tell the truth about each.</p>
+      {operator ? null : (
+        <p className="muted small" data-testid="demo-operator-note">
+          The fault buttons are operator actions: sign in with the operator token the demo printed.
+        </p>
+      )}
       {mutation.error ? (
         <p className="banner tone-bad" role="alert">
           {mutation.error.message}
@@ -71,7 +77,7 @@ export function DemoPanel({ lease }: { lease: string | null }) {
                 <button
                   key={control.action}
                   type="button"
-                  disabled={mutation.isPending}
+                  disabled={mutation.isPending || !operator}
                   onClick={() => mutation.mutate({ id: process.id, action: control.action })}
                   data-testid={`demo-${control.action}`}
                 >

@@ -12,6 +12,7 @@ import { schedulerTabTitle, summarize } from '@/lib/client/health-display';
 import { STALE_AFTER_POLL_INTERVALS, useIsStale, useObservedStamp } from '@/lib/client/observation-clock';
 import { FALLBACK_POLL_INTERVAL_MS, schedulerDetailQuery, schedulerHistoryQuery } from '@/lib/client/queries';
 import { viewStatus } from '@/lib/client/status-view';
+import { AuditTable } from '../audit/audit-table';
 import { DemoPanel } from '../demo/demo-panel';
 import { DocumentHealth } from '../document-health';
 import { HealthBadge } from '../health-badge';
@@ -19,6 +20,7 @@ import { ObservationBanner } from '../observation-banner';
 import { ObservationProvider } from '../observation-context';
 import { AsOfBanner } from './as-of-banner';
 import { AxisPanels } from './axis-panels';
+import { IntentControl } from './intent-control';
 import { MomentLink } from './moment-link';
 import { ReasonsList } from './reasons-list';
 import { RejectionsTable } from './rejections-table';
@@ -72,6 +74,11 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
       <TimelineSection history={history.data?.body} error={history.error} />
       <TransitionsTable transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />
       <RejectionsTable rejections={body.rejections} />
+      {live ? <IntentControl name={name} intent={body.status.intent} /> : null}
+      <section className="panel" aria-labelledby="audit-heading">
+        <h2 id="audit-heading">Operator actions</h2>
+        <AuditTable scheduler={name} headingId="audit-heading" />
+      </section>
       {live ? <DemoPanel lease={name} /> : null}
     </ObservationProvider>
   );

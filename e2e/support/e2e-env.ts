@@ -4,6 +4,9 @@
  */
 export const E2E_BASE_PATH = '/ops/leaseboard';
 
+/** The SSO proxy the server trusts in the suite: only requests from 127.0.0.2 may assert an identity. */
+export const E2E_SSO = { header: 'x-forwarded-email', proxyAddress: '127.0.0.2', operator: 'sso-operator@example.org' } as const;
+
 export interface E2eEnv {
   /** The dashboard through the prefix proxy, e.g. http://127.0.0.1:41234/ops/leaseboard (no trailing slash). */
   baseUrl: string;
@@ -14,6 +17,8 @@ export interface E2eEnv {
   databaseUrl: string;
   /** The poll interval the server was started with. */
   pollIntervalMs: number;
+  /** The local operator token the server was started with. */
+  operatorToken: string;
 }
 
 export function e2eEnv(): E2eEnv {
@@ -28,5 +33,6 @@ export function e2eEnv(): E2eEnv {
     proxyOrigin: read('E2E_PROXY_ORIGIN'),
     databaseUrl: read('E2E_DATABASE_URL'),
     pollIntervalMs: Number(read('E2E_POLL_INTERVAL_MS')),
+    operatorToken: read('E2E_OPERATOR_TOKEN'),
   };
 }

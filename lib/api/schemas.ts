@@ -13,17 +13,18 @@
  */
 import { z } from 'zod';
 import { HEALTH_SEVERITY } from '../status/health';
+import { OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from './limits';
 import type * as status from '../status/types';
 
 /** Schemas that become `#/components/schemas/{id}`. */
 export const apiRegistry = z.registry<{ id: string; description?: string }>();
 
-function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
+export function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   apiRegistry.add(schema, description === undefined ? { id } : { id, description });
   return schema;
 }
 
-const time = named('IsoTime', z.iso.datetime({ offset: false }), 'ISO-8601 UTC from the database clock, e.g. 2026-11-30T16:00:00.123Z');
+export const time = named('IsoTime', z.iso.datetime({ offset: false }), 'ISO-8601 UTC from the database clock, e.g. 2026-11-30T16:00:00.123Z');
 const ms = z.number().int();
 
 export const HealthSchema = named('Health', z.enum(HEALTH_SEVERITY), 'Worst first: the order of the list and of alerts');
@@ -198,7 +199,14 @@ export const ErrorCodeSchema = z.enum([
   'out_of_retention',
   'invalid_span',
   'store_unreadable',
+  'busy',
+  'rate_limited',
   'not_found',
+  'invalid_body',
+  'cross_site',
+  'forbidden',
+  'no_change',
+  'conflict',
   'internal',
 ]);
 
@@ -221,6 +229,78 @@ export const HealthzResponseSchema = named(
     error: errorBody.optional().describe('Present with 503'),
   }),
   "The status service's own health (nothing about schedulers): 200 when ok, else 503",
+);
+
+// ---------------------------------------------------------------- operator actions, sessions, audit
+
+const reason = z
+  .string({ error: 'reason: required — say why' })
+  .trim()
+  .min(1, 'reason: required — say why')
+  .max(REASON_MAX_LENGTH, `reason: at most ${REASON_MAX_LENGTH} characters`);
+const enabledOrDisabled = z.enum(['enabled', 'disabled']);
+
+export const IntentRequestSchema = named(
+  'IntentRequest',
+  z.strictObject({
+    disabled: z.boolean({ error: 'disabled: true to disable, false to enable' }),
+    reason,
+    expectDisabled: z.boolean().optional().describe('The state the operator saw when confirming; the change is refused (409) if it is no longer current'),
+  }),
+  'POST /api/v1/schedulers/{name}/intent',
+);
+
+export const IntentResponseSchema = named(
+  'IntentResponse',
+  z.object({
+    scheduler: z.string(),
+    from: enabledOrDisabled,
+    to: enabledOrDisabled,
+    intent: z.object({ disabled: z.boolean(), by: z.string(), reason: z.string(), at: time }),
+  }),
+  'What the database committed: from → to, by whom, when',
+);
+
+export const AuditEntrySchema = named(
+  'AuditEntry',
+  z.object({
+    id: z.string(),
+    at: time,
+    who: z.string(),
+    action: z.enum(['scheduler.disable', 'scheduler.enable']),
+    target: z.string().describe('The scheduler (or rule) acted on'),
+    from: z.string(),
+    to: z.string(),
+    reason: z.string(),
+  }),
+  'One audited operator action: who, what, from → to, why, when',
+);
+
+export const AuditResponseSchema = named('AuditResponse', z.object({ entries: z.array(AuditEntrySchema) }), 'Newest first');
+
+export const SessionResponseSchema = named(
+  'SessionResponse',
+  z.object({
+    role: z.enum(['viewer', 'operator']),
+    who: z.string().nullable(),
+    via: z.enum(['anonymous', 'proxy', 'session']),
+    localSignIn: z.boolean().describe('Whether signing in with the local operator token is possible here'),
+  }),
+  'Who the dashboard thinks you are',
+);
+
+export const SignInRequestSchema = named(
+  'SignInRequest',
+  z.strictObject({
+    token: z.string({ error: 'token: required' }).min(1, 'token: required').max(512, 'token: too long'),
+    name: z
+      .string({ error: 'name: who you are, for the audit trail' })
+      .trim()
+      .min(1, 'name: who you are, for the audit trail')
+      .max(OPERATOR_NAME_MAX_LENGTH, `name: at most ${OPERATOR_NAME_MAX_LENGTH} characters`)
+      .regex(/^[^\u0000-\u001f\u007f]+$/, 'name: no control characters'),
+  }),
+  'Exchange the local operator token for a session cookie',
 );
 
 // Compile-time: the contract's status IS the projection's status.

@@ -28,6 +28,15 @@ export type HealthzResponse = z.infer<typeof schemas.HealthzResponseSchema>;
 /** Every error code an answer can carry. */
 export type ErrorCode = z.infer<typeof schemas.ErrorCodeSchema>;
 export type ApiError = z.infer<typeof schemas.ApiErrorSchema>;
+/** POST /api/v1/schedulers/{name}/intent: request and answer. */
+export type IntentRequest = z.infer<typeof schemas.IntentRequestSchema>;
+export type IntentResponse = z.infer<typeof schemas.IntentResponseSchema>;
+/** GET /api/v1/audit */
+export type AuditEntry = z.infer<typeof schemas.AuditEntrySchema>;
+export type AuditResponse = z.infer<typeof schemas.AuditResponseSchema>;
+/** GET/POST/DELETE /api/v1/session */
+export type SessionResponse = z.infer<typeof schemas.SessionResponseSchema>;
+export type SignInRequest = z.infer<typeof schemas.SignInRequestSchema>;
 
 /** Demo supervisor (demo mode only, loopback). */
 export type DemoAction = 'freeze' | 'unfreeze' | 'drop-reports' | 'resume-reports' | 'pause' | 'resume' | 'pause-mid-write' | 'kill' | 'restart' | 'stop';

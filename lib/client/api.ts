@@ -9,6 +9,7 @@
  * Non-guarantees: no retries here (TanStack Query owns retry policy).
  */
 import type { ApiError, DemoAction, DemoProcessesResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '@/lib/api/types';
+import type { AuditResponse, IntentRequest, IntentResponse, SessionResponse, SignInRequest } from '@/lib/api/types';
 import { withBasePath } from './base-path';
 import { localNow, type LocalStamp } from './local-clock';
 import { listSearchParams, type SchedulerListParams } from './list-params';
@@ -64,7 +65,42 @@ export function fetchDemoProcesses(signal?: AbortSignal) {
   return getJson<DemoProcessesResponse>('/api/demo/processes', signal);
 }
 
-export async function postDemoAction(id: string, action: DemoAction): Promise<void> {
-  const response = await fetch(withBasePath(`/api/demo/processes/${encodeURIComponent(id)}/${action}`), { method: 'POST' });
+/**
+ * A write: same-origin, with the header every write route requires
+ * (lib/auth/csrf.ts). Resolves only with what the server confirmed.
+ */
+async function send<T>(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const response = await fetch(withBasePath(path), {
+    method,
+    cache: 'no-store',
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', 'x-leaseboard-action': '1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!response.ok) throw await errorFrom(response);
+  return (await response.json()) as T;
+}
+
+export async function postDemoAction(id: string, action: DemoAction): Promise<void> {
+  await send<unknown>('POST', `/api/demo/processes/${encodeURIComponent(id)}/${action}`);
+}
+
+export function postIntent(name: string, request: IntentRequest): Promise<IntentResponse> {
+  return send<IntentResponse>('POST', `/api/v1/schedulers/${encodeURIComponent(name)}/intent`, request);
+}
+
+export function fetchSession(signal?: AbortSignal) {
+  return getJson<SessionResponse>('/api/v1/session', signal);
+}
+
+export function signIn(request: SignInRequest): Promise<SessionResponse> {
+  return send<SessionResponse>('POST', '/api/v1/session', request);
+}
+
+export function signOut(): Promise<SessionResponse> {
+  return send<SessionResponse>('DELETE', '/api/v1/session');
+}
+
+export function fetchAudit(scheduler: string | null, signal?: AbortSignal) {
+  return getJson<AuditResponse>(`/api/v1/audit${scheduler === null ? '' : `?scheduler=${encodeURIComponent(scheduler)}`}`, signal);
 }

@@ -7,7 +7,7 @@
  * instant is history and is never polled. Refetch on focus and reconnect.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { fetchDemoProcesses, fetchSchedulerDetail, fetchSchedulerHistory, fetchSchedulerList, type Observed } from './api';
+import { fetchAudit, fetchDemoProcesses, fetchSession, fetchSchedulerDetail, fetchSchedulerHistory, fetchSchedulerList, type Observed } from './api';
 import type { SchedulerListParams } from './list-params';
 
 /** Used until the first answer tells us the server's choice. */
@@ -25,7 +25,29 @@ export const queryKeys = {
   detail: (name: string, at: string | null) => ['schedulers', 'detail', name, at] as const,
   history: (name: string, at: string | null) => ['schedulers', 'history', name, at] as const,
   demo: ['demo', 'processes'] as const,
+  session: ['session'] as const,
+  audit: (scheduler: string | null) => ['audit', scheduler] as const,
 };
+
+/** Who the dashboard thinks you are: decides which actions are offered (the server decides what is allowed). */
+export function sessionQuery() {
+  return queryOptions({
+    queryKey: queryKeys.session,
+    queryFn: ({ signal }) => fetchSession(signal),
+    staleTime: 60_000,
+    refetchOnWindowFocus: true,
+  });
+}
+
+/** The operator audit trail, all schedulers or one; newest first. */
+export function auditQuery(scheduler: string | null) {
+  return queryOptions({
+    queryKey: queryKeys.audit(scheduler),
+    queryFn: ({ signal }) => fetchAudit(scheduler, signal),
+    refetchInterval: 10_000,
+    refetchOnWindowFocus: true,
+  });
+}
 
 export function schedulerListQuery(params: SchedulerListParams) {
   return queryOptions({

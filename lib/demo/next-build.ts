@@ -32,6 +32,16 @@ export function runNext(root: string, args: string[], env: NodeJS.ProcessEnv = p
   return spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+/** The production dashboard server (scripts/serve.ts: loopback by default, peer stamps, security headers). */
+export function runDashboard(root: string, args: string[], options: { env?: NodeJS.ProcessEnv; detached?: boolean } = {}) {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/serve.ts'), ...args], {
+    cwd: root,
+    env: { ...(options.env ?? process.env), NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
+  });
+}
+
 /**
  * Runs `next build` unless the last build in the same dist dir was of the
  * same sources and base path. `env` is the build's environment (e.g. with

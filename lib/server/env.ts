@@ -8,6 +8,7 @@
  * Non-guarantees: later changes to `process.env` are not seen.
  */
 import { z } from 'zod';
+import { READER_ROLE } from '../../db/reader-role';
 
 /** An integer setting: unset or empty → `fallback`; otherwise clamped to [min, max]. */
 const ms = (fallback: number, min: number, max: number) =>
@@ -23,22 +24,45 @@ const ms = (fallback: number, min: number, max: number) =>
 const schema = z.object({
   /** PostgreSQL connection string; required by the server. */
   DATABASE_URL: z.string().trim().min(1, 'DATABASE_URL is required by the status service'),
+  /** Role the status reads act as (set up by the migrator); empty: none, read-only transactions only. */
+  LEASEBOARD_READER_ROLE: z.preprocess(
+    (v) => (v === undefined ? READER_ROLE : v),
+    z
+      .string()
+      .trim()
+      .regex(/^([a-z_][a-z0-9_]{0,62})?$/, 'a plain lower-case role name, or empty for none'),
+  ),
+  /** Optional login of its own for the status reads (least privilege); default: DATABASE_URL as the reader role. */
+  LEASEBOARD_READER_DATABASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
   /** Deadline of one store read (statement timeout and client-side race). Default 2,000 ms; 100 ms–30 s. */
   LEASEBOARD_READ_TIMEOUT_MS: ms(2_000, 100, 30_000),
   /** Poll interval the server tells clients to use. Default 2,000 ms; 500 ms–60 s. */
   LEASEBOARD_POLL_INTERVAL_MS: ms(2_000, 500, 60_000),
   /** How long one list read is shared by all list/metrics requests. Default 1,000 ms; 0 (off)–10 s. */
   LEASEBOARD_LIST_MAX_AGE_MS: ms(1_000, 0, 10_000),
-  /** Connections of the status service's pool. Default 4; 1–20. */
+  /** Connections for the list, metrics and healthz. Default 4; 1–20. */
   LEASEBOARD_STATUS_POOL_MAX: ms(4, 1, 20),
+  /** Connections (and concurrent reads) for detail, history and audit: never shared with the list. Default 4; 1–20. */
+  LEASEBOARD_HEAVY_POOL_MAX: ms(4, 1, 20),
+  /** Heavy reads allowed to wait for a connection; more are refused (503 busy). Default 32; 0–1,000. */
+  LEASEBOARD_HEAVY_QUEUE_MAX: ms(32, 0, 1_000),
+  /** Heavy reads per client per 10 s; more get 429 with Retry-After. Default 40; 1–10,000. */
+  LEASEBOARD_HEAVY_READS_PER_10S: ms(40, 1, 10_000),
 });
 
 export interface ServerEnv {
   databaseUrl: string;
+  /** Where status reads connect (read-only transactions, reader role). */
+  readerDatabaseUrl: string;
+  /** Role the reads act as, or null. */
+  readerRole: string | null;
   readTimeoutMs: number;
   pollIntervalMs: number;
   listMaxAgeMs: number;
   poolMax: number;
+  heavyPoolMax: number;
+  heavyQueueMax: number;
+  heavyReadsPer10s: number;
 }
 
 export class EnvError extends Error {
@@ -58,11 +82,16 @@ export function parseServerEnv(env: Record<string, string | undefined>): ServerE
   const e = parsed.data;
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
+    readerDatabaseUrl: e.LEASEBOARD_READER_DATABASE_URL ?? e.DATABASE_URL,
+    readerRole: e.LEASEBOARD_READER_ROLE === '' ? null : e.LEASEBOARD_READER_ROLE,
     readTimeoutMs: e.LEASEBOARD_READ_TIMEOUT_MS,
     pollIntervalMs: e.LEASEBOARD_POLL_INTERVAL_MS,
     // Never older than half a poll interval, whatever the setting.
     listMaxAgeMs: Math.min(e.LEASEBOARD_LIST_MAX_AGE_MS, Math.floor(e.LEASEBOARD_POLL_INTERVAL_MS / 2)),
     poolMax: e.LEASEBOARD_STATUS_POOL_MAX,
+    heavyPoolMax: e.LEASEBOARD_HEAVY_POOL_MAX,
+    heavyQueueMax: e.LEASEBOARD_HEAVY_QUEUE_MAX,
+    heavyReadsPer10s: e.LEASEBOARD_HEAVY_READS_PER_10S,
   });
 }
 

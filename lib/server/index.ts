@@ -15,8 +15,9 @@ import { statusService } from './process';
 import { okResult, type ListParams, type ReadResult } from './http/result';
 
 export type { ListParams, ReadResult, ServiceError, ServiceErrorCode } from './http/result';
-export { closeStatusService, statusService } from './process';
+export { closeStatusService, heavyGate, statusService } from './process';
 export { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './http/handlers';
+export { auditRoute } from './http/audit-route';
 
 /** GET /api/v1/schedulers. Numbers are clamped; the result is always ok (a dead store is reported inside). */
 export async function readSchedulerList(params: ListParams = {}): Promise<ReadResult<SchedulerListResponse>> {

@@ -6,42 +6,64 @@
  * tests importing a route do not connect); kept on `globalThis` so Next's dev
  * reloads do not open a new pool per edit; the pool's statement_timeout and
  * connect timeout equal the read timeout, so a stuck store frees connections
- * on both sides, and `max` bounds them (docs/design.md, invariant 12).
+ * on both sides, and `max` bounds them (docs/design.md, invariant 12). Two
+ * read-only pools: one for the list, metrics and healthz, one for heavy
+ * reads, so the list never waits behind a burst of history requests.
  * `closeStatusService` ends the pool (graceful shutdown, tests); the next
  * call to `statusService` creates a fresh one.
  */
 import 'server-only';
+import type pg from 'pg';
 import { createPool } from '../../db/pool';
+import { authConfig } from '../auth/config';
 import { serverEnv } from './env';
+import { type HeavyGate, heavyReadGate } from './http/heavy-gate';
 import { StatusService } from './service';
 
 const KEY = Symbol.for('leaseboard.statusService');
-type Holder = { [KEY]?: { service: StatusService; pool: { end(): Promise<void> } } };
+type Holder = { [KEY]?: { service: StatusService; gate: HeavyGate; pools: pg.Pool[] } };
 
-export function statusService(): StatusService {
-  const holder = globalThis as Holder;
-  const existing = holder[KEY];
-  if (existing) return existing.service;
+function holder(): NonNullable<Holder[typeof KEY]> {
+  const global = globalThis as Holder;
+  const existing = global[KEY];
+  if (existing) return existing;
   const env = serverEnv();
-  const pool = createPool(env.databaseUrl, {
-    applicationName: 'leaseboard-status',
-    statementTimeoutMs: env.readTimeoutMs,
-    connectTimeoutMs: env.readTimeoutMs,
-    max: env.poolMax,
-  });
+  const readPool = (name: string, max: number) =>
+    createPool(env.readerDatabaseUrl, {
+      applicationName: name,
+      statementTimeoutMs: env.readTimeoutMs,
+      connectTimeoutMs: env.readTimeoutMs,
+      max,
+      readOnly: { role: env.readerRole },
+    });
+  const live = readPool('leaseboard-status', env.poolMax);
+  const heavy = readPool('leaseboard-status-heavy', env.heavyPoolMax);
   const service = new StatusService({
-    db: pool,
+    db: live,
+    heavyDb: heavy,
+    heavyConcurrency: env.heavyPoolMax,
+    heavyQueueMax: env.heavyQueueMax,
     readTimeoutMs: env.readTimeoutMs,
     pollIntervalMs: env.pollIntervalMs,
     listMaxAgeMs: env.listMaxAgeMs,
   });
-  holder[KEY] = { service, pool };
-  return service;
+  const gate = heavyReadGate(authConfig(), { points: env.heavyReadsPer10s, durationS: 10 });
+  global[KEY] = { service, gate, pools: [live, heavy] };
+  return global[KEY];
+}
+
+export function statusService(): StatusService {
+  return holder().service;
+}
+
+/** The per-client limit in front of detail, history and audit reads (./http/heavy-gate.ts). */
+export function heavyGate(): HeavyGate {
+  return holder().gate;
 }
 
 export async function closeStatusService(): Promise<void> {
-  const holder = globalThis as Holder;
-  const existing = holder[KEY];
-  delete holder[KEY];
-  await existing?.pool.end();
+  const global = globalThis as Holder;
+  const existing = global[KEY];
+  delete global[KEY];
+  await Promise.all(existing?.pools.map((pool) => pool.end()) ?? []);
 }

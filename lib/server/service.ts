@@ -20,22 +20,35 @@
  *   unknown, never stale green (docs/design.md, "Three places observation can break").
  * - Nothing here reads the wall clock except the observer before the very
  *   first successful read.
- * Non-guarantees: the pool is the caller's (see ./index.ts for the process one).
+ * - Heavy reads (detail, history, audit) never delay the list, metrics or
+ *   healthz: they run on their own connections (`heavyDb`), under their own
+ *   observer (a saturated heavy pool never marks the store unreadable), at
+ *   most `heavyConcurrency` at a time with at most `heavyQueueMax` waiting;
+ *   beyond that they are refused at once (503 `busy`, retry after 1 s).
+ * Non-guarantees: the pools are the caller's (see ./process.ts for the process ones).
  */
+import type { AuditResponse } from '../api/types';
+import { readAudit } from './audit/read';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { project } from '../status';
-import { readDetail, type ReadDeps } from './asof/detail';
+import { readDetail, storeUnreadable, type ReadDeps } from './asof/detail';
 import { dbNowMs, readAllFacts, type FactsRead, type Queryable, type SchedulerRead } from './live/facts';
 import { readHistory } from './asof/history';
 import { buildList, projectAll, sortStatuses, type LiveRead } from './live/list';
 import { renderMetrics } from './metrics/metrics';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { StoreObserver } from './store/observer';
-import type { ListParams, ReadResult } from './http/result';
+import type { ListParams, ReadResult, ServiceError } from './http/result';
 import { toIso as iso } from '../status/time';
 
 export interface StatusServiceOptions {
-  /** A pool (or any `query`-able) whose statement_timeout ≈ readTimeoutMs. */
+  /** A pool (or any `query`-able) whose statement_timeout ≈ readTimeoutMs: list, metrics, healthz. */
   db: Queryable;
+  /** Connections for detail, history and audit reads (default: `db`). */
+  heavyDb?: Queryable;
+  /** Heavy reads running at once (default 4) and waiting at most (default 32). */
+  heavyConcurrency?: number;
+  heavyQueueMax?: number;
   readTimeoutMs: number;
   pollIntervalMs: number;
   /** How long a successful list read is reused (ms). Default 0 (every call reads). */
@@ -46,10 +59,18 @@ export interface StatusServiceOptions {
   log?: (line: string, cause?: unknown) => void;
 }
 
+export const HEAVY_BUSY: ServiceError = { status: 503, code: 'busy', message: 'too many detail and history reads at once; retry in a second', retryAfterS: 1 };
+
 export class StatusService {
   readonly observer: StoreObserver;
   readonly pollIntervalMs: number;
   private readonly db: Queryable;
+  private readonly heavyDb: Queryable;
+  /** Heavy reads' own observer: their saturation never reads as "store unreadable" for the list. */
+  private readonly heavyObserver: StoreObserver;
+  private readonly heavy: LimitFunction;
+  private readonly heavyQueueMax: number;
+  private readonly heavyConcurrency: number;
   private inflight: Promise<LiveRead> | null = null;
   private probing: Promise<HealthzResponse> | null = null;
   private lastKnown: SchedulerRead[] = [];
@@ -65,10 +86,22 @@ export class StatusService {
     this.listMaxAgeMs = Math.max(0, options.listMaxAgeMs ?? 0);
     this.mono = options.monotonicMs ?? (() => performance.now());
     this.observer = new StoreObserver(options);
+    this.heavyDb = options.heavyDb ?? options.db;
+    this.heavyObserver = options.heavyDb ? new StoreObserver(options) : this.observer;
+    this.heavy = pLimit(Math.max(1, options.heavyConcurrency ?? 4));
+    this.heavyConcurrency = this.heavy.concurrency;
+    this.heavyQueueMax = Math.max(0, options.heavyQueueMax ?? 32);
   }
 
   private get deps(): ReadDeps {
-    return { db: this.db, observer: this.observer, pollIntervalMs: this.pollIntervalMs };
+    return { db: this.heavyDb, observer: this.heavyObserver, pollIntervalMs: this.pollIntervalMs };
+  }
+
+  /** Runs a heavy read under the concurrency cap, or refuses it at once when too many wait. */
+  private heavyRead<T>(read: () => Promise<ReadResult<T>>): Promise<ReadResult<T>> {
+    const saturated = this.heavy.activeCount >= this.heavyConcurrency && this.heavy.pendingCount >= this.heavyQueueMax;
+    if (saturated) return Promise.resolve({ ok: false, error: HEAVY_BUSY });
+    return this.heavy(read);
   }
 
   /**
@@ -141,11 +174,27 @@ export class StatusService {
   }
 
   detail(name: string, at?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {
-    return readDetail(this.deps, name, at);
+    return this.heavyRead(() => readDetail(this.deps, name, at));
   }
 
   history(name: string, from?: string | null, to?: string | null): Promise<ReadResult<SchedulerHistoryResponse>> {
-    return readHistory(this.deps, name, from, to);
+    return this.heavyRead(() => readHistory(this.deps, name, from, to));
+  }
+
+  /** The operator audit trail (newest first), through the observer like every read. */
+  audit(filter: { scheduler: string | null; limit: number }): Promise<ReadResult<AuditResponse>> {
+    return this.heavyRead(async () => {
+      try {
+        const read = await this.heavyObserver.read(
+          'audit read',
+          () => readAudit(this.heavyDb, filter),
+          (r) => r.nowMs,
+        );
+        return { ok: true, value: { entries: read.entries } };
+      } catch (error) {
+        return storeUnreadable(error);
+      }
+    });
   }
 
   /** The service's own health: can it read the store, and how fast. Nothing about schedulers. */

@@ -17,9 +17,14 @@ import { createPool } from '../../../db/pool';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
 import type { StatusService } from '../service';
 import { acquire, register, reporter, serviceOn } from '../testing/seed';
+import { intentRoute, sessionRoute, signInRoute, signOutRoute, type ActionDeps } from '../../actions/http';
+import { parseAuthConfig } from '../../auth/config';
+import { auditRoute } from './audit-route';
 import { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './handlers';
+import { heavyReadGate } from './heavy-gate';
 import type { OpenApiDocument } from './openapi';
 
+type Method = 'get' | 'post' | 'delete';
 type Operation = {
   responses: Record<string, { headers?: Record<string, { schema: { const?: string } }>; content?: Record<string, { schema?: { $ref?: string } }> }>;
 };
@@ -75,12 +80,12 @@ describe('OpenAPI contract: live responses of every route against the served doc
   afterAll(() => deadPool.end());
 
   /** Checks one live response against the document; returns its parsed JSON body (if JSON). */
-  async function conforms(route: string, response: Response): Promise<unknown> {
-    const operation = (doc.paths as Record<string, { get: Operation }>)[route]?.get;
-    expect(operation, `${route} is documented`).toBeDefined();
+  async function conforms(route: string, response: Response, method: Method = 'get'): Promise<unknown> {
+    const operation = (doc.paths as unknown as Record<string, Partial<Record<Method, Operation>>>)[route]?.[method];
+    expect(operation, `${method.toUpperCase()} ${route} is documented`).toBeDefined();
     const documented = operation!.responses[String(response.status)];
-    expect(documented, `${route} answered ${response.status}, which the document does not list`).toBeDefined();
-    seen.add(`${route} ${response.status}`);
+    expect(documented, `${method.toUpperCase()} ${route} answered ${response.status}, which the document does not list`).toBeDefined();
+    seen.add(`${method} ${route} ${response.status}`);
     const content = documented!.content ?? {};
     const media = Object.keys(content).find((m) => mediaType(m) === mediaType(response.headers.get('content-type')));
     expect(media, `${route} ${response.status}: content type ${response.headers.get('content-type')} is not documented`).toBeDefined();
@@ -157,9 +162,67 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms('/api/v1/openapi.json', await openApiRoute());
   });
 
-  it('every documented (route, status) was produced by a case above', () => {
-    const documented = Object.entries(doc.paths as Record<string, { get: Operation }>).flatMap(([route, item]) =>
-      Object.keys(item.get.responses).map((status) => `${route} ${status}`),
+  it('detail, history and audit: 429 past the per-client budget, 503 busy past the heavy-read cap', async () => {
+    const oneRead = heavyReadGate(parseAuthConfig({}), { points: 1, durationS: 60 });
+    const detail = '/api/v1/schedulers/{name}';
+    await conforms(detail, await detailRoute(get(`${base}/${name}`), name, () => live, oneRead));
+    const limited = await detailRoute(get(`${base}/${name}`), name, () => live, oneRead);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    await conforms(detail, limited);
+    await conforms('/api/v1/schedulers/{name}/history', await historyRoute(get(`${base}/${name}/history`), name, () => live, oneRead));
+    await conforms('/api/v1/audit', await auditRoute(get('http://x/api/v1/audit'), () => live, oneRead));
+    // One heavy read at a time, none waiting: while a read hangs on the dead store, the next is refused at once.
+    const narrow = serviceOn(deadPool, 500, { heavyConcurrency: 1, heavyQueueMax: 0 });
+    const hanging = detailRoute(get(`${base}/${name}`), name, () => narrow);
+    const busy = await detailRoute(get(`${base}/${name}`), name, () => narrow);
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect(((await conforms(detail, busy)) as { error: { code: string } }).error.code).toBe('busy');
+    expect((await hanging).status).toBe(503);
+  });
+
+  it('/api/v1/audit: 200, 400, 503', async () => {
+    const route = '/api/v1/audit';
+    await conforms(route, await auditRoute(get(`http://x/api/v1/audit?scheduler=${name}&limit=3`), () => live));
+    await conforms(route, await auditRoute(get('http://x/api/v1/audit?scheduler=%01'), () => live));
+    await conforms(route, await auditRoute(get('http://x/api/v1/audit'), () => dead));
+  });
+
+  it('operator routes: intent 200/400/403/404/409, session 200/400/403/404, sign-out 200/403', async () => {
+    const token = 'contract-operator-token-0123456789';
+    const deps: ActionDeps = { auth: parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: token }), writer: pool, nowMs: () => Date.now(), basePath: '' };
+    const noLocal: ActionDeps = { ...deps, auth: parseAuthConfig({}) };
+    const same = { host: 'x', origin: 'http://x', 'sec-fetch-site': 'same-origin', 'x-leaseboard-action': '1', 'content-type': 'application/json' };
+    const cross = { ...same, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
+    const send = (url: string, method: string, headers: Record<string, string>, body?: unknown) =>
+      new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const session = '/api/v1/session';
+    await conforms(session, await sessionRoute(get('http://x/api/v1/session'), deps));
+    const signedIn = await signInRoute(send('http://x/api/v1/session', 'POST', same, { token, name: 'contract' }), deps);
+    await conforms(session, signedIn, 'post');
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    await conforms(session, await signInRoute(send('http://x/api/v1/session', 'POST', same, { token }), deps), 'post');
+    await conforms(session, await signInRoute(send('http://x/api/v1/session', 'POST', same, { token: 'wrong', name: 'x' }), deps), 'post');
+    await conforms(session, await signInRoute(send('http://x/api/v1/session', 'POST', same, { token, name: 'x' }), noLocal), 'post');
+    await conforms(session, await signOutRoute(send('http://x/api/v1/session', 'DELETE', same), deps), 'delete');
+    await conforms(session, await signOutRoute(send('http://x/api/v1/session', 'DELETE', cross), deps), 'delete');
+
+    const intent = '/api/v1/schedulers/{name}/intent';
+    const as = { ...same, cookie };
+    const post = (target: string, headers: Record<string, string>, body: unknown) =>
+      intentRoute(send(`${base}/${target}/intent`, 'POST', headers, body), target, deps);
+    await conforms(intent, await post(name, as, { disabled: true, reason: 'contract test' }), 'post');
+    await conforms(intent, await post(name, as, { disabled: true, reason: 'again' }), 'post');
+    await conforms(intent, await post(name, as, { disabled: true }), 'post');
+    await conforms(intent, await post(name, same, { disabled: false, reason: 'viewer' }), 'post');
+    await conforms(intent, await post('nobody-here', as, { disabled: true, reason: 'x' }), 'post');
+    await conforms(intent, await post(name, as, { disabled: false, reason: 'contract test done' }), 'post');
+  });
+
+  it('every documented (method, route, status) was produced by a case above', () => {
+    const documented = Object.entries(doc.paths as unknown as Record<string, Partial<Record<Method, Operation>>>).flatMap(([route, item]) =>
+      Object.entries(item).flatMap(([method, operation]) => Object.keys(operation!.responses).map((status) => `${method} ${route} ${status}`)),
     );
     expect([...seen].sort()).toEqual(documented.sort());
   });

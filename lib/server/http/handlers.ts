@@ -13,6 +13,7 @@ import { openApiDocument } from './openapi';
 import { parseListQuery } from './params';
 import type { ReadResult } from './result';
 import type { StatusService } from '../service';
+import { type HeavyGate, OPEN_GATE } from './heavy-gate';
 import { errorResponse, guarded, json, text } from './respond';
 
 export type ServiceSource = () => StatusService;
@@ -33,12 +34,18 @@ export function listRoute(request: Request, service: ServiceSource): Promise<Res
   });
 }
 
-export function detailRoute(request: Request, name: string, service: ServiceSource): Promise<Response> {
-  return guarded('detail', async () => respond(await service().detail(name, query(request).get('at'))));
+export function detailRoute(request: Request, name: string, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
+  return guarded('detail', async () => {
+    const refused = await gate.admit(request.headers);
+    if (refused) return errorResponse(refused);
+    return respond(await service().detail(name, query(request).get('at')));
+  });
 }
 
-export function historyRoute(request: Request, name: string, service: ServiceSource): Promise<Response> {
+export function historyRoute(request: Request, name: string, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
   return guarded('history', async () => {
+    const refused = await gate.admit(request.headers);
+    if (refused) return errorResponse(refused);
     const q = query(request);
     return respond(await service().history(name, q.get('from'), q.get('to')));
   });

@@ -11,6 +11,8 @@
 import { z } from 'zod';
 import { apiRegistry } from '../../api/schemas';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX } from '../live/list';
+import { REASON_MAX_LENGTH } from '../../api/limits';
+import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
 import { NAME_MAX, RETENTION_MS } from './params';
 import { NO_STORE } from './respond';
 
@@ -29,12 +31,18 @@ function componentSchemas(): Record<string, object> {
   );
 }
 
+const body = (schema: string) => ({ required: true, content: { 'application/json': { schema: ref(schema) } } });
+
 const json = (schema: string, description: string) => ({
   description,
   headers: { 'Cache-Control': { schema: { type: 'string', const: NO_STORE } } },
   content: { 'application/json': { schema: ref(schema) } },
 });
 const error = (description: string) => json('Error', description);
+const heavyRefusals = {
+  429: error('Too many detail, history or audit reads from this client (Retry-After says when to try again)'),
+  503: error('The status store could not be read, or too many heavy reads at once (`busy`, with Retry-After)'),
+};
 const nameParam = {
   name: 'name',
   in: 'path',
@@ -98,7 +106,7 @@ function build() {
             200: json('SchedulerDetailResponse', 'The status'),
             400: error('Invalid name or `at`'),
             404: error('Unknown scheduler'),
-            503: error('The status store could not be read'),
+            ...heavyRefusals,
           },
         },
       },
@@ -111,9 +119,56 @@ function build() {
             200: json('SchedulerHistoryResponse', 'The history'),
             400: error('Invalid name or span (inverted, longer than 24 h, in the future, beyond retention)'),
             404: error('Unknown scheduler'),
-            503: error('The status store could not be read'),
+            ...heavyRefusals,
           },
         },
+      },
+      '/api/v1/schedulers/{name}/intent': {
+        post: {
+          operationId: 'setSchedulerIntent',
+          summary: 'Disable or enable a scheduler (operator role, same origin, header x-leaseboard-action: 1); audited',
+          parameters: [nameParam],
+          requestBody: body('IntentRequest'),
+          responses: {
+            200: json('IntentResponse', 'Committed: from → to, by whom, when'),
+            400: error(`Invalid name or body (reason missing or longer than ${REASON_MAX_LENGTH} characters…)`),
+            403: error('Cross-site request, or not an operator'),
+            404: error('Unknown scheduler'),
+            409: error('Already in that state, or changed since the operator looked'),
+          },
+        },
+      },
+      '/api/v1/audit': {
+        get: {
+          operationId: 'audit',
+          summary: 'Operator actions, newest first: who, what, from → to, why, when',
+          parameters: [
+            { name: 'scheduler', in: 'query', required: false, description: 'Only this scheduler.', schema: { type: 'string', maxLength: NAME_MAX } },
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              description: `Clamped to [1, ${AUDIT_LIMIT_MAX}].`,
+              schema: { type: 'integer', default: AUDIT_LIMIT_DEFAULT },
+            },
+          ],
+          responses: { 200: json('AuditResponse', 'The audit trail'), 400: error('Invalid scheduler name'), ...heavyRefusals },
+        },
+      },
+      '/api/v1/session': {
+        get: { operationId: 'session', summary: 'Who you are here', responses: { 200: json('SessionResponse', 'Role and identity') } },
+        post: {
+          operationId: 'signIn',
+          summary: 'Exchange the local operator token for a session cookie (HttpOnly, SameSite=Strict)',
+          requestBody: body('SignInRequest'),
+          responses: {
+            200: json('SessionResponse', 'Signed in'),
+            400: error('Invalid body'),
+            403: error('Cross-site request, or not the operator token'),
+            404: error('Local sign-in is off'),
+          },
+        },
+        delete: { operationId: 'signOut', summary: 'Sign out', responses: { 200: json('SessionResponse', 'Signed out'), 403: error('Cross-site request') } },
       },
       '/api/metrics': {
         get: {

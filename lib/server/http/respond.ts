@@ -24,7 +24,7 @@ export function text(body: string, contentType: string, status = 200): Response 
 
 export function errorResponse(error: ServiceError): Response {
   const body: ApiError = { error: { code: error.code, message: error.message } };
-  return json(body, error.status);
+  return json(body, error.status, error.retryAfterS === undefined ? {} : { 'retry-after': String(error.retryAfterS) });
 }
 
 export function badRequest(message: string): Response {

@@ -14,9 +14,11 @@ import type { Health } from '../../status/types';
 export type ServiceErrorCode = ErrorCode;
 
 export interface ServiceError {
-  status: 400 | 404 | 500 | 503;
+  status: 400 | 404 | 429 | 500 | 503;
   code: ServiceErrorCode;
   message: string;
+  /** For 429 and 503 `busy`: when to try again (seconds), sent as Retry-After. */
+  retryAfterS?: number;
 }
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: ServiceError };

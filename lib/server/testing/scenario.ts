@@ -19,7 +19,7 @@ export async function dbNow(db: Db): Promise<number> {
   return Math.floor(rows[0]!.ms);
 }
 
-export async function writeScenario(db: Db) {
+export async function writeScenario(db: pg.Pool) {
   const name = uniqueLease('life');
   await register(db, name, { stallAfterMs: 60_000, reportEveryMs: 1_000 });
   const start = await dbNow(db);

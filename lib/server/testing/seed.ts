@@ -9,7 +9,7 @@ import type pg from 'pg';
 import { LeaseAuthority, type Grant } from '../../lease/authority';
 import { newInstanceToken } from '../../lease/token';
 import { appendReport } from '../../scheduler/report-store';
-import { StatusService } from '../service';
+import { StatusService, type StatusServiceOptions } from '../service';
 
 type Db = Pick<pg.Pool, 'query'>;
 
@@ -51,8 +51,8 @@ export function reporter(db: Db, grant: Grant, reportEveryMs = 1_000) {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function serviceOn(db: StatusServiceDb, readTimeoutMs = 2_000): StatusService {
-  return new StatusService({ db, readTimeoutMs, pollIntervalMs: 2_000, log: () => {} });
+export function serviceOn(db: StatusServiceDb, readTimeoutMs = 2_000, options: Partial<StatusServiceOptions> = {}): StatusService {
+  return new StatusService({ db, readTimeoutMs, pollIntervalMs: 2_000, log: () => {}, ...options });
 }
 type StatusServiceDb = ConstructorParameters<typeof StatusService>[0]['db'];
 

@@ -1,7 +1,8 @@
-// POST /api/demo/processes/{id}/{action} — demo mode only; see lib/demo/control-client.ts.
-import { forwardToSupervisor } from '@/lib/demo/control-client';
+// POST /api/demo/processes/{id}/{action} — thin binding; gate and forwarding in lib/demo/control-client.ts.
+import { actionDeps } from '@/lib/actions/process';
+import { demoActionRoute } from '@/lib/demo/control-client';
 
-export async function POST(_request: Request, context: { params: Promise<{ id: string; action: string }> }): Promise<Response> {
+export async function POST(request: Request, context: { params: Promise<{ id: string; action: string }> }): Promise<Response> {
   const { id, action } = await context.params;
-  return forwardToSupervisor('POST', `/processes/${encodeURIComponent(id)}/${encodeURIComponent(action)}`);
+  return demoActionRoute(request, id, action, actionDeps());
 }

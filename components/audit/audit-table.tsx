@@ -1,0 +1,66 @@
+'use client';
+/** Operator actions, newest first: who, what (from → to), why, when. Audit rows are never pruned. */
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import type { AuditEntry } from '@/lib/api/types';
+import { formatUtc } from '@/lib/client/format';
+import { auditQuery } from '@/lib/client/queries';
+
+const ACTION: Record<AuditEntry['action'], string> = {
+  'scheduler.disable': 'disabled scheduler',
+  'scheduler.enable': 'enabled scheduler',
+};
+
+export function AuditTable({ scheduler, headingId }: { scheduler: string | null; headingId: string }) {
+  const query = useQuery(auditQuery(scheduler));
+  if (query.error) {
+    return (
+      <p className="banner tone-unknown" role="alert">
+        The audit trail could not be read ({query.error.message}).
+      </p>
+    );
+  }
+  const entries = query.data?.body.entries;
+  if (!entries) return <p className="muted">Reading the audit trail…</p>;
+  if (entries.length === 0) {
+    return (
+      <p className="muted" data-testid="audit-empty">
+        No operator action recorded{scheduler ? ' for this scheduler' : ''}.
+      </p>
+    );
+  }
+  return (
+    <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={headingId}>
+      <table className="plain-table audit-table" data-testid="audit-table">
+        <thead>
+          <tr>
+            <th scope="col">When (UTC)</th>
+            <th scope="col">Who</th>
+            <th scope="col">What</th>
+            {scheduler === null ? <th scope="col">Scheduler</th> : null}
+            <th scope="col">From → to</th>
+            <th scope="col">Why</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
+              <td className="num">{formatUtc(entry.at)}</td>
+              <td>{entry.who}</td>
+              <td>{ACTION[entry.action]}</td>
+              {scheduler === null ? (
+                <td>
+                  <Link href={`/schedulers/${encodeURIComponent(entry.target)}`}>{entry.target}</Link>
+                </td>
+              ) : null}
+              <td>
+                {entry.from} → {entry.to}
+              </td>
+              <td className="wrap">{entry.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,157 @@
+// Operator actions over the real app/api route handlers and the run's
+// database: every mutating route refuses cross-site requests and viewers
+// with 403 and changes nothing; bad input is a 400 naming the field; an
+// operator's change is committed and audited (who, what, from → to, why, when).
+import { beforeAll, describe, expect, it, inject, vi } from 'vitest';
+
+vi.mock('server-only', () => ({}));
+const TOKEN = 'e2e-operator-token-0123456789abcdef';
+process.env.DATABASE_URL = inject('databaseUrl');
+process.env.LEASEBOARD_OPERATOR_TOKEN = TOKEN;
+
+import * as demoAction from '../../app/api/demo/processes/[id]/[action]/route';
+import * as auditRoute from '../../app/api/v1/audit/route';
+import * as intentRoute from '../../app/api/v1/schedulers/[name]/intent/route';
+import * as sessionRoute from '../../app/api/v1/session/route';
+import type { Pool } from 'pg';
+import { uniqueLease, usePool } from '../../db/testing/pools';
+import { register } from '../server/testing/seed';
+
+const ORIGIN = 'http://leaseboard.test';
+const SAME = { host: 'leaseboard.test', origin: ORIGIN, 'sec-fetch-site': 'same-origin', 'x-leaseboard-action': '1', 'content-type': 'application/json' };
+const CROSS = { ...SAME, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
+
+let operatorCookie = '';
+
+const post = (path: string, headers: Record<string, string>, body: unknown, method = 'POST') =>
+  new Request(`${ORIGIN}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+const params = <T>(value: T) => ({ params: Promise.resolve(value) });
+const intent = (name: string, headers: Record<string, string>, body: unknown) =>
+  intentRoute.POST(post(`/api/v1/schedulers/${name}/intent`, headers, body), params({ name }));
+
+async function dbState(pool: Pool, name: string) {
+  const intents = await pool.query('SELECT disabled, by, reason FROM scheduler_intents WHERE lease = $1', [name]);
+  const audit = await pool.query('SELECT count(*)::int AS n FROM intent_audit WHERE lease = $1', [name]);
+  return { intent: intents.rows[0] ?? null, audits: audit.rows[0].n as number };
+}
+
+async function errorOf(response: Response) {
+  const body = (await response.json()) as { error: { code: string; message: string } };
+  return { status: response.status, ...body.error };
+}
+
+describe('operator actions', () => {
+  const pool = usePool();
+  const state = (name: string) => dbState(pool, name);
+
+  beforeAll(async () => {
+    const signedIn = await sessionRoute.POST(post('/api/v1/session', SAME, { token: TOKEN, name: 'carol' }));
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).not.toMatch(/Secure/); // plain http
+    operatorCookie = cookie.split(';')[0]!;
+  });
+
+  describe('cross-site requests', () => {
+    it('every mutating route answers 403, and the database shows nothing changed', async () => {
+      const name = uniqueLease('xsite');
+      await register(pool, name);
+      const before = await state(name);
+      const attempts = [
+        await intent(name, { ...CROSS, cookie: operatorCookie }, { disabled: true, reason: 'evil' }),
+        await sessionRoute.POST(post('/api/v1/session', CROSS, { token: TOKEN, name: 'mallory' })),
+        await sessionRoute.DELETE(post('/api/v1/session', { ...CROSS, cookie: operatorCookie }, undefined, 'DELETE')),
+        await demoAction.POST(post('/api/demo/processes/p/kill', { ...CROSS, cookie: operatorCookie }, undefined), params({ id: 'p', action: 'kill' })),
+        // a plain cross-site HTML form cannot send the action header
+        await intent(name, { host: 'leaseboard.test', 'content-type': 'application/json', cookie: operatorCookie }, { disabled: true, reason: 'form' }),
+      ];
+      for (const response of attempts) expect(await errorOf(response)).toMatchObject({ status: 403, code: 'cross_site' });
+      expect(attempts[1]!.headers.get('set-cookie')).toBeNull();
+      expect(await state(name)).toEqual(before);
+    });
+  });
+
+  describe('authorisation and input', () => {
+    it('a viewer gets 403 on every mutating route and changes nothing', async () => {
+      const name = uniqueLease('viewer');
+      await register(pool, name);
+      expect(await errorOf(await intent(name, SAME, { disabled: true, reason: 'maintenance' }))).toMatchObject({ status: 403, code: 'forbidden' });
+      expect(await errorOf(await demoAction.POST(post('/api/demo/processes/p/kill', SAME, undefined), params({ id: 'p', action: 'kill' })))).toMatchObject({
+        status: 403,
+        code: 'forbidden',
+      });
+      expect(await errorOf(await sessionRoute.POST(post('/api/v1/session', SAME, { token: 'wrong-token', name: 'mallory' })))).toMatchObject({ status: 403 });
+      expect(await state(name)).toEqual({ intent: null, audits: 0 });
+    });
+
+    it.each([
+      ['a missing reason', { disabled: true }, /reason/],
+      ['an empty reason', { disabled: true, reason: '   ' }, /reason/],
+      ['an oversized reason', { disabled: true, reason: 'x'.repeat(201) }, /reason: at most 200/],
+      ['a missing decision', { reason: 'maintenance' }, /disabled/],
+      ['an unknown field', { disabled: true, reason: 'maintenance', by: 'someone-else' }, /by|unrecognized/i],
+      ['a body that is not JSON', '{disabled:', /JSON/],
+      ['a huge body', { disabled: true, reason: 'x', pad: 'y'.repeat(10_000) }, /larger than/],
+    ])('%s → 400 naming the problem, nothing written', async (_what, body, message) => {
+      const name = uniqueLease('input');
+      await register(pool, name);
+      const error = await errorOf(await intent(name, { ...SAME, cookie: operatorCookie }, body));
+      expect(error).toMatchObject({ status: 400, code: 'invalid_body' });
+      expect(error.message).toMatch(message);
+      expect(await state(name)).toEqual({ intent: null, audits: 0 });
+    });
+
+    it('an unknown scheduler → 404', async () => {
+      expect(await errorOf(await intent(uniqueLease('ghost'), { ...SAME, cookie: operatorCookie }, { disabled: true, reason: 'x' }))).toMatchObject({
+        status: 404,
+        code: 'unknown_scheduler',
+      });
+    });
+  });
+
+  describe('an operator acts', () => {
+    it('disable then enable: committed, answered with from → to, and audited', async () => {
+      const name = uniqueLease('act');
+      await register(pool, name);
+      const as = { ...SAME, cookie: operatorCookie };
+      const disabled = await intent(name, as, { disabled: true, reason: 'storage migration', expectDisabled: false });
+      expect(disabled.status).toBe(200);
+      expect(await disabled.json()).toMatchObject({
+        scheduler: name,
+        from: 'enabled',
+        to: 'disabled',
+        intent: { disabled: true, by: 'carol', reason: 'storage migration' },
+      });
+      expect((await state(name)).intent).toEqual({ disabled: true, by: 'carol', reason: 'storage migration' });
+
+      // Disabling again, or acting on a state that moved, is refused and not audited.
+      expect(await errorOf(await intent(name, as, { disabled: true, reason: 'again' }))).toMatchObject({ status: 409, code: 'no_change' });
+      expect(await errorOf(await intent(name, as, { disabled: false, reason: 'stale view', expectDisabled: false }))).toMatchObject({
+        status: 409,
+        code: 'conflict',
+      });
+
+      const enabled = await intent(name, as, { disabled: false, reason: 'migration done', expectDisabled: true });
+      expect(await enabled.json()).toMatchObject({ from: 'disabled', to: 'enabled' });
+
+      const audit = await auditRoute.GET(new Request(`${ORIGIN}/api/v1/audit?scheduler=${name}`));
+      const { entries } = (await audit.json()) as { entries: Array<Record<string, string>> };
+      expect(entries.map(({ who, action, target, from, to, reason }) => ({ who, action, target, from, to, reason }))).toEqual([
+        { who: 'carol', action: 'scheduler.enable', target: name, from: 'disabled', to: 'enabled', reason: 'migration done' },
+        { who: 'carol', action: 'scheduler.disable', target: name, from: 'enabled', to: 'disabled', reason: 'storage migration' },
+      ]);
+      expect(Date.parse(entries[0]!.at!)).toBeGreaterThan(Date.parse(entries[1]!.at!));
+    });
+
+    it('signing out clears the cookie; the session answer says who you are', async () => {
+      const whoami = await sessionRoute.GET(new Request(`${ORIGIN}/api/v1/session`, { headers: { cookie: operatorCookie } }));
+      expect(await whoami.json()).toEqual({ role: 'operator', who: 'carol', via: 'session', localSignIn: true });
+      const out = await sessionRoute.DELETE(post('/api/v1/session', { ...SAME, cookie: operatorCookie }, undefined, 'DELETE'));
+      expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/);
+      const anonymous = await sessionRoute.GET(new Request(`${ORIGIN}/api/v1/session`));
+      expect(await anonymous.json()).toEqual({ role: 'viewer', who: null, via: 'anonymous', localSignIn: true });
+    });
+  });
+});

@@ -1,0 +1,166 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AuthConfigError, parseAuthConfig } from './config';
+import { ACTION_HEADER, checkSameOrigin } from './csrf';
+import { authorizeWrite } from './guard';
+import { resolveIdentity } from './identity';
+import { enablePeerStamping, PEER_HEADER } from './peer';
+import { issueSession, SESSION_COOKIE, sessionCookie, tokenMatches } from './session';
+
+const TOKEN = 'operator-token-of-at-least-24-characters';
+const NOW = Date.parse('2026-12-01T12:00:00Z');
+const sso = {
+  LEASEBOARD_AUTH_HEADER: 'X-Forwarded-Email',
+  LEASEBOARD_AUTH_GROUPS_HEADER: 'x-forwarded-groups',
+  LEASEBOARD_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.7',
+  LEASEBOARD_OPERATORS: 'Alice@Example.org',
+  LEASEBOARD_OPERATOR_GROUPS: 'sre',
+};
+
+const headers = (entries: Record<string, string>) => new Headers(entries);
+
+afterEach(() => {
+  delete process.env.LEASEBOARD_PEER_STAMP_KEY;
+});
+
+describe('auth config', () => {
+  it('with nothing configured, there is no proxy identity and no local sign-in', () => {
+    const config = parseAuthConfig({});
+    expect(config.proxy).toBeNull();
+    expect(config.operatorToken).toBeNull();
+  });
+
+  it.each([
+    [{ LEASEBOARD_AUTH_HEADER: 'x-forwarded-email' }, 'LEASEBOARD_TRUSTED_PROXIES'],
+    [{ LEASEBOARD_AUTH_HEADER: 'x forwarded', LEASEBOARD_TRUSTED_PROXIES: '10.0.0.1' }, 'LEASEBOARD_AUTH_HEADER'],
+    [{ LEASEBOARD_AUTH_HEADER: 'x-email', LEASEBOARD_TRUSTED_PROXIES: 'not-an-ip' }, 'LEASEBOARD_TRUSTED_PROXIES'],
+    [{ LEASEBOARD_OPERATORS: 'alice, not an email' }, 'LEASEBOARD_OPERATORS'],
+    [{ LEASEBOARD_OPERATOR_TOKEN: 'short' }, 'LEASEBOARD_OPERATOR_TOKEN'],
+    [{ LEASEBOARD_SESSION_SECRET: 'short' }, 'LEASEBOARD_SESSION_SECRET'],
+    [{ LEASEBOARD_SESSION_TTL_MS: '5' }, 'LEASEBOARD_SESSION_TTL_MS'],
+    [{ LEASEBOARD_PUBLIC_ORIGIN: 'not a url' }, 'LEASEBOARD_PUBLIC_ORIGIN'],
+  ])('refuses %o naming %s, without echoing the value', (env, variable) => {
+    const parse = () => parseAuthConfig(env);
+    expect(parse).toThrow(AuthConfigError);
+    try {
+      parse();
+    } catch (error) {
+      expect((error as AuthConfigError).variable).toBe(variable);
+      expect((error as Error).message).not.toContain('short');
+    }
+  });
+});
+
+describe('same-origin gate (CSRF)', () => {
+  const config = parseAuthConfig({});
+  const ok = { [ACTION_HEADER]: '1', host: 'board.internal:3000' };
+
+  it.each([
+    ['a browser POST from this origin', { ...ok, origin: 'http://board.internal:3000', 'sec-fetch-site': 'same-origin' }, true],
+    ['a non-browser client with the action header (no Origin, no Sec-Fetch-Site)', ok, true],
+    [
+      'behind the ingress: Origin matches X-Forwarded-Host',
+      { ...ok, host: '10.1.2.3:3000', 'x-forwarded-host': 'board.example.org', origin: 'https://board.example.org' },
+      true,
+    ],
+    ['no action header (a plain HTML form from anywhere)', { host: 'board.internal:3000', origin: 'http://board.internal:3000' }, false],
+    ['cross-site fetch metadata', { ...ok, 'sec-fetch-site': 'cross-site' }, false],
+    ['same-site but not same-origin', { ...ok, 'sec-fetch-site': 'same-site' }, false],
+    ['another origin', { ...ok, origin: 'https://evil.example' }, false],
+    ['an unreadable Origin', { ...ok, origin: 'null' }, false],
+  ])('%s → %s', (_what, entries, allowed) => {
+    expect(checkSameOrigin(config, headers(entries)).ok).toBe(allowed);
+  });
+
+  it('a configured public origin wins over Host', () => {
+    const behind = parseAuthConfig({ LEASEBOARD_PUBLIC_ORIGIN: 'https://board.example.org/' });
+    expect(checkSameOrigin(behind, headers({ ...ok, origin: 'https://board.example.org' })).ok).toBe(true);
+    expect(checkSameOrigin(behind, headers({ ...ok, origin: 'http://board.internal:3000' })).ok).toBe(false);
+  });
+});
+
+describe('identity', () => {
+  it('without any identity, a visitor is an anonymous viewer', async () => {
+    expect(await resolveIdentity(parseAuthConfig(sso), headers({}), NOW)).toEqual({ role: 'viewer', who: null, via: 'anonymous' });
+  });
+
+  it('the SSO header counts only from a trusted proxy address (stamped by our server)', async () => {
+    const config = parseAuthConfig(sso);
+    const stamp = enablePeerStamping();
+    const from = (peer: string, extra: Record<string, string> = {}) =>
+      headers({ [PEER_HEADER]: stamp(peer), 'x-forwarded-email': 'alice@example.org', ...extra });
+    expect(await resolveIdentity(config, from('10.20.30.40'), NOW)).toEqual({ role: 'operator', who: 'alice@example.org', via: 'proxy' });
+    expect(await resolveIdentity(config, from('::ffff:192.168.1.7'), NOW)).toMatchObject({ role: 'operator' });
+    // Given a forged header from an untrusted address, then it is ignored.
+    expect(await resolveIdentity(config, from('127.0.0.1'), NOW)).toMatchObject({ role: 'viewer', via: 'anonymous' });
+    expect(await resolveIdentity(config, from('192.168.1.8'), NOW)).toMatchObject({ role: 'viewer', via: 'anonymous' });
+  });
+
+  it('a peer stamp the client made up (wrong key, or no server stamping) counts for nothing', async () => {
+    const config = parseAuthConfig(sso);
+    const forged = headers({ [PEER_HEADER]: 'guessed-key 10.0.0.1', 'x-forwarded-email': 'alice@example.org' });
+    expect(await resolveIdentity(config, forged, NOW)).toMatchObject({ role: 'viewer', via: 'anonymous' });
+    enablePeerStamping();
+    expect(await resolveIdentity(config, forged, NOW)).toMatchObject({ role: 'viewer', via: 'anonymous' });
+  });
+
+  it('roles come from configuration: operator by email or group, viewer otherwise', async () => {
+    const config = parseAuthConfig(sso);
+    const stamp = enablePeerStamping();
+    const as = (email: string, groups = '') =>
+      resolveIdentity(config, headers({ [PEER_HEADER]: stamp('10.0.0.9'), 'x-forwarded-email': email, 'x-forwarded-groups': groups }), NOW);
+    expect(await as('bob@example.org')).toEqual({ role: 'viewer', who: 'bob@example.org', via: 'proxy' });
+    expect(await as('bob@example.org', 'dev, sre')).toMatchObject({ role: 'operator', who: 'bob@example.org' });
+  });
+
+  it('a signed session cookie makes an operator; a tampered or expired one does not', async () => {
+    const config = parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN, LEASEBOARD_SESSION_TTL_MS: '60000' });
+    const { value } = await issueSession(config, 'carol', NOW);
+    const withCookie = (cookie: string) => headers({ cookie: `other=1; ${SESSION_COOKIE}=${cookie}` });
+    expect(await resolveIdentity(config, withCookie(value), NOW + 1_000)).toEqual({ role: 'operator', who: 'carol', via: 'session' });
+    expect(await resolveIdentity(config, withCookie(`${value.slice(0, -2)}xx`), NOW)).toMatchObject({ role: 'viewer' });
+    expect(await resolveIdentity(config, withCookie(value), NOW + 61_000)).toMatchObject({ role: 'viewer' });
+    const otherSecret = parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN });
+    expect(await resolveIdentity(otherSecret, withCookie(value), NOW)).toMatchObject({ role: 'viewer' });
+  });
+
+  it('the operator token matches only itself', () => {
+    const config = parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN });
+    expect(tokenMatches(config, TOKEN)).toBe(true);
+    expect(tokenMatches(config, `${TOKEN}x`)).toBe(false);
+    expect(tokenMatches(parseAuthConfig({}), TOKEN)).toBe(false);
+  });
+});
+
+describe('session cookie', () => {
+  it('is HttpOnly, SameSite=Strict, scoped to the base path, Secure only over HTTPS', async () => {
+    const config = parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN });
+    const { value } = await issueSession(config, 'carol', NOW);
+    const plain = sessionCookie(config, value, { secure: false, path: '/ops/leaseboard' });
+    expect(plain).toMatch(new RegExp(`^${SESSION_COOKIE}=`));
+    expect(plain).toContain('HttpOnly');
+    expect(plain).toContain('SameSite=Strict');
+    expect(plain).toContain('Path=/ops/leaseboard');
+    expect(plain).toContain(`Max-Age=${12 * 3600}`);
+    expect(plain).not.toContain('Secure');
+    expect(sessionCookie(config, value, { secure: true, path: '/' })).toContain('Secure');
+  });
+});
+
+describe('write gate', () => {
+  it('refuses cross-site first, then viewers; lets a same-origin operator through', async () => {
+    const config = parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN });
+    const { value } = await issueSession(config, 'carol', NOW);
+    const same = { [ACTION_HEADER]: '1', host: 'h', origin: 'http://h', 'sec-fetch-site': 'same-origin' };
+    const crossSite = await authorizeWrite(
+      config,
+      headers({ ...same, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', cookie: `${SESSION_COOKIE}=${value}` }),
+      NOW,
+    );
+    expect(crossSite).toMatchObject({ ok: false, refusal: { status: 403, code: 'cross_site' } });
+    expect(await authorizeWrite(config, headers(same), NOW)).toMatchObject({ ok: false, refusal: { status: 403, code: 'forbidden' } });
+    expect(await authorizeWrite(config, headers({ ...same, cookie: `${SESSION_COOKIE}=${value}` }), NOW)).toMatchObject({
+      ok: true,
+      identity: { role: 'operator', who: 'carol' },
+    });
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The dashboard's HTTP server: Next.js behind a plain node:http server of our
+ * own, so the things Next cannot see are decided here, once.
+ *
+ * Guarantees
+ * - Binds `127.0.0.1` unless a host is given (HOST): a status page with write
+ *   routes is never on every interface by accident.
+ * - Every request carries our peer stamp (../auth/peer.ts) and never the
+ *   client's: proxy identity is trusted only by the real TCP peer address.
+ * - Every response carries the security headers of ./security-headers.ts;
+ *   every page a CSP with a nonce of its own.
+ * - `close()` stops accepting, ends open connections and closes Next.js.
+ * Not guaranteed: TLS — terminate it in front (the SSO proxy or ingress).
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import next from 'next';
+import { enablePeerStamping, PEER_HEADER } from '../auth/peer';
+import { securityHeadersFor } from './security-headers';
+
+export const DEFAULT_HOST = '127.0.0.1';
+
+export interface DashboardServerOptions {
+  dir: string;
+  host?: string;
+  port: number;
+  dev?: boolean;
+}
+
+export interface DashboardServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startDashboardServer(options: DashboardServerOptions): Promise<DashboardServer> {
+  const host = options.host || DEFAULT_HOST;
+  const dev = options.dev ?? false;
+  const basePath = process.env.LEASEBOARD_BASE_PATH ?? '';
+  const stamp = enablePeerStamping();
+  const server = http.createServer();
+  const app = next({ dev, dir: options.dir, hostname: host, port: options.port, httpServer: server });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    delete req.headers[PEER_HEADER];
+    req.headers[PEER_HEADER] = stamp(req.socket.remoteAddress);
+    const pathname = (req.url ?? '/').split('?', 1)[0]!;
+    const headers = securityHeadersFor(pathname, basePath, randomBytes(16).toString('base64'), { dev });
+    delete req.headers['content-security-policy'];
+    delete req.headers['content-security-policy-report-only'];
+    if (headers.pagePolicy !== null) req.headers['content-security-policy'] = headers.pagePolicy;
+    for (const [name, value] of Object.entries(headers.response)) res.setHeader(name, value);
+    void handle(req, res);
+  });
+  if (dev) server.on('upgrade', app.getUpgradeHandler());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await app.close();
+    },
+  };
+}

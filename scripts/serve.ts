@@ -1,0 +1,50 @@
+/**
+ * `npm start`: the dashboard's production server (lib/host/dashboard-server.ts).
+ * `npm run dev`: the same server in development mode (`--dev`).
+ * Options: `-p/--port` (PORT, default 3000), `-H/--hostname` (HOST, default
+ * 127.0.0.1 — set HOST=0.0.0.0 deliberately to listen everywhere).
+ * SIGTERM/SIGINT close it and the status service's connections; exit 0.
+ * Bad options: a message on stderr and exit code 2.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startDashboardServer } from '../lib/host/dashboard-server';
+
+function fail(message: string): never {
+  process.stderr.write(`serve: ${message}\n`);
+  process.exit(2);
+}
+
+async function main() {
+  let values: { port?: string; hostname?: string; dev?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' }, dev: { type: 'boolean' } },
+      strict: true,
+    }));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const rawPort = values.port ?? process.env.PORT ?? '3000';
+  if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65_535) fail(`port: expected 0–65535, got ${JSON.stringify(rawPort)}`);
+  const server = await startDashboardServer({
+    dir: path.resolve(__dirname, '..'),
+    host: values.hostname ?? process.env.HOST,
+    port: Number(rawPort),
+    dev: values.dev ?? false,
+  });
+  console.log(`dashboard: listening on ${server.url}`);
+  let closing = false;
+  const close = () => {
+    if (closing) return;
+    closing = true;
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', close);
+  process.on('SIGINT', close);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`serve: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
