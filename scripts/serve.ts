@@ -3,12 +3,15 @@
  * `npm run dev`: the same server in development mode (`--dev`).
  * Options: `-p/--port` (PORT, default 3000), `-H/--hostname` (HOST, default
  * 127.0.0.1 — set HOST=0.0.0.0 deliberately to listen everywhere).
- * SIGTERM/SIGINT close it and the status service's connections; exit 0.
+ * It also hosts Leaseboard's own jobs (lib/host/hosted-jobs.ts) when
+ * DATABASE_URL is set. SIGTERM/SIGINT stop the jobs (releasing their leases),
+ * then close the server; exit 0.
  * Bad options: a message on stderr and exit code 2.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDashboardServer } from '../lib/host/dashboard-server';
+import { hostedJobs, startHostedJobs } from '../lib/host/hosted-jobs';
 
 function fail(message: string): never {
   process.stderr.write(`serve: ${message}\n`);
@@ -34,11 +37,17 @@ async function main() {
     dev: values.dev ?? false,
   });
   console.log(`dashboard: listening on ${server.url}`);
+  const databaseUrl = process.env.DATABASE_URL;
+  const jobs = databaseUrl ? startHostedJobs({ databaseUrl, jobs: hostedJobs(process.env), log: (line) => console.log(line) }) : null;
   let closing = false;
   const close = () => {
     if (closing) return;
     closing = true;
-    void server.close().then(() => process.exit(0));
+    void (async () => {
+      await jobs?.stop();
+      await server.close();
+      process.exit(0);
+    })();
   };
   process.on('SIGTERM', close);
   process.on('SIGINT', close);

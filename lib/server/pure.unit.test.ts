@@ -147,7 +147,17 @@ describe('environment', () => {
       pollIntervalMs: 2_000,
       listMaxAgeMs: 1_000,
       poolMax: 4,
+      heavyPoolMax: 4,
+      heavyQueueMax: 32,
+      heavyReadsPer10s: 40,
+      readerDatabaseUrl: 'postgres://x',
+      readerRole: 'leaseboard_reader',
     });
+    expect(parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READER_ROLE: '', LEASEBOARD_READER_DATABASE_URL: 'postgres://r' })).toMatchObject({
+      readerDatabaseUrl: 'postgres://r',
+      readerRole: null,
+    });
+    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READER_ROLE: 'Robert"); DROP' })).toThrow(/LEASEBOARD_READER_ROLE/);
     expect(
       parseServerEnv({
         DATABASE_URL: 'postgres://x',
