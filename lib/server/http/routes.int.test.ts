@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, inject, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
 process.env.DATABASE_URL = inject('databaseUrl');
+// The fuzz is about input: give it a budget no burst here reaches (the budget itself: heavy-reads.int.test.ts).
+process.env.LEASEBOARD_HEAVY_READS_PER_10S = '10000';
 
 import * as detailRoute from '../../../app/api/v1/schedulers/[name]/route';
 import * as historyRoute from '../../../app/api/v1/schedulers/[name]/history/route';
