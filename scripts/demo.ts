@@ -149,6 +149,7 @@ async function main() {
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim(),
       },
     });
+    next.stdout.on('data', (chunk: Buffer) => process.stdout.write(`[dashboard] ${chunk}`));
     next.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[dashboard] ${chunk}`));
     next.on('exit', (code) => !shuttingDown && (log(`dashboard exited (${code})`), void shutdown(1)));
     const nextExited = new Promise((resolve) => next.once('exit', resolve));

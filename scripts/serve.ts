@@ -5,12 +5,14 @@
  * 127.0.0.1 — set HOST=0.0.0.0 deliberately to listen everywhere).
  * It also hosts Leaseboard's own jobs (lib/host/hosted-jobs.ts) when
  * DATABASE_URL is set. SIGTERM/SIGINT stop the jobs (releasing their leases),
- * then close the server; exit 0.
+ * then close the server; exit 0. With LEASEBOARD_EXIT_WITH_PARENT=1 it also
+ * closes when its stdin closes (whoever started it is gone).
  * Bad options: a message on stderr and exit code 2.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDashboardServer } from '../lib/host/dashboard-server';
+import { listenToParent } from '../lib/child/json-line-process';
 import { hostedJobs, startHostedJobs } from '../lib/host/hosted-jobs';
 
 function fail(message: string): never {
@@ -51,6 +53,8 @@ async function main() {
   };
   process.on('SIGTERM', close);
   process.on('SIGINT', close);
+  // Started by a supervisor (the demo, the e2e setup): stop when it is gone.
+  listenToParent(() => {}, close);
 }
 
 main().catch((error: unknown) => {

@@ -32,12 +32,17 @@ export function runNext(root: string, args: string[], env: NodeJS.ProcessEnv = p
   return spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** The production dashboard server (scripts/serve.ts: loopback by default, peer stamps, security headers). */
+/**
+ * The production dashboard server (scripts/serve.ts: loopback by default, peer
+ * stamps, security headers, hosted jobs). It stops by itself when the process
+ * that started it is gone (its stdin closes), so a killed demo or test run
+ * leaves no server behind.
+ */
 export function runDashboard(root: string, args: string[], options: { env?: NodeJS.ProcessEnv; detached?: boolean } = {}) {
   return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/serve.ts'), ...args], {
     cwd: root,
-    env: { ...(options.env ?? process.env), NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...(options.env ?? process.env), NODE_ENV: 'production', LEASEBOARD_EXIT_WITH_PARENT: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
 }
