@@ -28,7 +28,7 @@ export {
   type RuleTiming,
 } from './config';
 export { schedulerEvidence } from './evidence';
-export { overviewUrl, runbookUrl, schedulerPageUrl } from './links';
+export { overviewUrl, runbookUrl, schedulerPageUrl, silenceFormUrl } from './links';
 export { INACTIVE, advance, evaluate, judge, phase, type Evidence, type MachineTiming } from './machine';
 export { ALERT_MODES, DEFAULT_MODE, NO_MODES, isAlertMode, modeTable, resolveMode, type ModeSetting, type ModeTable, type ResolvedMode } from './modes';
 export { alertKey, alertLabels, alertmanagerAlert } from './payload';

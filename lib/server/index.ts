@@ -18,6 +18,7 @@ export type { ListParams, ReadResult, ServiceError, ServiceErrorCode } from './h
 export { closeStatusService, heavyGate, statusService } from './process';
 export { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './http/handlers';
 export { auditRoute } from './http/audit-route';
+export { alertsRoute } from './http/alerts-route';
 
 /** GET /api/v1/schedulers. Numbers are clamped; the result is always ok (a dead store is reported inside). */
 export async function readSchedulerList(params: ListParams = {}): Promise<ReadResult<SchedulerListResponse>> {

@@ -46,7 +46,8 @@ export type ModeChangeResult =
   | { kind: 'unknown_scheduler' }
   | { kind: 'no_override'; rule: AlertName };
 
-interface ModeRow {
+/** An alert_modes row as `MODE_COLUMNS` select it. */
+export interface ModeRow {
   rule: string;
   scheduler: string | null;
   mode: AlertMode;
@@ -55,17 +56,22 @@ interface ModeRow {
   at_ms: number;
 }
 
-const MODE_COLUMNS = `rule, scheduler, mode, by, reason, ${msCol('at', 'at_ms')}`;
+export const MODE_COLUMNS = `rule, scheduler, mode, by, reason, ${msCol('at', 'at_ms')}`;
 
 function toStored(row: ModeRow): StoredModeRow | null {
   if (!isAlertName(row.rule)) return null; // a rule no longer in the catalogue
   return { rule: row.rule, scheduler: row.scheduler, mode: row.mode, by: row.by, reason: row.reason, at: isoOrNull(row.at_ms)! };
 }
 
+/** Rows → stored modes, skipping rules no longer in the catalogue. */
+export function toStoredModes(rows: readonly ModeRow[]): StoredModeRow[] {
+  return rows.map(toStored).filter((row): row is StoredModeRow => row !== null);
+}
+
 /** Every stored mode (rules and overrides) of rules in the catalogue. */
 export async function readModeRows(db: Queryable): Promise<StoredModeRow[]> {
   const { rows } = await db.query({ name: 'alert_modes_read', text: `SELECT ${MODE_COLUMNS} FROM alert_modes` });
-  return (rows as ModeRow[]).map(toStored).filter((row): row is StoredModeRow => row !== null);
+  return toStoredModes(rows as ModeRow[]);
 }
 
 export async function readModeTable(db: Queryable): Promise<ModeTable> {

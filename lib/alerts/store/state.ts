@@ -26,7 +26,8 @@ export interface StoredAlert {
   updatedAt: IsoTime;
 }
 
-interface StateRow {
+/** An alert_state row as `STATE_COLUMNS` select it. */
+export interface StateRow {
   rule: string;
   scheduler: string | null;
   state: AlertStateKind;
@@ -41,10 +42,12 @@ interface StateRow {
   updated_ms: number;
 }
 
-const STATE_SQL = `SELECT rule, scheduler, state, ${msCol('active_at', 'active_ms')}, ${msCol('fired_at', 'fired_ms')},
+/** The columns every reader of alert_state selects (mapped by `toStoredAlert`). */
+export const STATE_COLUMNS = `rule, scheduler, state, ${msCol('active_at', 'active_ms')}, ${msCol('fired_at', 'fired_ms')},
   ${msCol('keep_firing_since', 'keep_ms')}, ${msCol('resolved_at', 'resolved_ms')}, summary, ${msCol('sent_at', 'sent_ms')}, sent_as,
-  ${msCol('delivered_sent_at', 'delivered_ms')}, ${msCol('updated_at', 'updated_ms')}
-FROM alert_state`;
+  ${msCol('delivered_sent_at', 'delivered_ms')}, ${msCol('updated_at', 'updated_ms')}`;
+
+const STATE_SQL = `SELECT ${STATE_COLUMNS} FROM alert_state`;
 
 function stateOf(row: StateRow): AlertState | null {
   const activeAt = isoOrNull(row.active_ms);
@@ -81,11 +84,16 @@ export function toStoredAlert(row: StateRow): StoredAlert | null {
   };
 }
 
+/** Rows → stored alerts, skipping rows of unknown rules or inconsistent state. */
+export function toStoredAlerts(rows: readonly StateRow[]): StoredAlert[] {
+  return rows.map(toStoredAlert).filter((a): a is StoredAlert => a !== null);
+}
+
 /** Every stored alert (or one scheduler's). */
 export async function readStoredAlerts(db: Queryable, scheduler?: string): Promise<StoredAlert[]> {
   const { rows } =
     scheduler === undefined
       ? await db.query({ name: 'alert_state_read', text: STATE_SQL })
       : await db.query({ name: 'alert_state_read_one', text: `${STATE_SQL} WHERE scheduler = $1`, values: [scheduler] });
-  return (rows as StateRow[]).map(toStoredAlert).filter((a): a is StoredAlert => a !== null);
+  return toStoredAlerts(rows as StateRow[]);
 }
