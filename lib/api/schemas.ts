@@ -190,6 +190,23 @@ export const SchedulerAlertSchema = named(
   "One of a scheduler's alerts that is not inactive",
 );
 
+export const AlertModeSettingSchema = named(
+  'AlertModeSetting',
+  z.object({ mode: AlertModeSchema, by: z.string(), reason: z.string(), at: time }),
+  "An operator's mode choice: who, why, when",
+);
+
+export const SchedulerAlertModeSchema = named(
+  'SchedulerAlertMode',
+  z.object({
+    rule: AlertNameSchema,
+    mode: AlertModeSchema,
+    source: z.enum(['override', 'rule', 'default']).describe("This scheduler's own override, the rule's mode, or the default (shadow)"),
+    setting: AlertModeSettingSchema.nullable(),
+  }),
+  'The mode in force for one rule on one scheduler, and where it comes from',
+);
+
 export const AlertSpanSchema = named(
   'AlertSpan',
   z.object({
@@ -214,6 +231,7 @@ export const SchedulerDetailResponseSchema = named(
     rejections: z.array(StaleWriteRejectionSchema).max(50).describe('Recent stale-write rejections, newest first'),
     estimated: z.array(z.string()).optional().describe('As-of facts that are estimates rather than logged facts (e.g. lease.renewedAt); empty when live'),
     alerts: z.array(SchedulerAlertSchema).describe('Its alerts that are pending, firing (or, live, recently resolved) — as of `at` when given'),
+    alertModes: z.array(SchedulerAlertModeSchema).describe('Live: the mode in force for each scheduler rule here (empty as of an instant)'),
   }),
 );
 
@@ -288,12 +306,6 @@ export const HealthzResponseSchema = named(
     error: errorBody.optional().describe('Present with 503'),
   }),
   "The status service's own health (nothing about schedulers): 200 when ok, else 503",
-);
-
-export const AlertModeSettingSchema = named(
-  'AlertModeSetting',
-  z.object({ mode: AlertModeSchema, by: z.string(), reason: z.string(), at: time }),
-  "An operator's mode choice: who, why, when",
 );
 
 export const AlertEntrySchema = named(

@@ -39,6 +39,7 @@ export type AlertsResponse = z.infer<typeof schemas.AlertsResponseSchema>;
 export type AlertEntry = z.infer<typeof schemas.AlertEntrySchema>;
 export type SchedulerAlert = z.infer<typeof schemas.SchedulerAlertSchema>;
 export type AlertSpan = z.infer<typeof schemas.AlertSpanSchema>;
+export type SchedulerAlertMode = z.infer<typeof schemas.SchedulerAlertModeSchema>;
 export type AlertModeName = z.infer<typeof schemas.AlertModeSchema>;
 export type AlertRuleName = z.infer<typeof schemas.AlertNameSchema>;
 /** PUT /api/v1/alerts/rules/{rule}/mode: request and answer. */

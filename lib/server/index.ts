@@ -10,7 +10,7 @@
  * with every scheduler unknown. All reads share one process-wide pool.
  */
 import 'server-only';
-import type { SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
+import type { AlertsResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { statusService } from './process';
 import { okResult, type ListParams, type ReadResult } from './http/result';
 
@@ -29,6 +29,13 @@ export async function readSchedulerList(params: ListParams = {}): Promise<ReadRe
 export function readSchedulerDetail(name: string, at?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {
   return statusService().detail(name, at);
 }
+
+/** GET /api/v1/alerts?limit=N: rules, modes, alerts (at most `limit`), delivery. */
+export function readAlertList(limit: number): Promise<ReadResult<AlertsResponse>> {
+  return statusService().alerts(limit);
+}
+
+export { readRunbook } from './runbooks';
 
 /** GET /api/v1/schedulers/{name}/history?from=&to= (ISO instants; defaults: the last hour). */
 export function readSchedulerHistory(name: string, from?: string | null, to?: string | null): Promise<ReadResult<SchedulerHistoryResponse>> {

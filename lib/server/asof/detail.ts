@@ -12,8 +12,8 @@
  * as of `at`, which were pending or firing then (../alerts/view.ts) — both
  * within the same two statements.
  */
-import type { SchedulerAlert, SchedulerDetailResponse, StaleWriteRejection } from '../../api/types';
-import { modeTable } from '../../alerts';
+import type { SchedulerAlert, SchedulerAlertMode, SchedulerDetailResponse, StaleWriteRejection } from '../../api/types';
+import { modeTable, resolveMode, SCHEDULER_ALERT_NAMES } from '../../alerts';
 import { toStoredModes, type ModeRow } from '../../alerts/store/modes';
 import { toStoredAlerts, type StateRow } from '../../alerts/store/state';
 import { alertsAt, liveAlert } from '../alerts/view';
@@ -47,6 +47,15 @@ interface RecentRow {
   /** Live only: the scheduler's alert_state rows and the modes that apply to it. */
   alerts: StateRow[] | null;
   modes: ModeRow[] | null;
+}
+
+/** The mode in force for each scheduler rule here (live), with its source. */
+function modesHere(row: RecentRow, name: string): SchedulerAlertMode[] {
+  const modes = modeTable(toStoredModes(row.modes ?? []));
+  return SCHEDULER_ALERT_NAMES.map((rule) => {
+    const resolved = resolveMode(modes, rule, name);
+    return { rule, mode: resolved.mode, source: resolved.source, setting: resolved.setting };
+  });
 }
 
 /** The scheduler's current alerts (live): firing first, then pending, then resolved; rule order within. */
@@ -123,6 +132,7 @@ export async function readDetail(deps: ReadDeps, rawName: string, rawAt?: string
       rejections: rejections(read.recent),
       estimated: [],
       alerts: currentAlerts(read.recent, deps.alertmanagerUrl),
+      alertModes: modesHere(read.recent, name.value),
     });
   } catch (error) {
     return storeUnreadable(error);
@@ -163,5 +173,6 @@ async function readDetailAsOf(deps: ReadDeps, name: string, atMs: number): Promi
     rejections: rejections(recent),
     estimated,
     alerts: alertsAt(logs.alerts, atMs),
+    alertModes: [],
   });
 }
