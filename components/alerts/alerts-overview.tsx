@@ -144,36 +144,38 @@ function Delivery({ body }: { body: AlertsResponse }) {
       {targets.length === 0 ? (
         <p className="muted small">The evaluator has not reported on delivery yet.</p>
       ) : (
-        <table className="plain-table" data-testid="delivery-targets">
-          <thead>
-            <tr>
-              <th scope="col">Alertmanager</th>
-              <th scope="col">State</th>
-              <th scope="col" className="num">
-                Waiting
-              </th>
-              <th scope="col" className="num">
-                Accepted
-              </th>
-              <th scope="col">Last accepted (UTC)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {targets.map((t) => (
-              <tr key={t.id} data-testid="delivery-target" data-failing={t.consecutiveFailures > 0}>
-                <th scope="row">{t.id}</th>
-                <td className={t.consecutiveFailures > 0 ? 'tone-text-bad' : ''}>
-                  {t.consecutiveFailures > 0
-                    ? `failing (${t.lastError ?? 'error'}), ${t.consecutiveFailures} attempt${t.consecutiveFailures === 1 ? '' : 's'}; retrying with backoff`
-                    : 'delivering'}
-                </td>
-                <td className="num">{t.queueDepth}</td>
-                <td className="num">{t.sentAlerts}</td>
-                <td className="num">{t.lastSuccessAt ? formatUtc(t.lastSuccessAt) : 'never'}</td>
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="delivery-heading">
+          <table className="plain-table" data-testid="delivery-targets">
+            <thead>
+              <tr>
+                <th scope="col">Alertmanager</th>
+                <th scope="col">State</th>
+                <th scope="col" className="num">
+                  Waiting
+                </th>
+                <th scope="col" className="num">
+                  Accepted
+                </th>
+                <th scope="col">Last accepted (UTC)</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {targets.map((t) => (
+                <tr key={t.id} data-testid="delivery-target" data-failing={t.consecutiveFailures > 0}>
+                  <th scope="row">{t.id}</th>
+                  <td className={t.consecutiveFailures > 0 ? 'tone-text-bad' : ''}>
+                    {t.consecutiveFailures > 0
+                      ? `failing (${t.lastError ?? 'error'}), ${t.consecutiveFailures} attempt${t.consecutiveFailures === 1 ? '' : 's'}; retrying with backoff`
+                      : 'delivering'}
+                  </td>
+                  <td className="num">{t.queueDepth}</td>
+                  <td className="num">{t.sentAlerts}</td>
+                  <td className="num">{t.lastSuccessAt ? formatUtc(t.lastSuccessAt) : 'never'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </>
   );
@@ -209,30 +211,32 @@ export function AlertsOverview() {
         {body.overrides.length === 0 ? (
           <p className="muted">None: every scheduler follows its rule&apos;s mode.</p>
         ) : (
-          <table className="plain-table" data-testid="alert-overrides">
-            <thead>
-              <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">Scheduler</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Who, when, why</th>
-              </tr>
-            </thead>
-            <tbody>
-              {body.overrides.map((o) => (
-                <tr key={`${o.rule}/${o.scheduler}`} data-testid="alert-override">
-                  <th scope="row">{o.rule}</th>
-                  <td>
-                    <Link href={`/schedulers/${encodeURIComponent(o.scheduler)}`}>{o.scheduler}</Link>
-                  </td>
-                  <td>{o.mode}</td>
-                  <td className="wrap small">
-                    {o.by}, {formatUtc(o.at)}: {o.reason}
-                  </td>
+          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="overrides-heading">
+            <table className="plain-table" data-testid="alert-overrides">
+              <thead>
+                <tr>
+                  <th scope="col">Rule</th>
+                  <th scope="col">Scheduler</th>
+                  <th scope="col">Mode</th>
+                  <th scope="col">Who, when, why</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {body.overrides.map((o) => (
+                  <tr key={`${o.rule}/${o.scheduler}`} data-testid="alert-override">
+                    <th scope="row">{o.rule}</th>
+                    <td>
+                      <Link href={`/schedulers/${encodeURIComponent(o.scheduler)}`}>{o.scheduler}</Link>
+                    </td>
+                    <td>{o.mode}</td>
+                    <td className="wrap small">
+                      {o.by}, {formatUtc(o.at)}: {o.reason}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
       <section className="panel" aria-labelledby="delivery-heading">

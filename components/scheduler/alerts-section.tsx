@@ -85,32 +85,34 @@ export function AlertsSection({ name, alerts, modes, asOf }: { name: string; ale
       {live && modes.length > 0 ? (
         <details className="alert-modes" data-testid="alert-modes">
           <summary>Rule modes for {name}</summary>
-          <table className="plain-table">
-            <thead>
-              <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">Mode here</th>
-                <th scope="col">Set by</th>
-                <th scope="col">
-                  <span className="visually-hidden">Change</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {modes.map((m) => (
-                <tr key={m.rule} data-testid="alert-mode-row" data-rule={m.rule} data-mode={m.mode}>
-                  <th scope="row">{m.rule}</th>
-                  <td>
-                    <strong>{m.mode}</strong> <span className="muted small">({MODE_SOURCE_TEXT[m.source]})</span>
-                  </td>
-                  <td className="wrap small">{m.setting ? `${m.setting.by}, ${formatUtc(m.setting.at)}: ${m.setting.reason}` : '—'}</td>
-                  <td>
-                    <ModeControl rule={m.rule} scheduler={name} current={m.mode} />
-                  </td>
+          <div className="table-scroll" tabIndex={0} role="region" aria-label={`Rule modes for ${name}`}>
+            <table className="plain-table">
+              <thead>
+                <tr>
+                  <th scope="col">Rule</th>
+                  <th scope="col">Mode here</th>
+                  <th scope="col">Set by</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Change</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {modes.map((m) => (
+                  <tr key={m.rule} data-testid="alert-mode-row" data-rule={m.rule} data-mode={m.mode}>
+                    <th scope="row">{m.rule}</th>
+                    <td>
+                      <strong>{m.mode}</strong> <span className="muted small">({MODE_SOURCE_TEXT[m.source]})</span>
+                    </td>
+                    <td className="wrap small">{m.setting ? `${m.setting.by}, ${formatUtc(m.setting.at)}: ${m.setting.reason}` : '—'}</td>
+                    <td>
+                      <ModeControl rule={m.rule} scheduler={name} current={m.mode} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </details>
       ) : null}
     </section>
