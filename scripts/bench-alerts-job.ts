@@ -32,7 +32,7 @@ import { newInstanceToken } from '../lib/lease/token';
 import { schedulerConfig, SchedulerRuntime, type FencedStep } from '../lib/scheduler';
 import { StatusService } from '../lib/server/service';
 import { REPORTS_SQL, seedStatements, SUMMARIES_SQL } from './bench-status-data';
-import { envInt, fmt, stats, verdict } from './bench-stats';
+import { envInt, fmt, stats } from './bench-stats';
 
 const N = envInt('BENCH_SCHEDULERS', 10_000);
 const ROUNDS = envInt('BENCH_JOB_ROUNDS', 40);
@@ -141,7 +141,9 @@ async function main(): Promise<void> {
     await runtimeJob.close?.();
     const steady = stats(full.slice(1));
     log(`  under the runtime (claim, read, plan, write, complete; one occurrence a second): ${fmt(steady)}`);
-    log(`    cadence 5 s by default: a round uses ${((steady.p50 / 5_000) * 100).toFixed(1)}% of it (p50); under 1 s (p99): ${verdict(steady.p99 < 1_000)}`);
+    log(
+      `    the default cadence is 5 s: a round takes ${((steady.p50 / 5_000) * 100).toFixed(1)}% of it (p50), ${((steady.p99 / 5_000) * 100).toFixed(1)}% (p99)`,
+    );
   } finally {
     await Promise.all([pool.end(), readDb.end()]);
     await database.drop();
