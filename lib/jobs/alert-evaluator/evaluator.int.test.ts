@@ -488,4 +488,65 @@ describe('a round whose write the database refuses delivers nothing', () => {
       await Promise.all([db.end(), readDb.end()]);
     }
   });
+
+  it('the status read times out while the store still takes writes: StatusStoreUnreadable fires, and it alone — every scheduler rule holds', async () => {
+    const name = uniqueLease('unreadable');
+    const s = spawn(name, 'A');
+    await s.waitFor((line) => line.event === 'occurrence_started', POLL);
+    await changeAlertMode(pool, { rule: 'SchedulerUnknown', scheduler: name, mode: 'on', by: 'tester', reason: 'unreadable store' });
+    const config = parseAlertConfig({ ...ALERT_ENV, ALERTMANAGER_URL: am.url });
+    const job = alertEvaluatorJob({ config, readTimeoutMs: 300 });
+    const db = createPool(databaseUrl(), { applicationName: 'leaseboard-test-evaluator' });
+    const real = createReadOnlyPool(databaseUrl(), { applicationName: 'leaseboard-test-evaluator' });
+    // The status read (one named statement) becomes slower than the evaluator's read deadline; nothing else changes.
+    let slow = false;
+    const query = ((config: { name?: string }, ...rest: unknown[]) =>
+      slow && config?.name === 'status_facts_all'
+        ? new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => (real.query as (...args: unknown[]) => unknown)(config, ...rest))
+        : (real.query as (...args: unknown[]) => unknown)(config, ...rest)) as typeof real.query;
+    const readDb = { readOnly: true as const, query, end: () => real.end() };
+    const events: RuntimeEvent[] = [];
+    const runtime = new SchedulerRuntime(job, schedulerConfig({ name: ALERT_EVALUATOR_JOB, batchWorkMs: 0 }), { db, readDb, onEvent: (e) => events.push(e) });
+    const stateOf = async (rule: string, scheduler: string | null) =>
+      (await pool.query<{ state: string }>('SELECT state FROM alert_state WHERE rule = $1 AND scheduler IS NOT DISTINCT FROM $2', [rule, scheduler])).rows[0]
+        ?.state ?? null;
+    try {
+      runtime.start();
+      const completed = () => events.filter((e) => e.event === 'occurrence_completed').length;
+      await poll(
+        async () => completed(),
+        (n) => n >= 2,
+        POLL,
+      ); // rounds that read the store: the scheduler is known
+      s.signal('SIGUSR2'); // its reports stop: were the store read, SchedulerUnknown would go pending within seconds
+      slow = true;
+      await poll(
+        () => stateOf('StatusStoreUnreadable', null),
+        (state) => state === 'firing',
+        POLL,
+      );
+      const after = completed();
+      await poll(
+        async () => completed(),
+        (n) => n >= after + 4,
+        POLL,
+      );
+      expect(await stateOf('SchedulerUnknown', name)).toBeNull(); // held: unknown evidence of an unreadable store fires nothing
+      slow = false;
+      await poll(
+        () => stateOf('StatusStoreUnreadable', null),
+        (state) => state !== 'firing',
+        POLL,
+      );
+      await poll(
+        () => stateOf('SchedulerUnknown', name),
+        (state) => state === 'pending' || state === 'firing',
+        POLL,
+      );
+    } finally {
+      await runtime.stop();
+      await job.close?.();
+      await Promise.all([db.end(), readDb.end()]);
+    }
+  });
 });
