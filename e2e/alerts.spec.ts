@@ -48,9 +48,21 @@ test('SchedulerStalled on for one scheduler: pending, firing and delivered; its 
   await row.getByTestId('mode-on').check();
   await expect(row.getByTestId('mode-confirm')).toBeDisabled(); // a reason is required
   await row.getByTestId('mode-reason').fill('page the on-call on stalls');
+  // The answer is held back: until the server confirms, the page must not claim the change.
+  let release: () => void = () => {};
+  const answerHeld = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/alerts/rules/SchedulerStalled/mode', async (route) => {
+    await answerHeld;
+    await route.continue();
+  });
   await row.getByTestId('mode-confirm').click();
+  await expect(row.getByTestId('mode-confirm')).toHaveText('Waiting for the server…');
+  await expect(row.getByTestId('mode-confirmed')).toHaveCount(0);
+  await expect(row).toHaveAttribute('data-mode', 'shadow');
+  release();
   await expect(row.getByTestId('mode-confirmed')).toContainText(`SchedulerStalled on ${lease} shadow (inherited) → on by carol`);
   await expect(row).toHaveAttribute('data-mode', 'on');
+  await page.unroute('**/alerts/rules/SchedulerStalled/mode');
 
   a.signal('SIGUSR1');
   const alert = section.locator('[data-testid="scheduler-alert"][data-rule="SchedulerStalled"]');
