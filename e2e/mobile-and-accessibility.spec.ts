@@ -1,7 +1,7 @@
 /**
- * (h) A Pixel 7 (and a 360 px phone) renders the overview and the scheduler
- * page without horizontal scrolling; axe finds no serious or critical
- * violations on either page, in light and dark.
+ * (h) A Pixel 7 (and a 360 px phone) renders the overview, the scheduler
+ * page and the Alerts page without horizontal scrolling; axe finds no serious
+ * or critical violations on them (and on a runbook), in light and dark.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { devices, type Page } from '@playwright/test';
@@ -20,7 +20,7 @@ async function seriousViolations(page: Page) {
 test.describe('on a Pixel 7', () => {
   test.use({ viewport, userAgent, deviceScaleFactor, isMobile, hasTouch });
 
-  test('overview and scheduler page fit the screen', async ({ schedulers, lease, overview, schedulerPage, page }, testInfo) => {
+  test('overview, scheduler page and Alerts page fit the screen', async ({ schedulers, lease, overview, schedulerPage, page, env }, testInfo) => {
     await schedulers.start(lease, 'A');
     await overview.goto(lease);
     await expect.poll(() => overview.health(lease)).toBe('progressing');
@@ -34,6 +34,11 @@ test.describe('on a Pixel 7', () => {
     await expect.poll(() => overview.hasHorizontalScroll()).toBe(false);
     await keepScreenshot(page, testInfo, 'scheduler-page-pixel7');
 
+    await page.goto(`${env.baseUrl}/alerts`);
+    await expect(page.getByTestId('alert-rules')).toBeVisible();
+    await expect.poll(() => overview.hasHorizontalScroll()).toBe(false);
+    await keepScreenshot(page, testInfo, 'alerts-pixel7');
+
     await page.setViewportSize({ width: 360, height: 780 });
     await overview.goto();
     await expect(page.getByTestId('scheduler-row').first()).toBeVisible();
@@ -42,7 +47,7 @@ test.describe('on a Pixel 7', () => {
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {
-  test(`no serious or critical axe violations (${colorScheme})`, async ({ schedulers, lease, overview, schedulerPage, page }, testInfo) => {
+  test(`no serious or critical axe violations (${colorScheme})`, async ({ schedulers, lease, overview, schedulerPage, page, env }, testInfo) => {
     await page.emulateMedia({ colorScheme });
     await schedulers.start(lease, 'A');
     await overview.goto(lease);
@@ -56,5 +61,14 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await schedulerPage.showTimeline();
     expect(await seriousViolations(page)).toEqual([]);
     await keepScreenshot(page, testInfo, `scheduler-page-${colorScheme}`);
+
+    await page.goto(`${env.baseUrl}/alerts`);
+    await expect(page.getByTestId('alert-rules')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await keepScreenshot(page, testInfo, `alerts-${colorScheme}`);
+
+    await page.goto(`${env.baseUrl}/runbooks/SchedulerStalled`);
+    await expect(page.getByTestId('runbook')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
   });
 }

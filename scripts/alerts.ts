@@ -10,7 +10,12 @@
  *   cannot be expressed. Run them with `promtool test rules DIR/*.test.yml`.
  * - `alertmanager-config [--out FILE] [--webhook URL]` — the Alertmanager
  *   configuration with Leaseboard's inhibit rule (docs/alertmanager/).
- * Exit codes: 0 done · 2 usage, bad configuration or unreadable input.
+ * - `mode --rule R [--scheduler S] --mode on|shadow|off --by WHO --reason WHY`
+ *   — an operator sets a rule's rollout mode (or one scheduler's override),
+ *   audited (lib/alerts/store/modes.ts). Prints the change as one JSON line.
+ *   Database: DATABASE_URL, else the running demo's.
+ * Exit codes: 0 done (also: already in that mode, nothing recorded) · 2 usage,
+ * bad configuration, unknown rule or scheduler, or unreadable input.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,13 +27,19 @@ import { deriveRuleTests } from '../lib/alerts/prometheus/rule-tests';
 import { promRuleFile, RULE_FILE_HEADER } from '../lib/alerts/prometheus/rules';
 import { serviceRuleTests } from '../lib/alerts/prometheus/service-tests';
 import { toYaml } from '../lib/alerts/yaml';
+import { changeAlertMode, modeChangeSchema } from '../lib/alerts/store/modes';
+import { createPool } from '../db/pool';
+import { runningDatabaseUrl } from '../lib/scheduler/running-database';
 
 const ROOT = path.resolve(__dirname, '..');
 const USAGE = `usage: npm run alerts -- rules [--out FILE]
        npm run alerts -- rule-tests --out DIR [GOLDEN_FILE …]
-       npm run alerts -- alertmanager-config [--out FILE] [--webhook URL]`;
+       npm run alerts -- alertmanager-config [--out FILE] [--webhook URL]
+       npm run alerts -- mode --rule R [--scheduler S] --mode on|shadow|off --by WHO --reason WHY`;
 
 class UsageError extends Error {}
+/** A well-formed command the store refuses (unknown scheduler, no override for that rule…): a message, no usage text. */
+class RefusedError extends Error {}
 
 function write(out: string | undefined, text: string): void {
   if (out === undefined) process.stdout.write(text);
@@ -84,7 +95,51 @@ function amConfig(args: string[]): void {
   write(values.out, toYaml(alertmanagerConfig(options), SHIPPED_HEADER));
 }
 
-function main(argv: string[]): number {
+async function mode(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { rule: { type: 'string' }, scheduler: { type: 'string' }, mode: { type: 'string' }, by: { type: 'string' }, reason: { type: 'string' } },
+    strict: true,
+  });
+  const change = modeChangeSchema.safeParse({
+    rule: values.rule ?? '',
+    scheduler: values.scheduler ?? null,
+    mode: values.mode ?? '',
+    by: values.by ?? '',
+    reason: values.reason ?? '',
+  });
+  if (!change.success) throw new UsageError(change.error.issues.map((issue) => issue.message).join('; '));
+  const url = process.env.DATABASE_URL ?? runningDatabaseUrl();
+  if (!url) throw new UsageError('no database: set DATABASE_URL, or start `npm run demo` first');
+  const pool = createPool(url, { applicationName: 'leaseboard-alerts-cli' });
+  try {
+    const result = await changeAlertMode(pool, change.data as Parameters<typeof changeAlertMode>[1], { mustExist: true });
+    const { rule, scheduler } = change.data;
+    const target = scheduler === null ? rule : `${rule} on ${scheduler}`;
+    switch (result.kind) {
+      case 'changed':
+        process.stdout.write(`${JSON.stringify({ ...result.setting, from: result.from.setting ?? `${result.from.effective} (inherited)` })}\n`);
+        return;
+      case 'unchanged':
+        process.stdout.write(`alerts: ${target} is already ${result.current.mode} (by ${result.current.by}: ${result.current.reason}); nothing recorded\n`);
+        return;
+      case 'unknown_scheduler':
+        throw new RefusedError(`no scheduler named ${scheduler}`);
+      case 'no_override':
+        throw new RefusedError(`${rule} is about the status service itself: it has no per-scheduler mode (leave out --scheduler)`);
+      case 'conflict':
+        throw new RefusedError(`the mode of ${target} changed meanwhile (now ${result.effective}); look again and retry`);
+      default: {
+        const unreachable: never = result;
+        throw new Error(`unexpected mode result ${JSON.stringify(unreachable)}`);
+      }
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
   const args = argv.filter((a) => a !== '--');
   const [command, ...rest] = args;
   try {
@@ -98,12 +153,16 @@ function main(argv: string[]): number {
       case 'alertmanager-config':
         amConfig(rest);
         return 0;
+      case 'mode':
+        await mode(rest);
+        return 0;
       default:
         throw new UsageError(command === undefined ? 'no subcommand' : `unknown subcommand ${JSON.stringify(command)}`);
     }
   } catch (error) {
     if (
       error instanceof UsageError ||
+      error instanceof RefusedError ||
       error instanceof AlertConfigError ||
       (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
     ) {
@@ -114,4 +173,6 @@ function main(argv: string[]): number {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

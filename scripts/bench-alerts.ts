@@ -10,7 +10,11 @@
  * for plain node (no loader), as a built deployment would. Prints the load
  * average: on a shared machine wall time includes waiting for a core, so the
  * process's CPU time is printed beside it.
- * Env: BENCH_SCHEDULERS (10,000), BENCH_ROUNDS (200).
+ * Then the evaluator job's full round against a real PostgreSQL with as many
+ * schedulers (scripts/bench-alerts-job.ts): read, plan, fenced write, and the
+ * same under the runtime, against the status service's own fresh read.
+ * Env: BENCH_SCHEDULERS (10,000), BENCH_ROUNDS (200), BENCH_JOB_ROUNDS (40);
+ * DATABASE_URL for the job part's server (else an embedded PostgreSQL).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -78,6 +82,8 @@ function main(): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const job = spawnSync(path.join(root, 'node_modules', '.bin', 'tsx'), [path.join(__dirname, 'bench-alerts-job.ts')], { cwd: root, stdio: 'inherit' });
+  if (job.status !== 0) throw new Error('the job round bench failed');
 }
 
 try {

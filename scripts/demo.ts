@@ -4,7 +4,11 @@
  * the dashboard when its sources changed, starts the archive service (the
  * external fenced resource, lib/archive), serves the dashboard on 127.0.0.1,
  * and runs two scheduler processes for `retention-planner` and one for
- * `index-compaction` with short demo timings, fault buttons included.
+ * `index-compaction` with short demo timings, fault buttons included. The
+ * dashboard hosts the alert evaluator; when the Alertmanager binary is
+ * installed (Debian `prometheus-alertmanager`) a local one runs with a
+ * webhook receiver whose notifications are printed here, and the dashboard
+ * delivers to it; otherwise it says how to install it.
  * Ctrl-C stops everything; a second run reuses the data.
  */
 import { spawn } from 'node:child_process';
@@ -14,6 +18,7 @@ import readline from 'node:readline';
 import { freePort } from '../db/free-port';
 import { migrateDatabase } from '../db/migrate';
 import { createPool } from '../db/pool';
+import { startLocalAlertmanager } from '../lib/alerts/local/alertmanager';
 import { ArchiveProcess } from '../lib/archive/process';
 import { startControlServer } from '../lib/demo/control-server';
 import { ensureBuild, runDashboard } from '../lib/demo/next-build';
@@ -50,6 +55,17 @@ const schedulers = (archiveUrl: string): DemoSchedulerSpec[] => [
 ];
 
 const log = (line: string) => console.log(`[demo] ${line}`);
+
+/** Alert timings short enough to watch (the defaults wait minutes); SchedulerStalled fires 20 s after a scheduler reads stalled. */
+const DEMO_ALERT_ENV = {
+  LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '2000',
+  LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '20000',
+  LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR_MS: '30000',
+  LEASEBOARD_ALERT_SCHEDULER_NO_LEADER_FOR_MS: '30000',
+  LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_FOR_MS: '20000',
+  LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_KEEP_FIRING_FOR_MS: '20000',
+  LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR_MS: '10000',
+};
 
 async function portToUse(): Promise<number> {
   const wanted = Number(process.env.PORT ?? 3000);
@@ -132,9 +148,23 @@ async function main() {
     );
     for (const spec of schedulers(archive.url)) supervisor.start(spec);
 
+    // Alerts: a local Alertmanager with a webhook receiver standing in for the pager, when installed.
+    const alerting = await startLocalAlertmanager({
+      onNotification: ({ body }) => {
+        for (const alert of body.alerts) {
+          const on = alert.labels.scheduler ? ` ${alert.labels.scheduler}` : '';
+          const span = alert.status === 'firing' ? `since ${alert.startsAt}` : `${alert.startsAt} → ${alert.endsAt}`;
+          console.log(`[alertmanager] notified: ${alert.status} ${alert.labels.alertname}${on} (${span})`);
+        }
+      },
+    });
+    if (alerting.kind === 'started') cleanups.push(() => alerting.am.close());
+    else log(`alerts: evaluated and shown on the dashboard, delivered nowhere — ${alerting.hint}`);
+
     // Local operator sign-in: a token printed once, and a session-signing secret that never leaves this process tree.
     const operatorToken = randomBytes(24).toString('base64url');
     const port = await portToUse();
+    const url = `http://127.0.0.1:${port}${process.env.LEASEBOARD_BASE_PATH ?? ''}`;
     const next = runDashboard(ROOT, ['-p', String(port), '-H', '127.0.0.1'], {
       env: {
         ...process.env,
@@ -144,6 +174,9 @@ async function main() {
         LEASEBOARD_OPERATOR_TOKEN: operatorToken,
         LEASEBOARD_SESSION_SECRET: randomBytes(32).toString('base64url'),
         NEXT_TELEMETRY_DISABLED: '1',
+        LEASEBOARD_EXTERNAL_URL: url,
+        ...DEMO_ALERT_ENV,
+        ...(alerting.kind === 'started' ? { ALERTMANAGER_URL: alerting.am.url } : {}),
         // A young generation big enough for one refresh's projections (~10k statuses):
         // halves the projection's GC time at 10,000 schedulers (bench:status).
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim(),
@@ -158,10 +191,15 @@ async function main() {
       if (next.exitCode === null && next.signalCode === null) next.kill('SIGTERM');
       await nextExited;
     });
-    const url = `http://127.0.0.1:${port}${process.env.LEASEBOARD_BASE_PATH ?? ''}`;
     await waitForHttp(`${url}/api/healthz`, 60_000);
     log(`dashboard: ${url}  (fault buttons on each scheduler's page; Ctrl-C stops everything)`);
     log(`operator token (printed once; sign in at ${url}/login to disable schedulers and use the fault buttons): ${operatorToken}`);
+    if (alerting.kind === 'started') {
+      log(`alerts: Alertmanager ${alerting.am.url} (its UI: silences), notifications printed here as [alertmanager] lines`);
+    }
+    log(
+      `alerts: every rule starts in shadow (shown, never delivered). To deliver one, sign in and use ${url}/alerts, or: npm run alerts -- mode --rule SchedulerStalled --mode on --by YOU --reason "demo"`,
+    );
   } catch (error) {
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
     await shutdown(1);

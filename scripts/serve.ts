@@ -40,7 +40,8 @@ async function main() {
   });
   console.log(`dashboard: listening on ${server.url}`);
   const databaseUrl = process.env.DATABASE_URL;
-  const jobs = databaseUrl ? startHostedJobs({ databaseUrl, jobs: hostedJobs(process.env), log: (line) => console.log(line) }) : null;
+  const log = (line: string) => console.log(line);
+  const jobs = databaseUrl ? startHostedJobs({ databaseUrl, jobs: hostedJobs(process.env, log), log }) : null;
   let closing = false;
   const close = () => {
     if (closing) return;

@@ -9,7 +9,20 @@ import { auditQuery } from '@/lib/client/queries';
 const ACTION: Record<AuditEntry['action'], string> = {
   'scheduler.disable': 'disabled scheduler',
   'scheduler.enable': 'enabled scheduler',
+  'alert.mode': 'set alert mode',
 };
+
+/** What was acted on: a scheduler (linked), or an alert rule (on one scheduler, or as a whole). */
+function Target({ entry }: { entry: AuditEntry }) {
+  const scheduler = entry.scheduler === null ? null : <Link href={`/schedulers/${encodeURIComponent(entry.scheduler)}`}>{entry.scheduler}</Link>;
+  if (entry.rule === null) return scheduler;
+  return (
+    <>
+      <Link href="/alerts">{entry.rule}</Link>
+      {scheduler ? <> on {scheduler}</> : null}
+    </>
+  );
+}
 
 export function AuditTable({ scheduler, headingId }: { scheduler: string | null; headingId: string }) {
   const query = useQuery(auditQuery(scheduler));
@@ -37,7 +50,7 @@ export function AuditTable({ scheduler, headingId }: { scheduler: string | null;
             <th scope="col">When (UTC)</th>
             <th scope="col">Who</th>
             <th scope="col">What</th>
-            {scheduler === null ? <th scope="col">Scheduler</th> : null}
+            {scheduler === null ? <th scope="col">Scheduler or rule</th> : null}
             <th scope="col">From → to</th>
             <th scope="col">Why</th>
           </tr>
@@ -47,10 +60,13 @@ export function AuditTable({ scheduler, headingId }: { scheduler: string | null;
             <tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
               <td className="num">{formatUtc(entry.at)}</td>
               <td>{entry.who}</td>
-              <td>{ACTION[entry.action]}</td>
+              <td>
+                {ACTION[entry.action]}
+                {scheduler !== null && entry.rule !== null ? ` of ${entry.rule}` : ''}
+              </td>
               {scheduler === null ? (
                 <td>
-                  <Link href={`/schedulers/${encodeURIComponent(entry.target)}`}>{entry.target}</Link>
+                  <Target entry={entry} />
                 </td>
               ) : null}
               <td>

@@ -18,6 +18,7 @@ import { DocumentHealth } from '../document-health';
 import { HealthBadge } from '../health-badge';
 import { ObservationBanner } from '../observation-banner';
 import { ObservationProvider } from '../observation-context';
+import { AlertsSection } from './alerts-section';
 import { AsOfBanner } from './as-of-banner';
 import { AxisPanels } from './axis-panels';
 import { IntentControl } from './intent-control';
@@ -71,6 +72,7 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
       </header>
       <ReasonsList reasons={body.status.reasons} />
       <AxisPanels view={view} />
+      <AlertsSection name={name} alerts={body.alerts} modes={body.alertModes} asOf={body.asOf} />
       <TimelineSection history={history.data?.body} error={history.error} />
       <TransitionsTable transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />
       <RejectionsTable rejections={body.rejections} />

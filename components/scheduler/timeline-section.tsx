@@ -8,6 +8,7 @@
 import dynamic from 'next/dynamic';
 import { memo, useEffect, useRef, useState } from 'react';
 import type { SchedulerHistoryResponse } from '@/lib/api/types';
+import { AlertSpans } from './alert-spans';
 
 const TimelineChart = memo(
   dynamic(() => import('./timeline-chart').then((m) => m.TimelineChart), {
@@ -41,6 +42,7 @@ export function TimelineSection({ history, error }: { history: SchedulerHistoryR
           <p className="muted">{error ? `History unavailable: ${error.message}` : 'Loading the last hour…'}</p>
         </div>
       )}
+      {history ? <AlertSpans history={history} /> : null}
     </section>
   );
 }

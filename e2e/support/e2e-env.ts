@@ -19,6 +19,8 @@ export interface E2eEnv {
   pollIntervalMs: number;
   /** The local operator token the server was started with. */
   operatorToken: string;
+  /** The real Alertmanager the server's alert evaluator delivers to. */
+  alertmanagerUrl: string;
 }
 
 export function e2eEnv(): E2eEnv {
@@ -34,5 +36,6 @@ export function e2eEnv(): E2eEnv {
     databaseUrl: read('E2E_DATABASE_URL'),
     pollIntervalMs: Number(read('E2E_POLL_INTERVAL_MS')),
     operatorToken: read('E2E_OPERATOR_TOKEN'),
+    alertmanagerUrl: read('E2E_ALERTMANAGER_URL'),
   };
 }

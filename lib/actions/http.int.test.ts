@@ -11,6 +11,7 @@ process.env.LEASEBOARD_OPERATOR_TOKEN = TOKEN;
 
 import * as demoAction from '../../app/api/demo/processes/[id]/[action]/route';
 import * as auditRoute from '../../app/api/v1/audit/route';
+import * as alertModeRoute from '../../app/api/v1/alerts/rules/[rule]/mode/route';
 import * as intentRoute from '../../app/api/v1/schedulers/[name]/intent/route';
 import * as sessionRoute from '../../app/api/v1/session/route';
 import type { Pool } from 'pg';
@@ -28,6 +29,14 @@ const post = (path: string, headers: Record<string, string>, body: unknown, meth
 const params = <T>(value: T) => ({ params: Promise.resolve(value) });
 const intent = (name: string, headers: Record<string, string>, body: unknown) =>
   intentRoute.POST(post(`/api/v1/schedulers/${name}/intent`, headers, body), params({ name }));
+const alertMode = (rule: string, headers: Record<string, string>, body: unknown) =>
+  alertModeRoute.PUT(post(`/api/v1/alerts/rules/${rule}/mode`, headers, body, 'PUT'), params({ rule }));
+
+async function modeState(pool: Pool, scheduler: string) {
+  const modes = await pool.query('SELECT rule, mode, by, reason FROM alert_modes WHERE scheduler = $1', [scheduler]);
+  const audit = await pool.query('SELECT count(*)::int AS n FROM alert_mode_audit WHERE scheduler = $1', [scheduler]);
+  return { modes: modes.rows, audits: audit.rows[0].n as number };
+}
 
 async function dbState(pool: Pool, name: string) {
   const intents = await pool.query('SELECT disabled, by, reason FROM scheduler_intents WHERE lease = $1', [name]);
@@ -66,10 +75,17 @@ describe('operator actions', () => {
         await demoAction.POST(post('/api/demo/processes/p/kill', { ...CROSS, cookie: operatorCookie }, undefined), params({ id: 'p', action: 'kill' })),
         // a plain cross-site HTML form cannot send the action header
         await intent(name, { host: 'leaseboard.test', 'content-type': 'application/json', cookie: operatorCookie }, { disabled: true, reason: 'form' }),
+        await alertMode('SchedulerStalled', { ...CROSS, cookie: operatorCookie }, { mode: 'off', scheduler: name, reason: 'evil' }),
+        await alertMode(
+          'SchedulerStalled',
+          { host: 'leaseboard.test', 'content-type': 'application/json', cookie: operatorCookie },
+          { mode: 'off', reason: 'form' },
+        ),
       ];
       for (const response of attempts) expect(await errorOf(response)).toMatchObject({ status: 403, code: 'cross_site' });
       expect(attempts[1]!.headers.get('set-cookie')).toBeNull();
       expect(await state(name)).toEqual(before);
+      expect(await modeState(pool, name)).toEqual({ modes: [], audits: 0 });
     });
   });
 
@@ -84,6 +100,39 @@ describe('operator actions', () => {
       });
       expect(await errorOf(await sessionRoute.POST(post('/api/v1/session', SAME, { token: 'wrong-token', name: 'mallory' })))).toMatchObject({ status: 403 });
       expect(await state(name)).toEqual({ intent: null, audits: 0 });
+      expect(await errorOf(await alertMode('SchedulerStalled', SAME, { mode: 'off', scheduler: name, reason: 'viewer' }))).toMatchObject({
+        status: 403,
+        code: 'forbidden',
+      });
+      expect(await modeState(pool, name)).toEqual({ modes: [], audits: 0 });
+    });
+
+    it.each([
+      ['a missing reason', { mode: 'off' }, 400, /reason/],
+      ['an oversized reason', { mode: 'off', reason: 'x'.repeat(201) }, 400, /reason: at most 200/],
+      ['an unknown mode', { mode: 'loud', reason: 'x' }, 400, /mode: one of off, shadow, on/],
+      ['an unknown field', { mode: 'off', reason: 'x', by: 'someone-else' }, 400, /by|unrecognized/i],
+      ['an unknown scheduler', { mode: 'off', reason: 'x', scheduler: 'nobody-here' }, 404, /no scheduler named nobody-here/],
+    ])('alert mode with %s → %i, nothing written', async (_what, body, status, message) => {
+      const name = uniqueLease('mode-input');
+      await register(pool, name);
+      const error = await errorOf(await alertMode('SchedulerStalled', { ...SAME, cookie: operatorCookie }, { scheduler: name, ...body }));
+      expect(error).toMatchObject({ status });
+      expect(error.message).toMatch(message);
+      expect(await modeState(pool, name)).toEqual({ modes: [], audits: 0 });
+    });
+
+    it('alert mode for an unknown rule → 404; a service rule has no per-scheduler mode → 400', async () => {
+      expect(await errorOf(await alertMode('NoSuchRule', { ...SAME, cookie: operatorCookie }, { mode: 'off', reason: 'x' }))).toMatchObject({
+        status: 404,
+        code: 'unknown_rule',
+      });
+      const name = uniqueLease('mode-service');
+      await register(pool, name);
+      expect(await errorOf(await alertMode('Watchdog', { ...SAME, cookie: operatorCookie }, { mode: 'off', scheduler: name, reason: 'x' }))).toMatchObject({
+        status: 400,
+        code: 'invalid_body',
+      });
     });
 
     it.each([
@@ -143,6 +192,52 @@ describe('operator actions', () => {
         { who: 'carol', action: 'scheduler.disable', target: name, from: 'enabled', to: 'disabled', reason: 'storage migration' },
       ]);
       expect(Date.parse(entries[0]!.at!)).toBeGreaterThan(Date.parse(entries[1]!.at!));
+    });
+
+    it('an alert mode: set, answered with from → to, refused when unchanged or stale, audited and listed', async () => {
+      const name = uniqueLease('mode-act');
+      await register(pool, name);
+      const as = { ...SAME, cookie: operatorCookie };
+      const on = await alertMode('SchedulerStalled', as, { mode: 'on', scheduler: name, reason: 'page on stalls', expectMode: 'shadow' });
+      expect(on.status).toBe(200);
+      expect(await on.json()).toMatchObject({
+        rule: 'SchedulerStalled',
+        scheduler: name,
+        from: { setting: null, effective: 'shadow' },
+        to: 'on',
+        setting: { mode: 'on', by: 'carol', reason: 'page on stalls' },
+      });
+      expect(await errorOf(await alertMode('SchedulerStalled', as, { mode: 'on', scheduler: name, reason: 'again' }))).toMatchObject({
+        status: 409,
+        code: 'no_change',
+      });
+      expect(
+        await errorOf(await alertMode('SchedulerStalled', as, { mode: 'off', scheduler: name, reason: 'stale view', expectMode: 'shadow' })),
+      ).toMatchObject({
+        status: 409,
+        code: 'conflict',
+      });
+      const shadow = await alertMode('SchedulerStalled', as, { mode: 'shadow', scheduler: name, reason: 'too noisy', expectMode: 'on' });
+      expect(await shadow.json()).toMatchObject({ from: { setting: 'on', effective: 'on' }, to: 'shadow' });
+      expect(await modeState(pool, name)).toEqual({ modes: [{ rule: 'SchedulerStalled', mode: 'shadow', by: 'carol', reason: 'too noisy' }], audits: 2 });
+
+      const audit = await auditRoute.GET(new Request(`${ORIGIN}/api/v1/audit?scheduler=${name}`));
+      const { entries } = (await audit.json()) as { entries: Array<Record<string, string | null>> };
+      expect(entries.map(({ who, action, target, scheduler, rule, from, to, reason }) => ({ who, action, target, scheduler, rule, from, to, reason }))).toEqual(
+        [
+          { who: 'carol', action: 'alert.mode', target: name, scheduler: name, rule: 'SchedulerStalled', from: 'on', to: 'shadow', reason: 'too noisy' },
+          {
+            who: 'carol',
+            action: 'alert.mode',
+            target: name,
+            scheduler: name,
+            rule: 'SchedulerStalled',
+            from: 'shadow (inherited)',
+            to: 'on',
+            reason: 'page on stalls',
+          },
+        ],
+      );
     });
 
     it('signing out clears the cookie; the session answer says who you are', async () => {

@@ -14,8 +14,10 @@
  */
 import type pg from 'pg';
 import type { z } from 'zod';
-import { IntentRequestSchema, SignInRequestSchema } from '../api/schemas';
-import type { IntentResponse, SessionResponse } from '../api/types';
+import { AlertModeRequestSchema, IntentRequestSchema, SignInRequestSchema } from '../api/schemas';
+import type { AlertModeResponse, IntentResponse, SessionResponse } from '../api/types';
+import { isAlertName, isSchedulerAlert } from '../alerts';
+import { changeAlertMode } from '../alerts/store/modes';
 import type { AuthConfig } from '../auth/config';
 import { checkSameOrigin } from '../auth/csrf';
 import { authorizeWrite, type WriteRefusal } from '../auth/guard';
@@ -93,6 +95,49 @@ export function intentRoute(request: Request, rawName: string, deps: ActionDeps)
       default: {
         const unreachable: never = result;
         throw new Error(`unexpected intent result ${JSON.stringify(unreachable)}`);
+      }
+    }
+  });
+}
+
+const RULE_NAME = /^[A-Za-z]{1,64}$/;
+
+/** PUT /api/v1/alerts/rules/{rule}/mode — set a rule's rollout mode, or one scheduler's override, with a reason. */
+export function alertModeRoute(request: Request, rawRule: string, deps: ActionDeps): Promise<Response> {
+  return guarded('alert-mode', async () => {
+    const gate = await authorizeWrite(deps.auth, request.headers, deps.nowMs());
+    if (!gate.ok) return refuse(gate.refusal);
+    if (!RULE_NAME.test(rawRule)) return fail(400, 'invalid_name', 'rule: an alert name such as SchedulerStalled');
+    if (!isAlertName(rawRule)) return fail(404, 'unknown_rule', `no alert rule named ${rawRule}`);
+    const rule = rawRule;
+    const body = await readBody(request, AlertModeRequestSchema);
+    if (!body.ok) return body.response;
+    const { mode, reason, expectMode } = body.value;
+    const scheduler = body.value.scheduler ?? null;
+    if (scheduler !== null) {
+      const name = checkName(scheduler);
+      if (!name.ok) return fail(400, 'invalid_body', `scheduler: ${name.error.message}`);
+      if (!isSchedulerAlert(rule)) return fail(400, 'invalid_body', `scheduler: ${rule} is about the status service itself and has no per-scheduler mode`);
+    }
+    const result = await changeAlertMode(deps.writer, { rule, scheduler, mode, by: gate.identity.who, reason }, { expectMode, mustExist: true });
+    const target = scheduler === null ? rule : `${rule} on ${scheduler}`;
+    switch (result.kind) {
+      case 'changed': {
+        const { mode: to, by, reason: why, at } = result.setting;
+        const answer: AlertModeResponse = { rule, scheduler, from: result.from, to, setting: { mode: to, by, reason: why, at } };
+        return json(answer);
+      }
+      case 'unchanged':
+        return fail(409, 'no_change', `${target} is already ${result.current.mode} (by ${result.current.by}: ${result.current.reason})`);
+      case 'conflict':
+        return fail(409, 'conflict', `${target} is now ${result.effective}; look again before you act`);
+      case 'unknown_scheduler':
+        return fail(404, 'unknown_scheduler', `no scheduler named ${scheduler}`);
+      case 'no_override':
+        return fail(400, 'invalid_body', `scheduler: ${rule} has no per-scheduler mode`);
+      default: {
+        const unreachable: never = result;
+        throw new Error(`unexpected mode result ${JSON.stringify(unreachable)}`);
       }
     }
   });

@@ -28,10 +28,11 @@ export {
   type RuleTiming,
 } from './config';
 export { schedulerEvidence } from './evidence';
-export { overviewUrl, runbookUrl, schedulerPageUrl } from './links';
+export { overviewUrl, runbookUrl, schedulerPageUrl, silenceFormUrl } from './links';
 export { INACTIVE, advance, evaluate, judge, phase, type Evidence, type MachineTiming } from './machine';
 export { ALERT_MODES, DEFAULT_MODE, NO_MODES, isAlertMode, modeTable, resolveMode, type ModeSetting, type ModeTable, type ResolvedMode } from './modes';
 export { alertKey, alertLabels, alertmanagerAlert } from './payload';
 export { evaluateRound, parseAlertKey, type AlertTransition, type RoundInput, type RoundResult } from './round';
-export { isDelivered, stepAlert, type Send, type StepClock, type StepResult } from './step';
+export { reopenSends } from './reopen';
+export { firingValidForMs, isDelivered, stepAlert, type Send, type StepClock, type StepResult } from './step';
 export type * from './types';

@@ -22,3 +22,19 @@ export function overviewUrl(externalUrl: string): string {
 export function runbookUrl(externalUrl: string, rule: AlertName): string {
   return `${externalUrl}/runbooks/${rule}`;
 }
+
+/** A label value inside a matcher's double quotes: backslash and quote escaped. */
+function matcherValue(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+}
+
+/**
+ * Alertmanager's "new silence" form, prefilled with these matchers
+ * (`{alertname="…", scheduler="…"}`): silences stay Alertmanager's job.
+ */
+export function silenceFormUrl(alertmanagerUrl: string, labels: Readonly<Record<string, string>>): string {
+  const matchers = Object.entries(labels)
+    .map(([name, value]) => `${name}="${matcherValue(value)}"`)
+    .join(', ');
+  return `${alertmanagerUrl}/#/silences/new?filter=${encodeURIComponent(`{${matchers}}`)}`;
+}

@@ -86,7 +86,7 @@ export function evaluateRound(input: RoundInput): RoundResult {
     if (step.transition) result.transitions.push({ rule, scheduler, ...step.transition, at: now, mode });
     if (step.send) {
       const summary = step.record?.summary ?? before?.summary ?? rule;
-      result.outgoing.push({ key, alert: alertmanagerAlert(rule, scheduler, summary, step.send, config.externalUrl) });
+      result.outgoing.push({ key, alert: alertmanagerAlert(rule, scheduler, summary, step.send, config.externalUrl), sentAt: now });
     }
   };
   const held = () => '';

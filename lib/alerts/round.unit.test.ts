@@ -9,7 +9,9 @@ import { ago, facts, later, lease, MIN, NOW, progress, SEC, T } from '../status/
 import type { SchedulerStatus } from '../status/types';
 import { schedulerEvidence } from './evidence';
 import { modeTable, NO_MODES, type ModeTable } from './modes';
+import { reopenSends } from './reopen';
 import { evaluateRound, parseAlertKey, type RoundResult } from './round';
+import { firingValidForMs } from './step';
 import { config } from './test-fixtures';
 import type { AlertMode, AlertName, AlertRecord, ServiceEvidence } from './types';
 
@@ -182,5 +184,35 @@ describe('StaleWritesRejected', () => {
     expect(result.outgoing.map((o) => [o.key, o.alert.annotations.summary])).toEqual([
       ['StaleWritesRejected/a', 'a: the fence rejected a stale write at 11:59:30Z (30 s ago)'],
     ]);
+  });
+});
+
+describe('a new evaluator (after a takeover or restart) re-sends what Alertmanager may hold', () => {
+  const on = modes([['SchedulerStalled', null, 'on']]);
+  const first = round([stalled('retention-planner'), healthy('index-compaction')], { modes: on });
+  const clock = { now: later(10 * SEC), resendEveryMs: ZERO_FOR.resendEveryMs, evaluateEveryMs: ZERO_FOR.evaluateEveryMs };
+
+  it('given a firing alert that was sent, then it goes again as firing, with a fresh endsAt and its record’s sent mark', () => {
+    const sends = reopenSends(first.records, clock, ZERO_FOR.externalUrl);
+    expect(sends.map((s) => [s.key, s.sentAt])).toEqual([['SchedulerStalled/retention-planner', NOW]]);
+    expect(sends[0]!.alert.startsAt).toBe(first.outgoing[0]!.alert.startsAt);
+    expect(Date.parse(sends[0]!.alert.endsAt)).toBe(Date.parse(clock.now) + firingValidForMs(clock));
+    expect(sends[0]!.alert.generatorURL).toBe(first.outgoing[0]!.alert.generatorURL);
+  });
+
+  it('given it was resolved since, then it goes again as resolved, ending at its resolution', () => {
+    // keepFiringFor (5 min) holds it firing through the first false evaluation; it resolves once that passed.
+    const held = round([healthy('retention-planner')], { modes: on, previous: first.records, now: later(5 * SEC) });
+    const resolvedAt = later(5 * SEC + 5 * MIN);
+    const second = round([healthy('retention-planner')], { modes: on, previous: held.records, now: resolvedAt });
+    const [send] = reopenSends(second.records, { ...clock, now: later(6 * MIN) }, ZERO_FOR.externalUrl);
+    expect(send!.alert.endsAt).toBe(resolvedAt);
+    expect(send!.sentAt).toBe(resolvedAt);
+  });
+
+  it('given alerts never sent (shadow), then nothing', () => {
+    const shadow = round([stalled('retention-planner')]);
+    expect([...shadow.records.keys()]).toContain('SchedulerStalled/retention-planner');
+    expect(reopenSends(shadow.records, clock, ZERO_FOR.externalUrl)).toEqual([]);
   });
 });

@@ -49,6 +49,11 @@ function firedAtOf(state: AlertState): string | null {
   return state.kind === 'firing' || state.kind === 'resolved' ? state.firedAt : null;
 }
 
+/** How long a firing send stays valid at Alertmanager: 4 re-send intervals, so it resolves by itself if the evaluator dies. */
+export function firingValidForMs(clock: Pick<StepClock, 'resendEveryMs' | 'evaluateEveryMs'>): number {
+  return 4 * Math.max(clock.resendEveryMs, clock.evaluateEveryMs);
+}
+
 function due(sent: SentMark, nowMs: number, resendEveryMs: number): boolean {
   return nowMs - toMs('sent.at', sent.at) >= resendEveryMs;
 }
@@ -58,8 +63,7 @@ function decideSend(mode: AlertMode, before: AlertState, state: AlertState, sent
   const heldAsFiring = sent?.as === 'firing';
   if (mode === 'on' && state.kind === 'firing') {
     if (sent === null || sent.as === 'resolved' || due(sent, nowMs, clock.resendEveryMs)) {
-      const validFor = 4 * Math.max(clock.resendEveryMs, clock.evaluateEveryMs);
-      return { as: 'firing', startsAt: state.firedAt, endsAt: toIso(nowMs + validFor), firedAt: state.firedAt };
+      return { as: 'firing', startsAt: state.firedAt, endsAt: toIso(nowMs + firingValidForMs(clock)), firedAt: state.firedAt };
     }
     return null;
   }

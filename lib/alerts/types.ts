@@ -99,4 +99,6 @@ export interface AlertmanagerAlert {
 export interface OutgoingAlert {
   key: string;
   alert: AlertmanagerAlert;
+  /** The `sent.at` of the record this send belongs to: an acknowledgement names the send it confirms. */
+  sentAt: IsoTime;
 }

@@ -146,6 +146,79 @@ export const StaleWriteRejectionSchema = named(
   }),
 );
 
+// ---------------------------------------------------------------- alerts (lib/alerts; the evaluator job)
+
+/** The rule catalogue's names (lib/alerts/catalogue.ts; a unit test keeps the two lists equal). */
+export const ALERT_RULE_NAMES = [
+  'SchedulerStalled',
+  'SchedulerNoLeader',
+  'SchedulerUnknown',
+  'LeaseRenewalAtRisk',
+  'StaleWritesRejected',
+  'StatusStoreUnreadable',
+  'Watchdog',
+] as const;
+
+export const AlertNameSchema = named('AlertName', z.enum(ALERT_RULE_NAMES), 'An alert rule (alertname)');
+export const AlertModeSchema = named(
+  'AlertMode',
+  z.enum(['off', 'shadow', 'on']),
+  'Rollout mode: off (not evaluated), shadow (evaluated and shown, never delivered), on (delivered)',
+);
+
+export const AlertDeliverySchema = z
+  .object({
+    as: z.enum(['firing', 'resolved']),
+    sentAt: time.describe('When the evaluator last handed this alert to delivery (the round’s database time)'),
+    delivered: z.boolean().describe('An Alertmanager accepted that send'),
+  })
+  .describe('The last send to Alertmanager (null: never sent — shadow, or not yet firing)');
+
+export const SchedulerAlertSchema = named(
+  'SchedulerAlert',
+  z.object({
+    rule: AlertNameSchema,
+    state: z.enum(['pending', 'firing', 'resolved']).describe('resolved: kept (and re-sent) for a while after it stopped firing'),
+    mode: AlertModeSchema.describe('The mode in force (live), or recorded with the transition (as of)'),
+    since: time.describe('When it entered this state'),
+    activeAt: time.nullable().describe('When its condition became true (null as of an instant: see `since`)'),
+    firedAt: time.nullable().describe('When it started firing: the `?at=` of its generatorURL'),
+    summary: z.string().nullable(),
+    delivery: AlertDeliverySchema.nullable(),
+    silenceUrl: z.string().nullable().describe("Alertmanager's silence form, prefilled with this alert's matchers (null without ALERTMANAGER_URL, or as of)"),
+  }),
+  "One of a scheduler's alerts that is not inactive",
+);
+
+export const AlertModeSettingSchema = named(
+  'AlertModeSetting',
+  z.object({ mode: AlertModeSchema, by: z.string(), reason: z.string(), at: time }),
+  "An operator's mode choice: who, why, when",
+);
+
+export const SchedulerAlertModeSchema = named(
+  'SchedulerAlertMode',
+  z.object({
+    rule: AlertNameSchema,
+    mode: AlertModeSchema,
+    source: z.enum(['override', 'rule', 'default']).describe("This scheduler's own override, the rule's mode, or the default (shadow)"),
+    setting: AlertModeSettingSchema.nullable(),
+  }),
+  'The mode in force for one rule on one scheduler, and where it comes from',
+);
+
+export const AlertSpanSchema = named(
+  'AlertSpan',
+  z.object({
+    rule: AlertNameSchema,
+    state: z.enum(['pending', 'firing']),
+    from: time,
+    to: time.nullable().describe('null: still so at the end of the span'),
+    mode: AlertModeSchema,
+  }),
+  'A span an alert was pending or firing, from the alert_events log',
+);
+
 export const SchedulerDetailResponseSchema = named(
   'SchedulerDetailResponse',
   z.object({
@@ -157,6 +230,8 @@ export const SchedulerDetailResponseSchema = named(
     transitions: z.array(TenureSchema).describe('Recent tenures, newest first'),
     rejections: z.array(StaleWriteRejectionSchema).max(50).describe('Recent stale-write rejections, newest first'),
     estimated: z.array(z.string()).optional().describe('As-of facts that are estimates rather than logged facts (e.g. lease.renewedAt); empty when live'),
+    alerts: z.array(SchedulerAlertSchema).describe('Its alerts that are pending, firing (or, live, recently resolved) — as of `at` when given'),
+    alertModes: z.array(SchedulerAlertModeSchema).describe('Live: the mode in force for each scheduler rule here (empty as of an instant)'),
   }),
 );
 
@@ -188,6 +263,7 @@ export const SchedulerHistoryResponseSchema = named(
     gaps: z.array(ObservationGapSchema).describe('Observation gaps in the span (report silences, lost seqs), explicit'),
     tenures: z.array(TenureSchema),
     buckets: z.array(HistoryBucketSchema).max(360),
+    alerts: z.array(AlertSpanSchema).describe('Alert spans (pending, firing) overlapping the span'),
   }),
 );
 
@@ -207,6 +283,7 @@ export const ErrorCodeSchema = z.enum([
   'forbidden',
   'no_change',
   'conflict',
+  'unknown_rule',
   'internal',
 ]);
 
@@ -229,6 +306,58 @@ export const HealthzResponseSchema = named(
     error: errorBody.optional().describe('Present with 503'),
   }),
   "The status service's own health (nothing about schedulers): 200 when ok, else 503",
+);
+
+export const AlertEntrySchema = named(
+  'AlertEntry',
+  SchedulerAlertSchema.extend({
+    scheduler: z.string().nullable().describe('null for rules about the status service itself'),
+    severity: z.enum(['critical', 'warning', 'none']),
+  }),
+  'An alert that is not inactive',
+);
+
+const alertCounts = z.object({
+  firing: ms.describe('Firing, mode on (delivered)'),
+  pending: ms.describe('Pending, mode on'),
+  shadow: ms.describe('Pending or firing in shadow mode (shown, never delivered)'),
+});
+
+export const AlertsResponseSchema = named(
+  'AlertsResponse',
+  z.object({
+    observedAt: time,
+    counts: alertCounts.describe('Over all alerts'),
+    rules: z.array(
+      z.object({
+        rule: AlertNameSchema,
+        severity: z.enum(['critical', 'warning', 'none']),
+        scope: z.enum(['scheduler', 'service']),
+        mode: AlertModeSchema.describe("The rule's own mode (default shadow)"),
+        setting: AlertModeSettingSchema.nullable().describe('null: never set, the default'),
+        counts: alertCounts,
+      }),
+    ),
+    overrides: z.array(AlertModeSettingSchema.extend({ rule: AlertNameSchema, scheduler: z.string() })).describe('Per-scheduler modes'),
+    alerts: z.array(AlertEntrySchema).describe('Firing first, then pending, then resolved; mode on before shadow; at most `limit`'),
+    total: ms.describe('Alerts before the limit'),
+    delivery: z.object({
+      alertmanagerUrl: z.string().nullable().describe('The first ALERTMANAGER_URL (for links to its UI); null: nothing is delivered'),
+      targets: z.array(
+        z.object({
+          id: z.string().describe('alertmanager-N: its position in ALERTMANAGER_URL'),
+          queueDepth: ms,
+          consecutiveFailures: ms,
+          lastError: z.string().nullable(),
+          lastSuccessAt: time.nullable(),
+          nextAttemptInMs: ms.nullable(),
+          sentAlerts: ms,
+          observedAt: time.describe("The evaluator's last report of this (database time)"),
+        }),
+      ),
+    }),
+  }),
+  'GET /api/v1/alerts: rules, modes, alerts and delivery',
 );
 
 // ---------------------------------------------------------------- operator actions, sessions, audit
@@ -261,14 +390,48 @@ export const IntentResponseSchema = named(
   'What the database committed: from → to, by whom, when',
 );
 
+export const AlertModeRequestSchema = named(
+  'AlertModeRequest',
+  z.strictObject({
+    mode: z.enum(['off', 'shadow', 'on'], { error: 'mode: one of off, shadow, on' }),
+    reason,
+    scheduler: z
+      .string({ error: 'scheduler: a scheduler name, or null for the rule itself' })
+      .min(1, 'scheduler: a scheduler name, or null for the rule itself')
+      .max(200, 'scheduler: at most 200 characters')
+      .nullable()
+      .optional()
+      .describe("Set this scheduler's override (absent or null: the rule's own mode)"),
+    expectMode: z
+      .enum(['off', 'shadow', 'on'])
+      .optional()
+      .describe('The mode in force the operator saw when confirming; the change is refused (409) if it is no longer current'),
+  }),
+  'PUT /api/v1/alerts/rules/{rule}/mode',
+);
+
+export const AlertModeResponseSchema = named(
+  'AlertModeResponse',
+  z.object({
+    rule: AlertNameSchema,
+    scheduler: z.string().nullable(),
+    from: z.object({ setting: AlertModeSchema.nullable().describe('null: none at this level (inherited)'), effective: AlertModeSchema }),
+    to: AlertModeSchema,
+    setting: AlertModeSettingSchema,
+  }),
+  'What the database committed: from → to, by whom, when',
+);
+
 export const AuditEntrySchema = named(
   'AuditEntry',
   z.object({
     id: z.string(),
     at: time,
     who: z.string(),
-    action: z.enum(['scheduler.disable', 'scheduler.enable']),
+    action: z.enum(['scheduler.disable', 'scheduler.enable', 'alert.mode']),
     target: z.string().describe('The scheduler (or rule) acted on'),
+    scheduler: z.string().nullable().describe('The scheduler concerned (null: a rule as a whole)'),
+    rule: AlertNameSchema.nullable().describe('For alert.mode: the rule'),
     from: z.string(),
     to: z.string(),
     reason: z.string(),

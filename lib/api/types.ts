@@ -34,6 +34,17 @@ export type IntentResponse = z.infer<typeof schemas.IntentResponseSchema>;
 /** GET /api/v1/audit */
 export type AuditEntry = z.infer<typeof schemas.AuditEntrySchema>;
 export type AuditResponse = z.infer<typeof schemas.AuditResponseSchema>;
+/** GET /api/v1/alerts, and the alerts of a scheduler (detail) and its alert spans (history). */
+export type AlertsResponse = z.infer<typeof schemas.AlertsResponseSchema>;
+export type AlertEntry = z.infer<typeof schemas.AlertEntrySchema>;
+export type SchedulerAlert = z.infer<typeof schemas.SchedulerAlertSchema>;
+export type AlertSpan = z.infer<typeof schemas.AlertSpanSchema>;
+export type SchedulerAlertMode = z.infer<typeof schemas.SchedulerAlertModeSchema>;
+export type AlertModeName = z.infer<typeof schemas.AlertModeSchema>;
+export type AlertRuleName = z.infer<typeof schemas.AlertNameSchema>;
+/** PUT /api/v1/alerts/rules/{rule}/mode: request and answer. */
+export type AlertModeRequest = z.infer<typeof schemas.AlertModeRequestSchema>;
+export type AlertModeResponse = z.infer<typeof schemas.AlertModeResponseSchema>;
 /** GET/POST/DELETE /api/v1/session */
 export type SessionResponse = z.infer<typeof schemas.SessionResponseSchema>;
 export type SignInRequest = z.infer<typeof schemas.SignInRequestSchema>;

@@ -10,6 +10,7 @@
  */
 import type { ApiError, DemoAction, DemoProcessesResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '@/lib/api/types';
 import type { AuditResponse, IntentRequest, IntentResponse, SessionResponse, SignInRequest } from '@/lib/api/types';
+import type { AlertModeRequest, AlertModeResponse, AlertRuleName, AlertsResponse } from '@/lib/api/types';
 import { withBasePath } from './base-path';
 import { localNow, type LocalStamp } from './local-clock';
 import { listSearchParams, type SchedulerListParams } from './list-params';
@@ -69,7 +70,7 @@ export function fetchDemoProcesses(signal?: AbortSignal) {
  * A write: same-origin, with the header every write route requires
  * (lib/auth/csrf.ts). Resolves only with what the server confirmed.
  */
-async function send<T>(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+async function send<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const response = await fetch(withBasePath(path), {
     method,
     cache: 'no-store',
@@ -87,6 +88,15 @@ export async function postDemoAction(id: string, action: DemoAction): Promise<vo
 
 export function postIntent(name: string, request: IntentRequest): Promise<IntentResponse> {
   return send<IntentResponse>('POST', `/api/v1/schedulers/${encodeURIComponent(name)}/intent`, request);
+}
+
+export function putAlertMode(rule: AlertRuleName, request: AlertModeRequest): Promise<AlertModeResponse> {
+  return send<AlertModeResponse>('PUT', `/api/v1/alerts/rules/${encodeURIComponent(rule)}/mode`, request);
+}
+
+/** `limit` 0: counts only (the header badge). */
+export function fetchAlerts(limit: number, signal?: AbortSignal) {
+  return getJson<AlertsResponse>(`/api/v1/alerts?limit=${limit}`, signal);
 }
 
 export function fetchSession(signal?: AbortSignal) {

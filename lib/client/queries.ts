@@ -7,7 +7,16 @@
  * instant is history and is never polled. Refetch on focus and reconnect.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { fetchAudit, fetchDemoProcesses, fetchSession, fetchSchedulerDetail, fetchSchedulerHistory, fetchSchedulerList, type Observed } from './api';
+import {
+  fetchAlerts,
+  fetchAudit,
+  fetchDemoProcesses,
+  fetchSession,
+  fetchSchedulerDetail,
+  fetchSchedulerHistory,
+  fetchSchedulerList,
+  type Observed,
+} from './api';
 import type { SchedulerListParams } from './list-params';
 
 /** Used until the first answer tells us the server's choice. */
@@ -27,7 +36,25 @@ export const queryKeys = {
   demo: ['demo', 'processes'] as const,
   session: ['session'] as const,
   audit: (scheduler: string | null) => ['audit', scheduler] as const,
+  alerts: ['alerts'] as const,
+  alertList: (limit: number) => ['alerts', limit] as const,
 };
+
+/** The Alerts page's list; the header badge asks for counts only (limit 0), less often. */
+export const ALERTS_PAGE_LIMIT = 500;
+const ALERTS_POLL_MS = 5_000;
+const BADGE_POLL_MS = 10_000;
+
+export function alertsQuery(limit: number) {
+  return queryOptions({
+    queryKey: queryKeys.alertList(limit),
+    queryFn: ({ signal }) => fetchAlerts(limit, signal),
+    refetchInterval: limit === 0 ? BADGE_POLL_MS : ALERTS_POLL_MS,
+    refetchOnWindowFocus: true,
+    refetchOnReconnect: true,
+    staleTime: 1_000,
+  });
+}
 
 /** Who the dashboard thinks you are: decides which actions are offered (the server decides what is allowed). */
 export function sessionQuery() {

@@ -25,6 +25,7 @@ function history(over: Partial<SchedulerHistoryResponse> = {}): SchedulerHistory
     gaps: [],
     tenures: [{ epoch: 3, holder: 'inst_a', label: 'A', from: iso(50 * 60_000), to: null, began: 'acquired', ended: null }],
     buckets,
+    alerts: [],
     ...over,
   };
 }

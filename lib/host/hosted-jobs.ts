@@ -5,12 +5,13 @@
  * each job at a time, and each shows on the dashboard as a scheduler — the
  * system watches its own housekeeping.
  *
- * Guarantees: `stop()` stops every runtime (which releases its lease) and
- * ends the pools it opened; a job that fails to start is reported and the
+ * Guarantees: `stop()` stops every runtime (which releases its lease), closes
+ * what each job holds (`job.close`) and ends the pools it opened; a job that fails to start is reported and the
  * others still run. Turned off with LEASEBOARD_HOST_JOBS=off (e.g. when a
  * separate process runs them).
  * Not guaranteed: that a job runs while no dashboard server is up.
  */
+import { housekeepingJobs } from '../jobs';
 import type { Job, SchedulerConfig } from '../scheduler';
 import { createPool, createReadOnlyPool, SchedulerRuntime } from '../scheduler';
 
@@ -52,13 +53,24 @@ export function startHostedJobs(options: HostOptions): HostedJobs {
   return {
     stop: async () => {
       await Promise.all(runtimes.map((runtime) => runtime.stop()));
+      await Promise.all(options.jobs.map(({ job }) => job.close?.()));
       await Promise.all([db.end(), readDb.end()]);
     },
   };
 }
 
-/** The jobs a dashboard server hosts, from the environment; none when LEASEBOARD_HOST_JOBS=off. */
-export function hostedJobs(env: Record<string, string | undefined>): HostedJob[] {
+/**
+ * The jobs a dashboard server hosts, from the environment: the alert evaluator
+ * (`leaseboard-alerts`); none when LEASEBOARD_HOST_JOBS=off. Settings that are
+ * out of range leave that job out, with a log line naming the variable (the
+ * dashboard still serves; alerting does not start on a typo).
+ */
+export function hostedJobs(env: Record<string, string | undefined>, log: (line: string) => void = () => {}): HostedJob[] {
   if (env.LEASEBOARD_HOST_JOBS === 'off') return [];
-  return [];
+  try {
+    return housekeepingJobs(env, log);
+  } catch (error) {
+    log(`hosted jobs: not started: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  }
 }

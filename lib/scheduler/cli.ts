@@ -58,7 +58,11 @@ function parse(argv: string[]) {
   if (values.label !== undefined && !LABEL_PATTERN.test(values.label)) fail('--label: 1–32 letters, digits, spaces, _ . -');
   const archiveUrl = values['archive-url'] ?? process.env.LEASEBOARD_ARCHIVE_URL ?? null;
   if (archiveUrl !== null && !/^https?:\/\/[^\s]+$/.test(archiveUrl)) fail('--archive-url: an http(s) URL');
-  const jobOptions: JobOptions = { archiveUrl, ...(values['batch-size'] === undefined ? {} : { batchSize: whole('batch-size', values['batch-size']) }) };
+  const jobOptions: JobOptions = {
+    archiveUrl,
+    log: (line) => process.stdout.write(`${JSON.stringify({ event: 'job_log', job: jobName, message: line })}\n`),
+    ...(values['batch-size'] === undefined ? {} : { batchSize: whole('batch-size', values['batch-size']) }),
+  };
   const numbers: Record<string, number> = {};
   for (const [flag, field] of Object.entries(NUMERIC)) {
     const raw = values[flag];
@@ -92,6 +96,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     await runtime.stop();
+    await job.close?.();
     await Promise.all([pool.end(), readDb.end()]);
     process.exit(0);
   };

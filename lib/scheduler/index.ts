@@ -12,7 +12,20 @@
  * ../lease/fence.ts (the database-enforced fence, and how to fence a table).
  */
 export { defineJob, externalStep, fencedStep, JobDefinitionError } from './job';
-export type { Batch, ExternalOutcome, ExternalRequest, ExternalStep, ExternalTarget, FencedStep, Job, OccurrenceInfo, PlanInput, ReadInput, Step } from './job';
+export type {
+  Batch,
+  ExternalOutcome,
+  ExternalRequest,
+  ExternalStep,
+  ExternalTarget,
+  FencedStep,
+  Job,
+  OccurrenceInfo,
+  PlanInput,
+  ReadInput,
+  Step,
+  TenureView,
+} from './job';
 export { SchedulerRuntime } from './runtime';
 export type { RuntimeDeps, RuntimeSnapshot } from './runtime';
 export { schedulerConfig, DEFAULT_SCHEDULER } from './config';

@@ -23,6 +23,11 @@
  *   defined: no idempotency key can stop a stale holder's different write.
  *   Every call still carries an idempotency key, the same for every attempt
  *   at that batch by any holder, so a retry after a takeover is a repeat.
+ * - `committed` (optional, fenced steps): told after a batch's write
+ *   COMMITTED — never after a refused or unknown one — with a view of the
+ *   tenure that wrote it, for side effects that must follow only what the
+ *   database accepted (the alert evaluator's delivery). It runs in the work
+ *   loop and must return at once; a throw is reported as an `error` event.
  * Not guaranteed: a target that says it checks epochs but does not.
  */
 import { leaseNameSchema } from '../lease/config';
@@ -86,9 +91,21 @@ interface StepBase<R, P> {
   plan(data: R, input: PlanInput): P;
 }
 
+/** The tenure a committed batch was written under, as a step may see it. */
+export interface TenureView {
+  readonly lease: string;
+  readonly epoch: number;
+  /** True while the runtime still trusts this tenure — the same check that gates every fenced step (self-suspicion included). */
+  current(): boolean;
+  /** Aborts when the tenure ends. */
+  readonly signal: AbortSignal;
+}
+
 export interface FencedStep<R, P> extends StepBase<R, P> {
   readonly class: Extract<ActionClass, 'fenced'>;
   write(w: FencedWrites, plan: P, input: PlanInput): readonly FencedStatement<unknown>[];
+  /** After the batch's write committed (see the module header). Must not block. */
+  committed?(plan: P, input: PlanInput, tenure: TenureView): void;
 }
 
 export interface ExternalStep<R, P> extends StepBase<R, P> {
@@ -105,6 +122,8 @@ export interface Job {
   /** An occurrence falls due every `everyMs` (aligned to the Unix epoch); at least 1 s. */
   readonly everyMs: number;
   readonly steps: readonly Step[];
+  /** Releases what the job itself holds (e.g. a delivery sender); whoever runs the job calls it once the runtime stopped. */
+  readonly close?: () => Promise<void>;
 }
 
 export class JobDefinitionError extends Error {

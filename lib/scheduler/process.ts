@@ -19,6 +19,8 @@ export interface SchedulerProcessOptions {
   flags?: Record<string, number>;
   /** Extra text CLI flags, e.g. `{ 'archive-url': 'http://127.0.0.1:…' }`. */
   options?: Record<string, string>;
+  /** Extra environment (e.g. a job's own settings); DATABASE_URL is always `databaseUrl`. */
+  env?: Record<string, string>;
   /** Called with every line the child prints (parsed JSON, or `{ raw }`). */
   onLine?: (line: SchedulerLine) => void;
   cwd?: string;
@@ -35,7 +37,7 @@ export class SchedulerProcess extends JsonLineProcess {
       name: `scheduler ${options.label}`,
       entry: 'lib/scheduler/cli.ts',
       args: ['--lease', options.lease, '--label', options.label, ...(options.job ? ['--job', options.job] : []), ...flags],
-      env: { DATABASE_URL: options.databaseUrl },
+      env: { ...options.env, DATABASE_URL: options.databaseUrl },
       cwd: options.cwd,
       onLine: options.onLine,
     });

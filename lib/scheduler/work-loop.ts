@@ -27,7 +27,7 @@ import { advanceOccurrence, claimOccurrence, completeOccurrence, nextOccurrenceS
 import type { Clock } from './clock';
 import type { SchedulerConfig } from './config';
 import { type EventSink, safeMessage, type SideEffect, type WriteStats } from './events';
-import type { ExternalStep, FencedStep, Job, OccurrenceInfo, PlanInput } from './job';
+import type { ExternalStep, FencedStep, Job, OccurrenceInfo, PlanInput, TenureView } from './job';
 import type { Tenure } from './tenure';
 
 /** What the reporter reads: the occurrence in flight and its cursor. */
@@ -191,7 +191,9 @@ async function runStep(tenure: Tenure, deps: WorkDeps, occurrence: OccurrenceInf
     // inside this step is not seen here; the resource's fence refuses that write.
     if (signal.aborted || !tenure.trusted) return 'stopped';
     const moved =
-      step.class === 'fenced' ? await writeBatch(deps, fence, step, plan, input, index, track) : await callBatch(deps, fence, step, plan, input, index, track);
+      step.class === 'fenced'
+        ? await writeBatch(deps, fence, step, plan, input, index, track, tenure)
+        : await callBatch(deps, fence, step, plan, input, index, track);
     if (!moved) return 'stopped';
     cursor = batch.next;
     position.cursor = cursor;
@@ -207,11 +209,25 @@ async function writeBatch(
   input: PlanInput,
   index: number,
   track: Track,
+  tenure: Tenure,
 ): Promise<boolean> {
   await deps.beforeSideEffect('write', step.name, fence.epoch);
   const result = await writeFenced(deps.db, fence, (w) => [...step.write(w, plan, input), advanceOccurrence(w, input.key, index, input.next)]);
+  const written = track(result);
+  if (written && step.committed) {
+    try {
+      step.committed(plan, input, tenureView(tenure));
+    } catch (error) {
+      deps.emit({ event: 'error', where: `committed ${step.name}`, message: safeMessage(error) });
+    }
+  }
   // The cursor did not move: the occurrence is no longer running at this step here.
-  return track(result) && result.results.at(-1)!.count > 0;
+  return written && result.results.at(-1)!.count > 0;
+}
+
+/** What a step sees of its tenure: the runtime's own trust check, and its end. */
+function tenureView(tenure: Tenure): TenureView {
+  return { lease: tenure.grant.name, epoch: tenure.epoch, current: () => tenure.fence() !== null, signal: tenure.signal };
 }
 
 async function callBatch(

@@ -48,7 +48,25 @@ const schema = z.object({
   LEASEBOARD_HEAVY_QUEUE_MAX: ms(32, 0, 1_000),
   /** Heavy reads per client per 10 s; more get 429 with Retry-After. Default 40; 1–10,000. */
   LEASEBOARD_HEAVY_READS_PER_10S: ms(40, 1, 10_000),
+  /** Alertmanager base URLs (comma-separated; the evaluator delivers to each): the first is linked from the dashboard. */
+  ALERTMANAGER_URL: z.string().optional(),
 });
+
+/** The first ALERTMANAGER_URL as a link base (no credentials, query or fragment; trailing slashes dropped), else null. */
+function firstAlertmanager(raw: string | undefined): string | null {
+  const first = raw
+    ?.split(',')
+    .map((part) => part.trim())
+    .find((part) => part !== '');
+  if (first === undefined) return null;
+  try {
+    const url = new URL(first);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) return null;
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return null;
+  }
+}
 
 export interface ServerEnv {
   databaseUrl: string;
@@ -63,6 +81,8 @@ export interface ServerEnv {
   heavyPoolMax: number;
   heavyQueueMax: number;
   heavyReadsPer10s: number;
+  /** The first ALERTMANAGER_URL, for links (silence forms, its UI); null when unset or not a plain http(s) URL. */
+  alertmanagerUrl: string | null;
 }
 
 export class EnvError extends Error {
@@ -92,6 +112,7 @@ export function parseServerEnv(env: Record<string, string | undefined>): ServerE
     heavyPoolMax: e.LEASEBOARD_HEAVY_POOL_MAX,
     heavyQueueMax: e.LEASEBOARD_HEAVY_QUEUE_MAX,
     heavyReadsPer10s: e.LEASEBOARD_HEAVY_READS_PER_10S,
+    alertmanagerUrl: firstAlertmanager(e.ALERTMANAGER_URL),
   });
 }
 

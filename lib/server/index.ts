@@ -10,7 +10,7 @@
  * with every scheduler unknown. All reads share one process-wide pool.
  */
 import 'server-only';
-import type { SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
+import type { AlertsResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { statusService } from './process';
 import { okResult, type ListParams, type ReadResult } from './http/result';
 
@@ -18,6 +18,7 @@ export type { ListParams, ReadResult, ServiceError, ServiceErrorCode } from './h
 export { closeStatusService, heavyGate, statusService } from './process';
 export { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './http/handlers';
 export { auditRoute } from './http/audit-route';
+export { alertsRoute } from './http/alerts-route';
 
 /** GET /api/v1/schedulers. Numbers are clamped; the result is always ok (a dead store is reported inside). */
 export async function readSchedulerList(params: ListParams = {}): Promise<ReadResult<SchedulerListResponse>> {
@@ -28,6 +29,13 @@ export async function readSchedulerList(params: ListParams = {}): Promise<ReadRe
 export function readSchedulerDetail(name: string, at?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {
   return statusService().detail(name, at);
 }
+
+/** GET /api/v1/alerts?limit=N: rules, modes, alerts (at most `limit`), delivery. */
+export function readAlertList(limit: number): Promise<ReadResult<AlertsResponse>> {
+  return statusService().alerts(limit);
+}
+
+export { readRunbook } from './runbooks';
 
 /** GET /api/v1/schedulers/{name}/history?from=&to= (ISO instants; defaults: the last hour). */
 export function readSchedulerHistory(name: string, from?: string | null, to?: string | null): Promise<ReadResult<SchedulerHistoryResponse>> {

@@ -46,6 +46,7 @@ function holder(): NonNullable<Holder[typeof KEY]> {
     readTimeoutMs: env.readTimeoutMs,
     pollIntervalMs: env.pollIntervalMs,
     listMaxAgeMs: env.listMaxAgeMs,
+    alertmanagerUrl: env.alertmanagerUrl,
   });
   const gate = heavyReadGate(authConfig(), { points: env.heavyReadsPer10s, durationS: 10 });
   global[KEY] = { service, gate, pools: [live, heavy] };

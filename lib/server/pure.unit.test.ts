@@ -152,7 +152,11 @@ describe('environment', () => {
       heavyReadsPer10s: 40,
       readerDatabaseUrl: 'postgres://x',
       readerRole: 'leaseboard_reader',
+      alertmanagerUrl: null,
     });
+    // The first Alertmanager is linked from the dashboard; one with credentials never is.
+    expect(parseServerEnv({ DATABASE_URL: 'postgres://x', ALERTMANAGER_URL: ' http://am-1:9093/, http://am-2:9093' }).alertmanagerUrl).toBe('http://am-1:9093');
+    expect(parseServerEnv({ DATABASE_URL: 'postgres://x', ALERTMANAGER_URL: 'http://user:pw@am:9093' }).alertmanagerUrl).toBeNull();
     expect(parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READER_ROLE: '', LEASEBOARD_READER_DATABASE_URL: 'postgres://r' })).toMatchObject({
       readerDatabaseUrl: 'postgres://r',
       readerRole: null,

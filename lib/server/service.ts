@@ -27,7 +27,9 @@
  *   beyond that they are refused at once (503 `busy`, retry after 1 s).
  * Non-guarantees: the pools are the caller's (see ./process.ts for the process ones).
  */
-import type { AuditResponse } from '../api/types';
+import type { AlertsResponse, AuditResponse } from '../api/types';
+import { readDeliveryTargets } from '../alerts/store/delivery';
+import { readAlerts } from './alerts/read';
 import { readAudit } from './audit/read';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { project } from '../status';
@@ -57,6 +59,8 @@ export interface StatusServiceOptions {
   wallMs?: () => number;
   /** See ObserverOptions.log. */
   log?: (line: string, cause?: unknown) => void;
+  /** The first ALERTMANAGER_URL (links to silence forms and its UI); default none. */
+  alertmanagerUrl?: string | null;
 }
 
 export const HEAVY_BUSY: ServiceError = { status: 503, code: 'busy', message: 'too many detail and history reads at once; retry in a second', retryAfterS: 1 };
@@ -79,6 +83,7 @@ export class StatusService {
   private snapshot: { live: LiveRead; atMono: number } | null = null;
   private readonly listMaxAgeMs: number;
   private readonly mono: () => number;
+  private readonly alertmanagerUrl: string | null;
 
   constructor(options: StatusServiceOptions) {
     this.db = options.db;
@@ -91,10 +96,11 @@ export class StatusService {
     this.heavy = pLimit(Math.max(1, options.heavyConcurrency ?? 4));
     this.heavyConcurrency = this.heavy.concurrency;
     this.heavyQueueMax = Math.max(0, options.heavyQueueMax ?? 32);
+    this.alertmanagerUrl = options.alertmanagerUrl ?? null;
   }
 
   private get deps(): ReadDeps {
-    return { db: this.heavyDb, observer: this.heavyObserver, pollIntervalMs: this.pollIntervalMs };
+    return { db: this.heavyDb, observer: this.heavyObserver, pollIntervalMs: this.pollIntervalMs, alertmanagerUrl: this.alertmanagerUrl };
   }
 
   /** Runs a heavy read under the concurrency cap, or refuses it at once when too many wait. */
@@ -197,6 +203,22 @@ export class StatusService {
     });
   }
 
+  /** Rules, modes, alerts (at most `limit`) and delivery (../alerts/read.ts), as a heavy read. */
+  alerts(limit: number): Promise<ReadResult<AlertsResponse>> {
+    return this.heavyRead(async () => {
+      try {
+        const read = await this.heavyObserver.read(
+          'alerts read',
+          () => readAlerts(this.heavyDb, { limit, alertmanagerUrl: this.alertmanagerUrl }),
+          (r) => r.nowMs,
+        );
+        return { ok: true, value: read.body };
+      } catch (error) {
+        return storeUnreadable(error);
+      }
+    });
+  }
+
   /** The service's own health: can it read the store, and how fast. Nothing about schedulers. */
   healthz(): Promise<HealthzResponse> {
     this.probing ??= this.probe().finally(() => {
@@ -226,9 +248,13 @@ export class StatusService {
     };
   }
 
-  /** Prometheus text exposition of the live read. */
+  /**
+   * Prometheus text exposition of the live read, with the delivery status the
+   * evaluator stored (omitted, not stale, when that small read fails).
+   */
   async metrics(): Promise<{ contentType: string; body: string }> {
     const live = await this.live();
-    return renderMetrics(live, this.observer.snapshot());
+    const delivery = live.ok ? await readDeliveryTargets(this.db).catch(() => []) : [];
+    return renderMetrics(live, this.observer.snapshot(), delivery);
   }
 }

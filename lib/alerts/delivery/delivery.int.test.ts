@@ -41,6 +41,7 @@ function firingAlert(key: string, labels: Record<string, string>, startsAtMs = D
   return {
     key,
     alert: { labels, annotations: { summary: key }, startsAt: iso(startsAtMs), endsAt: iso(startsAtMs + 4 * MIN), generatorURL: 'http://127.0.0.1:3000/' },
+    sentAt: iso(startsAtMs),
   };
 }
 
@@ -187,6 +188,44 @@ describe('delivery outcomes over HTTP', () => {
       delivery.deliver([alert('c')]);
       await expect.poll(() => delivery.status()[0]!.sentAlerts, POLL).toBe(2);
       expect(server.bodies.map((b) => (b as { labels: { scheduler: string } }[]).map((x) => x.labels.scheduler))).toEqual([['a'], ['a'], ['a'], ['b'], ['c']]);
+    } finally {
+      await delivery.close();
+      await server.close();
+    }
+  });
+
+  it('sends only under a current authority: a lost one withholds what waits (retries included), and acceptances are reported', async () => {
+    const server = await scriptedServer([503, 200, 503, 200]);
+    const accepted: string[] = [];
+    const delivery = new AlertDelivery([server.url], {
+      backoff: { baseMs: 200, maxMs: 200 },
+      timeoutMs: 1_000,
+      onAccepted: (alerts) => accepted.push(...alerts.map((a) => a.key)),
+    });
+    try {
+      let current = true;
+      const tenure = new AbortController();
+      const authority = { current: () => current, signal: tenure.signal };
+      delivery.deliver([alert('a')], authority);
+      await expect.poll(() => accepted, POLL).toEqual(['a']); // after one 503 and a retry
+      // The authority goes stale (a paused evaluator's tenure): nothing is queued or sent.
+      current = false;
+      delivery.deliver([alert('b')], authority);
+      expect(delivery.status()[0]).toMatchObject({ queueDepth: 0 });
+      // c fails once (503) and waits for its retry; the tenure ends meanwhile: the retry never comes.
+      current = true;
+      delivery.deliver([alert('c')], authority);
+      await expect.poll(() => delivery.status()[0]!.consecutiveFailures, POLL).toBe(1);
+      tenure.abort();
+      expect(delivery.status()[0]).toMatchObject({ queueDepth: 0, withheldAlerts: 1, nextAttemptAt: null });
+      const requests = server.bodies.length;
+      await new Promise((resolve) => setTimeout(resolve, 400)); // twice the backoff
+      expect(server.bodies.length).toBe(requests);
+      // A new authority delivers again; alerts queued under the old one are gone.
+      const next = new AbortController();
+      delivery.deliver([alert('d')], { current: () => true, signal: next.signal });
+      await expect.poll(() => accepted.at(-1), POLL).toBe('d');
+      expect(server.bodies.flat().map((b) => (b as { labels: { scheduler: string } }).labels.scheduler)).not.toContain('b');
     } finally {
       await delivery.close();
       await server.close();

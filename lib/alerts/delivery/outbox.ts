@@ -58,6 +58,13 @@ export class Outbox {
     this.makeRoom(0);
   }
 
+  /** Drops everything waiting (not counted as `dropped`); returns how many. */
+  clear(): number {
+    const n = this.items.size;
+    this.items.clear();
+    return n;
+  }
+
   private makeRoom(incoming: number): void {
     while (this.items.size + incoming > this.capacity) {
       const oldest = this.items.keys().next();

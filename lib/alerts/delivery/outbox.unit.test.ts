@@ -11,6 +11,7 @@ import { Outbox } from './outbox';
 const item = (key: string, version = 1): OutgoingAlert => ({
   key,
   alert: { labels: { alertname: key }, annotations: { v: String(version) }, startsAt: 'a', endsAt: 'b', generatorURL: 'g' },
+  sentAt: 'a',
 });
 const keys = (items: OutgoingAlert[]) => items.map((i) => `${i.key}@${i.alert.annotations.v}`);
 

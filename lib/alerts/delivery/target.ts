@@ -15,6 +15,12 @@
  * - `status()` exposes what metrics and the dashboard need, with an opaque
  *   id (`alertmanager-N`, the position in ALERTMANAGER_URL) and error kinds
  *   (`connection refused`, `timeout`, `HTTP 503`): never the URL or a host.
+ * - Authority (`mayDeliver`): checked right before every request; when it
+ *   says no, nothing is sent — the waiting alerts are dropped and counted
+ *   (`withheldAlerts`), and no retry is scheduled. `clear()` does the same on
+ *   demand (the evaluator's tenure ended).
+ * - `onAccepted` is told which alerts an Alertmanager accepted (2xx), once
+ *   per request.
  * - `close()` stops the retry timer, aborts the request in flight and waits
  *   for the sender: nothing is left running. Until then a pending retry
  *   keeps the process alive (an owner must close what it opened).
@@ -44,6 +50,10 @@ export interface TargetOptions {
   now?: () => number;
   /** One line on the first failure of a run of failures and on recovery. */
   log?: (line: string) => void;
+  /** Asked right before each request; false: send nothing, drop what waits. Default: always. */
+  mayDeliver?: () => boolean;
+  /** The alerts of a request Alertmanager accepted. */
+  onAccepted?: (alerts: readonly OutgoingAlert[]) => void;
 }
 
 export interface TargetStatus {
@@ -64,6 +74,8 @@ export interface TargetStatus {
   rejectedAlerts: number;
   /** Alerts dropped because the outbox was full. */
   droppedAlerts: number;
+  /** Alerts dropped unsent because this process no longer had the authority to deliver them. */
+  withheldAlerts: number;
 }
 
 type Outcome = { kind: 'ok' } | { kind: 'retry'; error: string } | { kind: 'rejected'; error: string };
@@ -89,6 +101,8 @@ export class AlertmanagerTarget {
   private readonly random: () => number;
   private readonly now: () => number;
   private readonly log: (line: string) => void;
+  private readonly mayDeliver: () => boolean;
+  private readonly onAccepted: (alerts: readonly OutgoingAlert[]) => void;
   private readonly abort = new AbortController();
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -104,6 +118,7 @@ export class AlertmanagerTarget {
     sentAlerts: 0,
     failedAttempts: 0,
     rejectedAlerts: 0,
+    withheldAlerts: 0,
   };
 
   constructor(options: TargetOptions) {
@@ -119,6 +134,8 @@ export class AlertmanagerTarget {
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
     this.log = options.log ?? (() => {});
+    this.mayDeliver = options.mayDeliver ?? (() => true);
+    this.onAccepted = options.onAccepted ?? (() => {});
   }
 
   enqueue(items: readonly OutgoingAlert[]): void {
@@ -129,6 +146,14 @@ export class AlertmanagerTarget {
 
   status(): TargetStatus {
     return { id: this.id, queueDepth: this.outbox.size, droppedAlerts: this.outbox.dropped, ...this.s };
+  }
+
+  /** Drops every waiting alert unsent (counted as withheld) and cancels a pending retry; a request in flight completes. */
+  clear(): void {
+    this.s.withheldAlerts += this.outbox.clear();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.s.nextAttemptAt = null;
   }
 
   async close(): Promise<void> {
@@ -153,6 +178,10 @@ export class AlertmanagerTarget {
 
   private async drain(): Promise<void> {
     while (!this.closed && this.outbox.size > 0) {
+      if (!this.mayDeliver()) {
+        this.clear();
+        return;
+      }
       const batch = this.outbox.take(this.batchMax);
       this.s.inFlight = batch.length;
       this.s.lastAttemptAt = this.iso(this.now());
@@ -166,6 +195,11 @@ export class AlertmanagerTarget {
           this.s.sentAlerts += batch.length;
           this.s.lastSuccessAt = this.s.lastAttemptAt;
           this.s.nextAttemptAt = null;
+          try {
+            this.onAccepted(batch);
+          } catch (error) {
+            this.log(`delivery: ${this.id} onAccepted failed: ${error instanceof Error ? error.message : String(error)}`);
+          }
           break;
         case 'rejected':
           this.fail(outcome.error);

@@ -28,7 +28,7 @@ import { freePort } from '../../../db/free-port';
 import { alertmanagerConfig } from '../alertmanager-config';
 import { toYaml } from '../yaml';
 import { ALERTMANAGER, findBinary, installHint } from './binaries';
-import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
+import { startWebhookReceiver, type Received, type WebhookReceiver } from './webhook-receiver';
 
 /** Alertmanager's `GET /api/v2/alerts` entry, the parts we read. */
 export interface AlertmanagerAlertView {
@@ -56,6 +56,8 @@ export type LocalAlertmanagerStart = { kind: 'started'; am: LocalAlertmanager } 
 
 export interface LocalAlertmanagerOptions {
   binary?: string;
+  /** Hears each notification the webhook receiver gets. */
+  onNotification?: (received: Received) => void;
   readyTimeoutMs?: number;
   stopTimeoutMs?: number;
 }
@@ -77,7 +79,7 @@ class Local implements LocalAlertmanager {
     private readonly port: number,
     private readonly dir: string,
     readonly webhook: WebhookReceiver,
-    private readonly options: Required<Omit<LocalAlertmanagerOptions, 'binary'>>,
+    private readonly options: Required<Omit<LocalAlertmanagerOptions, 'binary' | 'onNotification'>>,
   ) {
     this.url = `http://127.0.0.1:${port}`;
   }
@@ -173,7 +175,7 @@ class Local implements LocalAlertmanager {
 export async function startLocalAlertmanager(options: LocalAlertmanagerOptions = {}): Promise<LocalAlertmanagerStart> {
   const binary = options.binary ?? findBinary(ALERTMANAGER);
   if (binary === null) return { kind: 'missing', hint: `Alertmanager not found: ${installHint(ALERTMANAGER)}` };
-  const webhook = await startWebhookReceiver();
+  const webhook = await startWebhookReceiver({ onReceived: options.onNotification });
   const dir = mkdtempSync(path.join(os.tmpdir(), 'leaseboard-alertmanager-'));
   const config = alertmanagerConfig({ webhookUrl: webhook.url('/alerts'), watchdogUrl: webhook.url('/watchdog'), fast: true });
   writeFileSync(path.join(dir, 'alertmanager.yml'), toYaml(config, 'local Alertmanager for Leaseboard tests and demo'));

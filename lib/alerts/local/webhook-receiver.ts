@@ -46,7 +46,8 @@ export interface WebhookReceiver {
 
 const MAX_BODY = 1024 * 1024;
 
-export async function startWebhookReceiver(options: { keep?: number } = {}): Promise<WebhookReceiver> {
+/** `onReceived` hears each notification as it is kept (the demo prints them). */
+export async function startWebhookReceiver(options: { keep?: number; onReceived?: (received: Received) => void } = {}): Promise<WebhookReceiver> {
   const keep = options.keep ?? 1_000;
   const kept: Received[] = [];
   const server = http.createServer((req, res) => {
@@ -69,8 +70,10 @@ export async function startWebhookReceiver(options: { keep?: number } = {}): Pro
         res.writeHead(400).end();
         return;
       }
-      kept.push({ path: req.url ?? '/', body });
+      const received = { path: req.url ?? '/', body };
+      kept.push(received);
       if (kept.length > keep) kept.splice(0, kept.length - keep);
+      options.onReceived?.(received);
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     });
   });

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { alertmanagerConfig, SHIPPED_HEADER, SHIPPED_OPTIONS } from '../alertmanager-config';
 import { parseAlertConfig } from '../config';
 import { parseAlertGoldenFile, type AlertGoldenCase } from '../golden';
@@ -37,10 +38,17 @@ describe('toYaml', () => {
         '      z',
         '    i:',
         '      - 1',
-        '"k-2": "v"',
+        'k-2: "v"',
         '',
       ].join('\n'),
     );
+  });
+  it('parses back to the same value (undefined members left out)', () => {
+    const value = { expr: 'a\n  or b\n', list: ['no', '1e3', 'yes: really'], n: { m: [{ deep: 'x' }] } };
+    expect(parse(toYaml({ ...value, gone: undefined }, 'note'))).toEqual(value);
+  });
+  it('refuses non-finite numbers', () => {
+    expect(() => toYaml({ x: Number.NaN })).toThrow(/cannot write NaN/);
   });
   it('quotes a multi-line string it cannot keep exactly in a literal block', () => {
     expect(toYaml({ s: 'trailing \nblank' })).toBe('s: "trailing \\nblank"\n');

@@ -24,7 +24,12 @@ export function useSchedulers(databaseUrl: () => string) {
     const codes = await Promise.all(started.splice(0).map((process) => process.stop()));
     for (const code of codes) expect([0, null]).toContain(code);
   });
-  return (lease: string, label: string, flags: Record<string, number> = {}, options: { job?: string; options?: Record<string, string> } = {}) => {
+  return (
+    lease: string,
+    label: string,
+    flags: Record<string, number> = {},
+    options: { job?: string; options?: Record<string, string>; env?: Record<string, string> } = {},
+  ) => {
     const process = new SchedulerProcess({ lease, label, databaseUrl: databaseUrl(), flags: { ...FAST_FLAGS, ...flags }, ...options });
     started.push(process);
     return process;

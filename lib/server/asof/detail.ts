@@ -8,8 +8,15 @@
  * `at_in_future`, older than RETENTION_MS → 400 `out_of_retention`; the store
  * unreadable → 503 `store_unreadable`. As-of statuses list their estimated
  * fields (see ./facts-at.ts). Every rule comes from lib/status `project`.
+ * Alerts: live, the scheduler's stored alert state with the modes in force;
+ * as of `at`, which were pending or firing then (../alerts/view.ts) — both
+ * within the same two statements.
  */
-import type { SchedulerDetailResponse, StaleWriteRejection } from '../../api/types';
+import type { SchedulerAlert, SchedulerAlertMode, SchedulerDetailResponse, StaleWriteRejection } from '../../api/types';
+import { modeTable, resolveMode, SCHEDULER_ALERT_NAMES } from '../../alerts';
+import { toStoredModes, type ModeRow } from '../../alerts/store/modes';
+import { toStoredAlerts, type StateRow } from '../../alerts/store/state';
+import { alertsAt, liveAlert } from '../alerts/view';
 import { project } from '../../status';
 import { factsAt, ReportStates } from './facts-at';
 import { StoreUnreadableError } from '../store/deadline';
@@ -26,6 +33,8 @@ export interface ReadDeps {
   db: Queryable;
   observer: StoreObserver;
   pollIntervalMs: number;
+  /** The first ALERTMANAGER_URL, for silence links (null: none). */
+  alertmanagerUrl: string | null;
 }
 
 export const TRANSITIONS_MAX = 20;
@@ -35,6 +44,28 @@ const EVENTS_READ = 2 * TRANSITIONS_MAX + 2;
 interface RecentRow {
   events: LeaseEventLog[] | null;
   rejections: { at_ms: number; attempted_epoch: number; current_epoch: number | null; resource: string; reason: StaleWriteRejection['reason'] }[] | null;
+  /** Live only: the scheduler's alert_state rows and the modes that apply to it. */
+  alerts: StateRow[] | null;
+  modes: ModeRow[] | null;
+}
+
+/** The mode in force for each scheduler rule here (live), with its source. */
+function modesHere(row: RecentRow, name: string): SchedulerAlertMode[] {
+  const modes = modeTable(toStoredModes(row.modes ?? []));
+  return SCHEDULER_ALERT_NAMES.map((rule) => {
+    const resolved = resolveMode(modes, rule, name);
+    return { rule, mode: resolved.mode, source: resolved.source, setting: resolved.setting };
+  });
+}
+
+/** The scheduler's current alerts (live): firing first, then pending, then resolved; rule order within. */
+function currentAlerts(row: RecentRow, alertmanagerUrl: string | null): SchedulerAlert[] {
+  const modes = modeTable(toStoredModes(row.modes ?? []));
+  const order = { firing: 0, pending: 1, resolved: 2 } as const;
+  return toStoredAlerts(row.alerts ?? [])
+    .map((a) => liveAlert(a, modes, alertmanagerUrl))
+    .filter((a): a is SchedulerAlert => a !== null)
+    .sort((a, b) => order[a.state] - order[b.state] || (a.rule < b.rule ? -1 : 1));
 }
 
 async function readRecent(db: Queryable, name: string, untilMs: number | null): Promise<RecentRow> {
@@ -100,6 +131,8 @@ export async function readDetail(deps: ReadDeps, rawName: string, rawAt?: string
       transitions: transitions(rebuildTenures(read.recent.events ?? [], current, nowMs), nowMs),
       rejections: rejections(read.recent),
       estimated: [],
+      alerts: currentAlerts(read.recent, deps.alertmanagerUrl),
+      alertModes: modesHere(read.recent, name.value),
     });
   } catch (error) {
     return storeUnreadable(error);
@@ -139,5 +172,7 @@ async function readDetailAsOf(deps: ReadDeps, name: string, atMs: number): Promi
     transitions: transitions(tenures, atMs),
     rejections: rejections(recent),
     estimated,
+    alerts: alertsAt(logs.alerts, atMs),
+    alertModes: [],
   });
 }

@@ -13,6 +13,8 @@
  * bucket overlaps, and — exactly — the age since a tenure's last renewal up to
  * its end (takeover, release, or now for the current epoch), so a lapse shows
  * the age climbing past ttl in the bucket where it happened.
+ * Alert spans (pending, firing) come from the alert transitions log in the
+ * same statement (../alerts/view.ts).
  * Non-guarantees: health between two bucket ends is not sampled (a shorter
  * episode can fall between); gaps between renewals have 1-minute resolution (rollup).
  */
@@ -27,6 +29,7 @@ import { checkName, parseInstant, RETENTION_MS } from '../http/params';
 import { errorResult, okResult, type ReadResult } from '../http/result';
 import { currentLease, rebuildTenures, type TenureLog, toApiTenure } from './tenures';
 import { toIso as iso } from '../../status/time';
+import { alertSpans } from '../alerts/view';
 
 export const HISTORY_DEFAULT_SPAN_MS = 3_600_000;
 export const HISTORY_MAX_SPAN_MS = 24 * 3_600_000;
@@ -148,6 +151,7 @@ export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
     gaps: mergeGaps([...closed, ...openGaps]),
     tenures: tenures.filter((t) => t.fromMs <= logs.toMs && (t.toMs === null || t.toMs >= logs.fromMs)).map(toApiTenure),
     buckets,
+    alerts: alertSpans(logs.alerts, logs.fromMs, logs.toMs),
   };
 }
 

@@ -10,8 +10,12 @@
  * intent_audit through (lease, at); renewal_gaps through its primary key.
  * Work grows with the reports in the span (≤ 24 h), never with all reports.
  *
+ * Alert transitions (alert_events, through (scheduler, at)): each rule's
+ * last one at or before `from` (the alert's state then) and those in the span.
+ *
  * Params: $1 name, $2 from, $3 to, $4 bucket ends (timestamptz[]),
- * $5 bucket ms, $6 default stall ms, $7 default report-every ms, $8 event limit.
+ * $5 bucket ms, $6 default stall ms, $7 default report-every ms, $8 event limit,
+ * $9 the scheduler rules (text[]).
  * Breaks use the store's own rule (lib/scheduler/report-store.ts, with SILENCE_FACTOR from lib/status): a seq jump
  * is `lost_reports`, else quiet > SILENCE_FACTOR × reportEvery is `silence`.
  */
@@ -116,5 +120,11 @@ SELECT ${msOf('c.now')} AS now_ms, (SELECT known FROM known) AS known, (SELECT e
      FROM breaks) x) AS breaks,
   (SELECT json_agg(x) FROM (SELECT epoch::float8 AS epoch, ${msOf('minute')} AS minute_ms, max_gap_ms FROM renewal_gaps
      WHERE lease = $1 AND minute >= date_trunc('minute', $2::timestamptz) - interval '2 minutes' AND minute <= $3::timestamptz + interval '1 minute') x) AS renewals,
-  (SELECT json_agg(x ORDER BY x.i) FROM (SELECT (i - 1)::int AS i, ${msOf('slot')} AS slot_ms, key, running FROM slots) x) AS slots
+  (SELECT json_agg(x ORDER BY x.i) FROM (SELECT (i - 1)::int AS i, ${msOf('slot')} AS slot_ms, key, running FROM slots) x) AS slots,
+  (SELECT json_agg(x ORDER BY x.at_ms, x.id) FROM (
+     (SELECT e.id, e.rule, e.from_state, e.to_state, e.mode, ${msOf('e.at')} AS at_ms FROM unnest($9::text[]) r(rule)
+        CROSS JOIN LATERAL (SELECT * FROM alert_events a WHERE a.scheduler = $1 AND a.rule = r.rule AND a.at <= $2
+                            ORDER BY a.at DESC, a.id DESC LIMIT 1) e)
+     UNION ALL (SELECT id, rule, from_state, to_state, mode, ${msOf('at')} FROM alert_events
+                WHERE scheduler = $1 AND at > $2 AND at <= $3 ORDER BY at, id LIMIT $8::int)) x) AS alerts
 FROM c`;

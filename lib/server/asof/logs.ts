@@ -11,6 +11,8 @@ import type { Queryable, Registration } from '../live/facts';
 import { LOGS_SQL } from './logs-sql';
 import type { LeaseEventLog } from './tenures';
 import { toIso as iso } from '../../status/time';
+import { SCHEDULER_ALERT_NAMES } from '../../alerts';
+import type { AlertEventLog } from '../alerts/view';
 
 /** Report state of one epoch: its last report and last advance up to an instant. */
 export interface ReportAgg {
@@ -76,6 +78,8 @@ export interface SchedulerLogs {
   breaks: ReportBreak[];
   renewals: { epoch: number; minute_ms: number; max_gap_ms: number }[];
   slots: SlotLog[];
+  /** Alert transitions: each rule's last at or before `from`, then those in the span (time order). */
+  alerts: AlertEventLog[];
 }
 
 export const EVENT_LIMIT = 5_000;
@@ -93,6 +97,7 @@ interface LogsRow {
   breaks: ReportBreak[] | null;
   renewals: SchedulerLogs['renewals'] | null;
   slots: SlotLog[] | null;
+  alerts: AlertEventLog[] | null;
 }
 
 export interface LogsWindow {
@@ -115,6 +120,7 @@ export async function readLogs(db: Queryable, name: string, w: LogsWindow): Prom
       DEFAULT_THRESHOLDS.stallAfterMs,
       DEFAULT_REPORT_EVERY_MS,
       EVENT_LIMIT,
+      SCHEDULER_ALERT_NAMES,
     ],
   });
   const r = rows[0] as LogsRow;
@@ -134,5 +140,6 @@ export async function readLogs(db: Queryable, name: string, w: LogsWindow): Prom
     breaks: r.breaks ?? [],
     renewals: r.renewals ?? [],
     slots: r.slots ?? [],
+    alerts: r.alerts ?? [],
   };
 }

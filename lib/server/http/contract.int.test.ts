@@ -17,14 +17,15 @@ import { createPool } from '../../../db/pool';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
 import type { StatusService } from '../service';
 import { acquire, register, reporter, serviceOn } from '../testing/seed';
-import { intentRoute, sessionRoute, signInRoute, signOutRoute, type ActionDeps } from '../../actions/http';
+import { alertModeRoute, intentRoute, sessionRoute, signInRoute, signOutRoute, type ActionDeps } from '../../actions/http';
+import { alertsRoute } from './alerts-route';
 import { parseAuthConfig } from '../../auth/config';
 import { auditRoute } from './audit-route';
 import { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './handlers';
 import { heavyReadGate } from './heavy-gate';
 import type { OpenApiDocument } from './openapi';
 
-type Method = 'get' | 'post' | 'delete';
+type Method = 'get' | 'post' | 'delete' | 'put';
 type Operation = {
   responses: Record<string, { headers?: Record<string, { schema: { const?: string } }>; content?: Record<string, { schema?: { $ref?: string } }> }>;
 };
@@ -182,6 +183,21 @@ describe('OpenAPI contract: live responses of every route against the served doc
     expect((await hanging).status).toBe(503);
   });
 
+  it('/api/v1/alerts: 200 (full and counts only), 400, 429, 503', async () => {
+    const route = '/api/v1/alerts';
+    const full = (await conforms(route, await alertsRoute(get('http://x/api/v1/alerts?limit=10'), () => live))) as { rules: { rule: string }[] };
+    expect(full.rules.map((r) => r.rule)).toContain('SchedulerStalled');
+    const counts = (await conforms(route, await alertsRoute(get('http://x/api/v1/alerts?limit=0'), () => live))) as { alerts: unknown[] };
+    expect(counts.alerts).toEqual([]);
+    await conforms(route, await alertsRoute(get('http://x/api/v1/alerts?limit=-1'), () => live));
+    await conforms(route, await alertsRoute(get('http://x/api/v1/alerts'), () => dead));
+    const oneRead = heavyReadGate(parseAuthConfig({}), { points: 1, durationS: 60 });
+    await conforms(route, await alertsRoute(get('http://x/api/v1/alerts?limit=0'), () => live, oneRead));
+    const limited = await alertsRoute(get('http://x/api/v1/alerts?limit=0'), () => live, oneRead);
+    expect(limited.status).toBe(429);
+    await conforms(route, limited);
+  });
+
   it('/api/v1/audit: 200, 400, 503', async () => {
     const route = '/api/v1/audit';
     await conforms(route, await auditRoute(get(`http://x/api/v1/audit?scheduler=${name}&limit=3`), () => live));
@@ -189,7 +205,7 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms(route, await auditRoute(get('http://x/api/v1/audit'), () => dead));
   });
 
-  it('operator routes: intent 200/400/403/404/409, session 200/400/403/404, sign-out 200/403', async () => {
+  it('operator routes: intent and alert mode 200/400/403/404/409, session 200/400/403/404, sign-out 200/403', async () => {
     const token = 'contract-operator-token-0123456789';
     const deps: ActionDeps = { auth: parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: token }), writer: pool, nowMs: () => Date.now(), basePath: '' };
     const noLocal: ActionDeps = { ...deps, auth: parseAuthConfig({}) };
@@ -218,6 +234,22 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms(intent, await post(name, same, { disabled: false, reason: 'viewer' }), 'post');
     await conforms(intent, await post('nobody-here', as, { disabled: true, reason: 'x' }), 'post');
     await conforms(intent, await post(name, as, { disabled: false, reason: 'contract test done' }), 'post');
+
+    const mode = '/api/v1/alerts/rules/{rule}/mode';
+    const put = (rule: string, headers: Record<string, string>, body: unknown) =>
+      alertModeRoute(send(`http://x/api/v1/alerts/rules/${rule}/mode`, 'PUT', headers, body), rule, deps);
+    const changed = (await conforms(mode, await put('SchedulerStalled', as, { mode: 'on', scheduler: name, reason: 'contract test' }), 'put')) as {
+      from: { effective: string };
+      to: string;
+    };
+    expect(changed).toMatchObject({ from: { effective: 'shadow' }, to: 'on' });
+    await conforms(mode, await put('SchedulerStalled', as, { mode: 'on', scheduler: name, reason: 'again' }), 'put');
+    await conforms(mode, await put('SchedulerStalled', as, { mode: 'on' }), 'put');
+    await conforms(mode, await put('Watchdog', as, { mode: 'off', scheduler: name, reason: 'x' }), 'put');
+    await conforms(mode, await put('SchedulerStalled', same, { mode: 'off', reason: 'viewer' }), 'put');
+    await conforms(mode, await put('NoSuchRule', as, { mode: 'off', reason: 'x' }), 'put');
+    await conforms(mode, await put('SchedulerStalled', as, { mode: 'off', scheduler: 'nobody-here', reason: 'x' }), 'put');
+    await conforms(mode, await put('SchedulerStalled', as, { mode: 'shadow', scheduler: name, reason: 'contract test done' }), 'put');
   });
 
   it('every documented (method, route, status) was produced by a case above', () => {

@@ -13,6 +13,7 @@ import { apiRegistry } from '../../api/schemas';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX } from '../live/list';
 import { REASON_MAX_LENGTH } from '../../api/limits';
 import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
+import { ALERTS_LIMIT_DEFAULT, ALERTS_LIMIT_MAX } from '../alerts/read';
 import { NAME_MAX, RETENTION_MS } from './params';
 import { NO_STORE } from './respond';
 
@@ -138,10 +139,49 @@ function build() {
           },
         },
       },
+      '/api/v1/alerts': {
+        get: {
+          operationId: 'alerts',
+          summary: 'Alert rules with their modes and counts, per-scheduler overrides, the alerts that are not inactive, and delivery to Alertmanager',
+          parameters: [
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              description: `Alerts (and overrides) listed, clamped to [0, ${ALERTS_LIMIT_MAX}]; 0: counts only.`,
+              schema: { type: 'integer', default: ALERTS_LIMIT_DEFAULT, minimum: 0 },
+            },
+          ],
+          responses: { 200: json('AlertsResponse', 'Rules, modes, alerts and delivery'), 400: error('Invalid limit'), ...heavyRefusals },
+        },
+      },
+      '/api/v1/alerts/rules/{rule}/mode': {
+        put: {
+          operationId: 'setAlertMode',
+          summary: "Set an alert rule's mode, or one scheduler's override (operator role, same origin, header x-leaseboard-action: 1); audited",
+          parameters: [
+            {
+              name: 'rule',
+              in: 'path',
+              required: true,
+              description: 'The alert name, e.g. SchedulerStalled.',
+              schema: { type: 'string', minLength: 1, maxLength: 64 },
+            },
+          ],
+          requestBody: body('AlertModeRequest'),
+          responses: {
+            200: json('AlertModeResponse', 'Committed: from → to, by whom, when'),
+            400: error(`Invalid rule name or body (reason missing or longer than ${REASON_MAX_LENGTH} characters, a scheduler for a service rule…)`),
+            403: error('Cross-site request, or not an operator'),
+            404: error('Unknown rule or scheduler'),
+            409: error('Already in that mode, or changed since the operator looked'),
+          },
+        },
+      },
       '/api/v1/audit': {
         get: {
           operationId: 'audit',
-          summary: 'Operator actions, newest first: who, what, from → to, why, when',
+          summary: 'Operator actions (scheduler intent, alert modes), newest first: who, what, from → to, why, when',
           parameters: [
             { name: 'scheduler', in: 'query', required: false, description: 'Only this scheduler.', schema: { type: 'string', maxLength: NAME_MAX } },
             {

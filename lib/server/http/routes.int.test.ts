@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, inject, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
 process.env.DATABASE_URL = inject('databaseUrl');
-// The fuzz is about input: give it a budget no burst here reaches (the budget itself: heavy-reads.int.test.ts).
+// The fuzz sends 600 heavy reads from one client in well under 10 s: lift the per-client
+// budget (its 429 is tested in contract.int.test.ts), so every answer here is about the input.
 process.env.LEASEBOARD_HEAVY_READS_PER_10S = '10000';
 
 import * as detailRoute from '../../../app/api/v1/schedulers/[name]/route';
@@ -134,7 +135,7 @@ describe('status API routes (app/api, real PostgreSQL)', () => {
       count((await check(await detailRoute.GET(new Request(url('/d', ['at'])), ctx(n)))).status);
       count((await check(await historyRoute.GET(new Request(url('/h', ['from', 'to'])), ctx(random() < 0.5 ? name : n)))).status);
     }
-    expect([...statuses.keys()].every((s) => [200, 400, 404].includes(s))).toBe(true);
+    expect([...statuses.keys()].filter((s) => ![200, 400, 404].includes(s))).toEqual([]);
     expect(statuses.get(200)).toBeGreaterThan(0);
     expect(statuses.get(400)).toBeGreaterThan(0);
     expect(statuses.get(404)).toBeGreaterThan(0);

@@ -13,6 +13,10 @@
  * strings with string operations — 3–4× cheaper at 10,000 schedulers than
  * epoch numbers through Date objects (measured by bench:status).
  *
+ * `last_rejection_at`: the newest stale-write rejection logged for the lease
+ * (not part of the projection: the StaleWritesRejected alert and its metric
+ * read it).
+ *
  * `due` (only for a registered cadence with nothing reported in flight): the
  * earliest occurrence nobody is working on — the newest occurrence row when it
  * is still `running` (a dead leader's, not resumed); else the slot after the
@@ -76,6 +80,7 @@ export const FACT_COLUMNS = [
   's_overdue_after_ms',
   'due_key',
   'due_at',
+  'last_rejection_at',
 ] as const;
 
 /** `$1`: a scheduler name when `byName`, else no parameter. */
@@ -95,7 +100,9 @@ SELECT n.name, ${utcOf('c.now')},
   p.epoch::float8, ${utcOf('p.last_report_at')}, p.last_seq, ${utcOf('p.last_advance_at')}, p.in_flight, p.cursor::float8,
   p.report_every_ms, ${utcOf('p.gap_from')}, ${utcOf('p.gap_to')}, p.gap_reason,
   s.every_ms, s.report_every_ms, s.stall_after_ms, s.overdue_after_ms,
-  d.key, ${utcOf('d.slot')}
+  d.key, ${utcOf('d.slot')},
+  -- The newest stale-write rejection of the lease (index stale_write_rejections_lease_at): a store fact for alerts.
+  ${utcOf('(SELECT max(r.at) FROM stale_write_rejections r WHERE r.lease = n.name)')}
 FROM c
 LEFT JOIN names n ON true
 LEFT JOIN leases l ON l.name = n.name

@@ -31,6 +31,8 @@ export interface SchedulerRead {
   facts: SchedulerFacts;
   thresholds: Thresholds;
   registration: Registration | null;
+  /** The newest stale-write rejection of this lease (a store fact beside the projection's facts), or null. */
+  lastRejectionAt: string | null;
 }
 
 export interface FactsRead {
@@ -114,6 +116,7 @@ export function mapFactsRow(r: readonly Cell[]): SchedulerRead {
     facts: { name, store: { ok: true }, lease, intent, progress, due },
     thresholds: thresholdsFor(registration),
     registration,
+    lastRejectionAt: s(30) === null ? null : t(30),
   };
 }
 

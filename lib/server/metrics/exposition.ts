@@ -24,13 +24,14 @@ export function formatValue(value: number): string {
   return String(value);
 }
 
-/** One gauge family; `labels` is the pre-rendered inside of `{…}` (e.g. `scheduler="a"`). */
+/** One gauge (or counter) family; `labels` is the pre-rendered inside of `{…}` (e.g. `scheduler="a"`). */
 export class GaugeFamily {
   private readonly lines: string[] = [];
 
   constructor(
     readonly name: string,
     private readonly help: string,
+    private readonly type: 'gauge' | 'counter' = 'gauge',
   ) {
     if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(name)) throw new Error(`metrics: invalid metric name ${name}`);
   }
@@ -41,6 +42,6 @@ export class GaugeFamily {
 
   render(): string {
     if (this.lines.length === 0) return '';
-    return `# HELP ${this.name} ${escapeHelp(this.help)}\n# TYPE ${this.name} gauge\n${this.lines.join('\n')}\n`;
+    return `# HELP ${this.name} ${escapeHelp(this.help)}\n# TYPE ${this.name} ${this.type}\n${this.lines.join('\n')}\n`;
   }
 }

@@ -1,7 +1,9 @@
 // /api/metrics on real PostgreSQL: valid Prometheus text (checked by
 // `promtool check metrics`, required — CI installs Debian package
-// `prometheus`), labels limited to scheduler and its state (health), label
-// values escaped, nothing stale when the store is unreadable.
+// `prometheus`), labels limited to scheduler and its state (health) — and
+// `alertmanager` (an opaque id) for delivery — label values escaped, nothing
+// stale when the store is unreadable; the stale-write rejection age that the
+// Prometheus StaleWritesRejected rule reads; the evaluator's delivery status.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +11,9 @@ import { freePort } from '../../../db/free-port';
 import { createPool } from '../../../db/pool';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
 import { setIntent } from '../../lease/intent';
+import { fenceFor, logRejection } from '../../lease/fence';
+import { writeFenced } from '../../lease/fenced-write';
+import { roundStatements } from '../../jobs/alert-evaluator/write';
 import { metricsRoute } from '../http/handlers';
 import { acquire, register, reporter, serviceOn, switchable } from '../testing/seed';
 
@@ -43,6 +48,27 @@ describe('Prometheus metrics (real PostgreSQL)', () => {
     await register(pool, off);
     await setIntent(pool, off, { disabled: true, by: 'sre', reason: 'test' });
     await register(pool, `${uniqueLease('metrics-odd')} "quoted" \\ back\nslash`); // escaping
+    await logRejection(pool, { lease: name, attemptedEpoch: 1, currentEpoch: 2, reason: 'stale_epoch', resource: 'plan_items' });
+    // What the evaluator stores of its delivery each round (its own statements, under a fence).
+    const evaluator = await acquire(pool, uniqueLease('evaluator'), 60_000);
+    const target = {
+      target: 'alertmanager-1',
+      queueDepth: 2,
+      inFlight: 0,
+      consecutiveFailures: 3,
+      lastError: 'connection refused',
+      lastSuccessAgeMs: 90_000,
+      lastFailureAgeMs: 500,
+      nextAttemptInMs: 1_000,
+      sentAlerts: 12,
+      failedAttempts: 3,
+      rejectedAlerts: 0,
+      droppedAlerts: 1,
+    };
+    const stored = await writeFenced(pool, fenceFor(evaluator), (w) =>
+      roundStatements(w, { now: '', upserts: [], deletes: [], delivered: [], acked: [], transitions: [], delivery: [target], outgoing: [], reopen: () => [] }),
+    );
+    expect(stored.kind).toBe('written');
   });
 
   it('passes `promtool check metrics`, with only scheduler/health/state labels and no holder tokens', async () => {
@@ -54,11 +80,19 @@ describe('Prometheus metrics (real PostgreSQL)', () => {
     const check = promtoolCheck(text);
     expect(check.output).toBe('');
     expect(check.status).toBe(0);
-    expect([...labelNames(text)].sort()).toEqual(['health', 'scheduler']);
+    expect([...labelNames(text)].sort()).toEqual(['alertmanager', 'health', 'scheduler']);
     expect(text).not.toMatch(/inst_/);
     expect(text).toContain(`leaseboard_scheduler_health{scheduler="${name}",health="progressing"} 1`);
     expect(text).toContain(`leaseboard_scheduler_epoch{scheduler="${name}"} 1`);
     expect(text).toMatch(/^leaseboard_observation_ok 1$/m);
+    const age = new RegExp(`^leaseboard_scheduler_last_stale_write_rejection_age_seconds\\{scheduler="${name}"\\} (\\S+)$`, 'm').exec(text);
+    expect(Number(age?.[1])).toBeGreaterThanOrEqual(0);
+    expect(Number(age?.[1])).toBeLessThan(60);
+    expect(text).toContain('leaseboard_alert_delivery_queue_depth{alertmanager="alertmanager-1"} 2');
+    expect(text).toContain('leaseboard_alert_delivery_consecutive_failures{alertmanager="alertmanager-1"} 3');
+    expect(text).toContain('leaseboard_alert_delivery_last_success_age_seconds{alertmanager="alertmanager-1"} 90');
+    expect(text).toContain('# TYPE leaseboard_alert_delivery_sent_alerts_total counter');
+    expect(text).toContain('leaseboard_alert_delivery_dropped_alerts_total{alertmanager="alertmanager-1"} 1');
   });
 
   it('when the store is unreadable: observation_ok 0, every health unknown, no stale numbers', async () => {

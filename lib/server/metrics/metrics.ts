@@ -11,6 +11,13 @@
  * ages, at-risk) come only from a successful read — when the store is
  * unreadable they are absent, not stale, health is `unknown` and
  * `leaseboard_observation_ok` is 0.
+ * `leaseboard_scheduler_last_stale_write_rejection_age_seconds` (the
+ * Prometheus StaleWritesRejected rule reads it): seconds since the newest
+ * rejection logged for the lease; absent when there is none or the store is
+ * unreadable. Alert delivery, per Alertmanager (label `alertmanager`, an
+ * opaque `alertmanager-N` — never a URL): the evaluator's view at its last
+ * round (queue depth, consecutive failures, ages, counters since its process
+ * started — a counter resets when another instance takes over delivery).
  * Non-guarantees: the authority and work axes are not exported as separate
  * state gauges (cardinality: 10 more series per scheduler); health, ages and
  * `leaseboard_scheduler_observation_gap` carry what alerts need.
@@ -20,6 +27,7 @@ import { HEALTH_SEVERITY } from '../../status';
 import { escapeLabelValue, GaugeFamily } from './exposition';
 import type { ObservationState } from '../store/observer';
 import type { LiveRead } from '../live/list';
+import type { StoredDeliveryTarget } from '../../alerts/store/delivery';
 
 async function serviceGauges(live: LiveRead, observation: ObservationState): Promise<{ text: string; contentType: string }> {
   const registry = new Registry();
@@ -37,7 +45,38 @@ async function serviceGauges(live: LiveRead, observation: ObservationState): Pro
   return { text: await registry.metrics(), contentType: registry.contentType };
 }
 
-export async function renderMetrics(live: LiveRead, observation: ObservationState): Promise<{ contentType: string; body: string }> {
+function deliveryFamilies(targets: readonly StoredDeliveryTarget[]): GaugeFamily[] {
+  const queue = new GaugeFamily('leaseboard_alert_delivery_queue_depth', 'Alerts waiting to be sent to this Alertmanager (the evaluator’s outbox).');
+  const failures = new GaugeFamily('leaseboard_alert_delivery_consecutive_failures', 'Failed attempts in a row (0: the last attempt succeeded).');
+  const success = new GaugeFamily(
+    'leaseboard_alert_delivery_last_success_age_seconds',
+    'Time since this Alertmanager last accepted alerts, at the evaluator’s last round.',
+  );
+  const observed = new GaugeFamily(
+    'leaseboard_alert_delivery_observed_timestamp_seconds',
+    'Database time of the evaluator’s last report of its delivery status (stale: the evaluator stopped).',
+  );
+  const sent = new GaugeFamily('leaseboard_alert_delivery_sent_alerts_total', 'Alerts this Alertmanager accepted.', 'counter');
+  const failed = new GaugeFamily('leaseboard_alert_delivery_failed_attempts_total', 'Requests to this Alertmanager that failed.', 'counter');
+  const dropped = new GaugeFamily('leaseboard_alert_delivery_dropped_alerts_total', 'Alerts dropped unsent: refused (4xx) or the outbox was full.', 'counter');
+  for (const t of targets) {
+    const label = `alertmanager="${escapeLabelValue(t.id)}"`;
+    queue.add(label, t.queueDepth);
+    failures.add(label, t.consecutiveFailures);
+    if (t.lastSuccessAgeMs !== null) success.add(label, t.lastSuccessAgeMs / 1000);
+    observed.add(label, Date.parse(t.observedAt) / 1000);
+    sent.add(label, t.sentAlerts);
+    failed.add(label, t.failedAttempts);
+    dropped.add(label, t.rejectedAlerts + t.droppedAlerts);
+  }
+  return [queue, failures, success, observed, sent, failed, dropped];
+}
+
+export async function renderMetrics(
+  live: LiveRead,
+  observation: ObservationState,
+  delivery: readonly StoredDeliveryTarget[] = [],
+): Promise<{ contentType: string; body: string }> {
   const own = await serviceGauges(live, observation);
   const health = new GaugeFamily('leaseboard_scheduler_health', 'Health of each scheduler: 1 for its current health, 0 for the others.');
   const gap = new GaugeFamily('leaseboard_scheduler_observation_gap', 'Whether observation of this scheduler is broken (1) or not (0).');
@@ -49,6 +88,10 @@ export async function renderMetrics(live: LiveRead, observation: ObservationStat
   const renewalAge = new GaugeFamily('leaseboard_scheduler_renewal_age_seconds', 'Time since the lease was last renewed.');
   const advanceAge = new GaugeFamily('leaseboard_scheduler_last_advance_age_seconds', "Time since the current epoch's last advance.");
   const reportAge = new GaugeFamily('leaseboard_scheduler_last_report_age_seconds', "Time since the current epoch's last progress report.");
+  const rejectionAge = new GaugeFamily(
+    'leaseboard_scheduler_last_stale_write_rejection_age_seconds',
+    'Time since the fence last rejected a stale write of this lease (absent: none logged).',
+  );
 
   for (const s of live.statuses) {
     const scheduler = `scheduler="${escapeLabelValue(s.name)}"`;
@@ -61,6 +104,13 @@ export async function renderMetrics(live: LiveRead, observation: ObservationStat
     if (s.work.lastAdvanceAgeMs !== null) advanceAge.add(scheduler, s.work.lastAdvanceAgeMs / 1000);
     if (s.work.lastReportAgeMs !== null) reportAge.add(scheduler, s.work.lastReportAgeMs / 1000);
   }
-  const families = [health, gap, epoch, atRisk, renewalAge, advanceAge, reportAge].map((f) => f.render()).join('');
+  if (live.ok) {
+    const nowMs = Date.parse(live.now);
+    for (const r of live.reads) {
+      if (r.lastRejectionAt !== null)
+        rejectionAge.add(`scheduler="${escapeLabelValue(r.facts.name)}"`, Math.max(0, nowMs - Date.parse(r.lastRejectionAt)) / 1000);
+    }
+  }
+  const families = [health, gap, epoch, atRisk, renewalAge, advanceAge, reportAge, rejectionAge, ...deliveryFamilies(delivery)].map((f) => f.render()).join('');
   return { contentType: own.contentType, body: `${own.text.endsWith('\n') ? own.text : `${own.text}\n`}${families}` };
 }
