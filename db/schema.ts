@@ -9,10 +9,25 @@
  * statement or transaction that appends, so readers are O(schedulers).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, customType, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string', precision: 6 });
 const epochCol = (name: string) => bigint(name, { mode: 'number' });
+
+/** PostgreSQL's 64-bit transaction id (never wraps), read as text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
+/**
+ * The change stamp the status service reads incrementally (lib/server/live/changes.ts):
+ * the id of the transaction that last changed what the status projection reads from
+ * the row. Inserts take the default; updates are stamped by the writer or, for any
+ * other writer, by a trigger (migration status_change_stamps); deletions leave a
+ * tombstone in `status_deletions`.
+ */
+const changeXid = () =>
+  xid8('change_xid')
+    .notNull()
+    .default(sql`pg_current_xact_id()`);
 
 /** One row per lease name; the authority's current state. */
 export const leases = pgTable(
@@ -37,8 +52,9 @@ export const leases = pgTable(
     gapBucket: ts('gap_bucket'),
     gapBucketMaxMs: integer('gap_bucket_max_ms'),
     gapBucketRenewals: integer('gap_bucket_renewals'),
+    changeXid: changeXid(),
   },
-  (t) => [check('leases_epoch_positive', sql`${t.epoch} > 0`), check('leases_ttl_positive', sql`${t.ttlMs} > 0`)],
+  (t) => [check('leases_epoch_positive', sql`${t.epoch} > 0`), check('leases_ttl_positive', sql`${t.ttlMs} > 0`), index('leases_change_xid').on(t.changeXid)],
 );
 
 /** Authority history: enough to rebuild every epoch's tenure `[acquired, end)`. */
@@ -95,13 +111,18 @@ export const staleWriteRejections = pgTable(
 );
 
 /** Operator intent per lease: an explicit choice automation never overturns. */
-export const schedulerIntents = pgTable('scheduler_intents', {
-  lease: text('lease').primaryKey(),
-  disabled: boolean('disabled').notNull(),
-  by: text('by').notNull(),
-  reason: text('reason').notNull(),
-  at: ts('at').notNull(),
-});
+export const schedulerIntents = pgTable(
+  'scheduler_intents',
+  {
+    lease: text('lease').primaryKey(),
+    disabled: boolean('disabled').notNull(),
+    by: text('by').notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+    changeXid: changeXid(),
+  },
+  (t) => [index('scheduler_intents_change_xid').on(t.changeXid)],
+);
 
 /** Every intent change, append-only. */
 export const intentAudit = pgTable(
@@ -118,14 +139,19 @@ export const intentAudit = pgTable(
 );
 
 /** Scheduler registration: cadence and reporting period the status service judges by. */
-export const schedulers = pgTable('schedulers', {
-  name: text('name').primaryKey(),
-  everyMs: integer('every_ms').notNull(),
-  reportEveryMs: integer('report_every_ms').notNull(),
-  stallAfterMs: integer('stall_after_ms').notNull(),
-  overdueAfterMs: integer('overdue_after_ms').notNull(),
-  registeredAt: ts('registered_at').notNull(),
-});
+export const schedulers = pgTable(
+  'schedulers',
+  {
+    name: text('name').primaryKey(),
+    everyMs: integer('every_ms').notNull(),
+    reportEveryMs: integer('report_every_ms').notNull(),
+    stallAfterMs: integer('stall_after_ms').notNull(),
+    overdueAfterMs: integer('overdue_after_ms').notNull(),
+    registeredAt: ts('registered_at').notNull(),
+    changeXid: changeXid(),
+  },
+  (t) => [index('schedulers_change_xid').on(t.changeXid)],
+);
 
 /**
  * One scheduled run, keyed `lease@scheduled-instant`; claimed, resumed and completed by key.
@@ -145,8 +171,10 @@ export const occurrences = pgTable(
     /** Index of the job step in flight (0-based); `cursor` is that step's position. */
     step: integer('step').notNull().default(0),
     cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+    /** Stamped only when key, lease, scheduled_at or state change (the status reads nothing else). */
+    changeXid: changeXid(),
   },
-  (t) => [index('occurrences_lease_scheduled').on(t.lease, t.scheduledAt)],
+  (t) => [index('occurrences_lease_scheduled').on(t.lease, t.scheduledAt), index('occurrences_change_xid').on(t.changeXid)],
 );
 
 /** Synthetic documents the retention planner scans. Never deleted. */
@@ -190,20 +218,50 @@ export const progressReports = pgTable(
 );
 
 /** Per-lease summary of the latest reporting epoch, kept current with each report. */
-export const progressSummaries = pgTable('progress_summaries', {
-  lease: text('lease').primaryKey(),
-  epoch: epochCol('epoch').notNull(),
-  firstReportAt: ts('first_report_at').notNull(),
-  lastReportAt: ts('last_report_at').notNull(),
-  lastSeq: integer('last_seq').notNull(),
-  lastAdvanceAt: ts('last_advance_at').notNull(),
-  inFlight: text('in_flight'),
-  cursor: bigint('cursor', { mode: 'number' }),
-  reportEveryMs: integer('report_every_ms').notNull(),
-  gapFrom: ts('gap_from'),
-  gapTo: ts('gap_to'),
-  gapReason: text('gap_reason', { enum: ['silence', 'lost_reports'] }),
-});
+export const progressSummaries = pgTable(
+  'progress_summaries',
+  {
+    lease: text('lease').primaryKey(),
+    epoch: epochCol('epoch').notNull(),
+    firstReportAt: ts('first_report_at').notNull(),
+    lastReportAt: ts('last_report_at').notNull(),
+    lastSeq: integer('last_seq').notNull(),
+    lastAdvanceAt: ts('last_advance_at').notNull(),
+    inFlight: text('in_flight'),
+    cursor: bigint('cursor', { mode: 'number' }),
+    reportEveryMs: integer('report_every_ms').notNull(),
+    gapFrom: ts('gap_from'),
+    gapTo: ts('gap_to'),
+    gapReason: text('gap_reason', { enum: ['silence', 'lost_reports'] }),
+    changeXid: changeXid(),
+  },
+  (t) => [index('progress_summaries_change_xid').on(t.changeXid)],
+);
+
+/**
+ * Tombstones for the status service's incremental read: the names whose rows
+ * (lease, summary, registration, intent or occurrence) were deleted, stamped
+ * with the deleting transaction. One row per name (bounded by the names ever
+ * used, like `leases`).
+ */
+export const statusDeletions = pgTable(
+  'status_deletions',
+  {
+    name: text('name').primaryKey(),
+    changeXid: changeXid(),
+  },
+  (t) => [index('status_deletions_change_xid').on(t.changeXid)],
+);
+
+/** One row: the last TRUNCATE of a table the status reads (the incremental read then reads everything again). */
+export const statusResets = pgTable(
+  'status_resets',
+  {
+    id: boolean('id').primaryKey().default(true),
+    changeXid: changeXid(),
+  },
+  (t) => [check('status_resets_one_row', sql`${t.id}`)],
+);
 
 export type LeaseRow = typeof leases.$inferSelect;
 export type LeaseEventRow = typeof leaseEvents.$inferSelect;

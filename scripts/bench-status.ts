@@ -26,7 +26,7 @@ import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
 import { mapFactsRow, readAllFacts, type Queryable } from '../lib/server/live/facts';
 import { isoFromUtc, RAW_TYPES } from '../lib/server/live/pgtext';
-import { buildList, projectAll, sortStatuses } from '../lib/server/live/list';
+import { buildList, projectAll, sortStatuses, statusesView } from '../lib/server/live/list';
 import { StatusService } from '../lib/server/service';
 import { factsSql } from '../lib/server/live/facts-sql';
 import { seed } from './bench-status-data';
@@ -52,7 +52,7 @@ function projectBundled(reads: unknown, now: string): number[] {
 
 /** The naive read: the live facts SQL with the summary replaced by DISTINCT ON over all reports. */
 const SUMMARY_JOIN = 'LEFT JOIN progress_summaries p ON p.lease = n.name';
-const NAIVE_SQL = factsSql(false).replace(
+const NAIVE_SQL = factsSql('all').replace(
   SUMMARY_JOIN,
   `LEFT JOIN (
      SELECT latest.lease, latest.epoch, latest.reported_at AS last_report_at, latest.seq AS last_seq,
@@ -71,7 +71,7 @@ async function naivePage(db: Queryable): Promise<SchedulerListResponse> {
   const now = isoFromUtc(all[0]![1] as string);
   const reads = all.filter((r) => r[0] !== null).map(mapFactsRow);
   const statuses = sortStatuses(projectAll(reads, now));
-  return buildList({ observedAt: now, observation: { ok: true, lastObservedAt: now }, pollIntervalMs: 2_000, statuses }, { limit: 500 });
+  return buildList({ observedAt: now, observation: { ok: true, lastObservedAt: now }, pollIntervalMs: 2_000, view: statusesView(statuses) }, { limit: 500 });
 }
 
 async function main(): Promise<void> {

@@ -4,6 +4,9 @@
  * application clock. Kept apart from the TypeScript so the SQL reads whole.
  * The renewal-gap rollup is flushed by a trigger (migration 0001) whenever a
  * statement moves `gap_bucket`, so these statements stay single-row updates.
+ * Renewal and release stamp `change_xid` themselves (the status service's
+ * incremental read, lib/server/live/changes.ts), so the stamping trigger's
+ * WHEN clause keeps it off the hot path; the grant's upsert is stamped by it.
  */
 
 /**
@@ -72,7 +75,8 @@ UPDATE leases l SET
   gap_bucket_max_ms = CASE WHEN l.gap_bucket = c.minute
     THEN GREATEST(l.gap_bucket_max_ms, (extract(epoch FROM c.now - l.renewed_at) * 1000)::int)
     ELSE (extract(epoch FROM c.now - l.renewed_at) * 1000)::int END,
-  gap_bucket_renewals = CASE WHEN l.gap_bucket = c.minute THEN l.gap_bucket_renewals + 1 ELSE 1 END
+  gap_bucket_renewals = CASE WHEN l.gap_bucket = c.minute THEN l.gap_bucket_renewals + 1 ELSE 1 END,
+  change_xid = pg_current_xact_id()
 FROM (SELECT clock_timestamp() AS now, date_trunc('minute', clock_timestamp()) AS minute) c
 WHERE l.name = $1 AND l.holder = $2 AND l.epoch = $3 AND l.released_at IS NULL AND l.expires_at > c.now
 RETURNING l.renewed_at, l.expires_at`;
@@ -82,7 +86,7 @@ export const RELEASE_SQL = `
 WITH c AS (SELECT clock_timestamp() AS now),
   done AS (
     UPDATE leases l SET released_at = c.now, expires_at = LEAST(l.expires_at, c.now),
-      gap_bucket = NULL, gap_bucket_max_ms = NULL, gap_bucket_renewals = NULL
+      gap_bucket = NULL, gap_bucket_max_ms = NULL, gap_bucket_renewals = NULL, change_xid = pg_current_xact_id()
     FROM c
     WHERE l.name = $1 AND l.holder = $2 AND l.epoch = $3 AND l.released_at IS NULL AND l.expires_at > c.now
     RETURNING l.released_at, l.holder_label, l.renewed_at

@@ -5,11 +5,15 @@
  * Guarantees
  * - Live reads are single-flight: concurrent list/metrics calls share ONE
  *   in-flight query, so a slow or dead store never piles up connections.
+ * - Live reads are incremental (./live/live-index.ts): the first reads every
+ *   scheduler; each later one reads only the schedulers whose rows changed
+ *   since the previous read's snapshot (change stamps and tombstones, see
+ *   ./live/facts-sql.ts) and re-projects those plus the ones whose next
+ *   threshold instant has come. The result equals a full read at the same
+ *   instant (tested: lib/server/live/incremental.int.test.ts).
  * - A successful read is shared for `listMaxAgeMs` (monotonic clock): list
- *   and metrics calls within that window page through the same projected
- *   snapshot, so the cost of reading and projecting all schedulers is paid
- *   at most once per window however many dashboards poll. Every answer
- *   carries the database time it was read at (`observedAt`); 0 disables.
+ *   and metrics calls within that window page through the same view.
+ *   Every answer carries the database time it was read at (`observedAt`); 0 disables.
  *   A snapshot past half that age is refreshed in the background while it
  *   is still served, so steady pollers never wait for a read.
  *   Failed reads are never shared: the next call tries the store again.
@@ -32,9 +36,11 @@ import { readAudit } from './audit/read';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { project } from '../status';
 import { readDetail, storeUnreadable, type ReadDeps } from './asof/detail';
-import { dbNowMs, readAllFacts, type FactsRead, type Queryable, type SchedulerRead } from './live/facts';
+import { dbNowMs, readAllFacts, readChangedFacts, type Queryable, type SchedulerRead } from './live/facts';
 import { readHistory } from './asof/history';
-import { buildList, projectAll, sortStatuses, type LiveRead } from './live/list';
+import { buildList, liveRead, type LiveRead } from './live/list';
+import { LiveIndex } from './live/live-index';
+import { sortStatuses, statusesView } from './live/view';
 import { renderMetrics } from './metrics/metrics';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { StoreObserver } from './store/observer';
@@ -73,8 +79,10 @@ export class StatusService {
   private readonly heavyConcurrency: number;
   private inflight: Promise<LiveRead> | null = null;
   private probing: Promise<HealthzResponse> | null = null;
-  private lastKnown: SchedulerRead[] = [];
-  /** Database time of the last successful LIST read (the facts in lastKnown): other reads do not count. */
+  /** Every scheduler as of the last successful list read; `readSnapshot` is that read's (null: read everything next). */
+  readonly index = new LiveIndex();
+  private readSnapshot: string | null = null;
+  /** Database time of the last successful LIST read (the facts in the index): other reads do not count. */
   private lastListAtMs: number | null = null;
   private snapshot: { live: LiveRead; atMono: number } | null = null;
   private readonly listMaxAgeMs: number;
@@ -132,11 +140,15 @@ export class StatusService {
 
   private async readLive(): Promise<LiveRead> {
     const started = this.mono();
-    let read: FactsRead;
+    const since = this.readSnapshot;
+    let read: Awaited<ReturnType<typeof readChangedFacts>> | Awaited<ReturnType<typeof readAllFacts>>;
     try {
       read = await this.observer.read(
         'list read',
-        () => readAllFacts(this.db),
+        async () => {
+          const changes = since === null ? null : await readChangedFacts(this.db, since);
+          return changes === null || changes.reset ? readAllFacts(this.db) : changes;
+        },
         (r) => Date.parse(r.now),
       );
     } catch {
@@ -145,10 +157,10 @@ export class StatusService {
       return this.degraded();
     }
     // Outside the try: a projection fault is a bug to surface (a 500), never "store unreadable".
-    this.lastKnown = read.schedulers;
+    const view = 'schedulers' in read ? this.index.load(read.schedulers, read.now) : this.index.apply(read, read.now);
+    this.readSnapshot = read.snapshot;
     this.lastListAtMs = Date.parse(read.now);
-    const statuses = sortStatuses(projectAll(read.schedulers, read.now));
-    const live: LiveRead = { ok: true, now: read.now, lastObservedAt: read.now, reads: read.schedulers, statuses };
+    const live = liveRead({ ok: true, now: read.now, lastObservedAt: read.now, view, reads: () => this.index.reads() });
     this.snapshot = { live, atMono: started };
     return live;
   }
@@ -158,17 +170,18 @@ export class StatusService {
     // The facts we still hold were read at lastListAtMs; a health probe or a detail read since
     // does not make them any newer.
     const lastMs = this.lastListAtMs;
-    if (lastMs === null) return { ok: false, now, lastObservedAt: null, reads: [], statuses: [] };
-    const lastObservedAt = iso(lastMs);
-    const statuses = sortStatuses(this.lastKnown.map((r) => project({ ...r.facts, store: { ok: false, lastObservedAt } }, now, r.thresholds)));
-    return { ok: false, now, lastObservedAt, reads: this.lastKnown, statuses };
+    const lastObservedAt = lastMs === null ? null : iso(lastMs);
+    const reads: SchedulerRead[] = lastObservedAt === null ? [] : this.index.reads();
+    const statuses =
+      lastObservedAt === null ? [] : sortStatuses(reads.map((r) => project({ ...r.facts, store: { ok: false, lastObservedAt } }, now, r.thresholds)));
+    return liveRead({ ok: false, now, lastObservedAt, view: statusesView(statuses), reads: () => reads });
   }
 
   /** `fresh` bypasses the shared snapshot (never the single-flight). */
   async list(params: ListParams = {}, options: { fresh?: boolean } = {}): Promise<SchedulerListResponse> {
     const live = await this.live(options);
     return buildList(
-      { observedAt: live.now, observation: { ok: live.ok, lastObservedAt: live.lastObservedAt }, pollIntervalMs: this.pollIntervalMs, statuses: live.statuses },
+      { observedAt: live.now, observation: { ok: live.ok, lastObservedAt: live.lastObservedAt }, pollIntervalMs: this.pollIntervalMs, view: live.view },
       params,
     );
   }
