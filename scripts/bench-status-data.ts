@@ -13,9 +13,15 @@ export interface BenchShape {
   reportsPerScheduler: number;
 }
 
+/** Digits in a scheduler's name: `sched-00042` up to 99,999 schedulers, more beyond (names stay unique and sorted). */
+export const nameWidth = (schedulers: number) => Math.max(5, String(schedulers).length);
+
+/** The SQL name of scheduler `g` (an integer column or parameter), e.g. `sched-00042`. */
+const nameOf = (g: string, width: number) => `'sched-' || lpad(${g}::text, ${width}, '0')`;
+
 /** Statements, in order, with a label each. `$1` = schedulers, `$2` = reports per scheduler. */
-export function seedStatements(): { label: string; sql: string }[] {
-  const name = `'sched-' || lpad(g::text, 5, '0')`;
+export function seedStatements(width = 5): { label: string; sql: string }[] {
+  const name = nameOf('g', width);
   return [
     {
       label: 'schedulers',
@@ -49,26 +55,27 @@ export function seedStatements(): { label: string; sql: string }[] {
  * 5 s ending now; the cursor moves every 10 reports, except for g % 10 = 4
  * (frozen for the last 100 reports: a stall).
  */
-export const REPORTS_SQL = `
+export const reportsSql = (width: number) => `
 INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at)
-SELECT 'sched-' || lpad(g::text, 5, '0'), 1 + g % 5, s, 'sched-' || lpad(g::text, 5, '0') || '@2026-11-30T16:00:00Z',
+SELECT ${nameOf('g', width)}, 1 + g % 5, s, ${nameOf('g', width)} || '@2026-11-30T16:00:00Z',
        CASE WHEN g % 10 = 4 THEN LEAST(s, $3::int - 100) / 10 ELSE s / 10 END,
        s = 1 OR (s % 10 = 0 AND NOT (g % 10 = 4 AND s > $3::int - 100)),
        c.now - ($3::int - s) * interval '5 seconds'
 FROM (SELECT clock_timestamp() AS now) c, generate_series($1::int, $2::int) g, generate_series(1, $3::int) s
 WHERE g % 20 <> 3`;
 
-export const SUMMARIES_SQL = `
+export const summariesSql = (width: number) => `
 INSERT INTO progress_summaries (lease, epoch, first_report_at, last_report_at, last_seq, last_advance_at, in_flight, cursor, report_every_ms)
-SELECT 'sched-' || lpad(g::text, 5, '0'), 1 + g % 5, c.now - ($2::int - 1) * interval '5 seconds', c.now, $2::int,
+SELECT ${nameOf('g', width)}, 1 + g % 5, c.now - ($2::int - 1) * interval '5 seconds', c.now, $2::int,
        c.now - CASE WHEN g % 10 = 4 THEN 100 ELSE $2::int % 10 END * interval '5 seconds',
-       'sched-' || lpad(g::text, 5, '0') || '@2026-11-30T16:00:00Z',
+       ${nameOf('g', width)} || '@2026-11-30T16:00:00Z',
        CASE WHEN g % 10 = 4 THEN ($2::int - 100) / 10 ELSE $2::int / 10 END, 5000
 FROM (SELECT clock_timestamp() AS now) c, generate_series(1, $1::int) g WHERE g % 20 <> 3`;
 
 export async function seed(db: pg.Pool, shape: BenchShape, log: (line: string) => void): Promise<void> {
   const t0 = performance.now();
-  for (const s of seedStatements()) {
+  const width = nameWidth(shape.schedulers);
+  for (const s of seedStatements(width)) {
     await db.query(s.sql, [shape.schedulers]);
     log(`  ${s.label}: done (${Math.round(performance.now() - t0)} ms)`);
   }
@@ -78,12 +85,12 @@ export async function seed(db: pg.Pool, shape: BenchShape, log: (line: string) =
   const chunk = Math.max(1, Math.ceil(shape.schedulers / 10));
   for (let lo = 1; lo <= shape.schedulers; lo += chunk) {
     const hi = Math.min(shape.schedulers, lo + chunk - 1);
-    await db.query(REPORTS_SQL, [lo, hi, shape.reportsPerScheduler]);
+    await db.query(reportsSql(width), [lo, hi, shape.reportsPerScheduler]);
     log(`  progress_reports: schedulers ${lo}–${hi} (${Math.round((performance.now() - t0) / 1000)} s)`);
   }
   await db.query('CREATE INDEX progress_reports_lease_epoch_at ON progress_reports USING btree (lease, epoch, reported_at)');
   log(`  progress_reports: index rebuilt (${Math.round((performance.now() - t0) / 1000)} s)`);
-  await db.query(SUMMARIES_SQL, [shape.schedulers, shape.reportsPerScheduler]);
+  await db.query(summariesSql(width), [shape.schedulers, shape.reportsPerScheduler]);
   await db.query('ANALYZE');
   log(`  summaries + ANALYZE: done (${Math.round((performance.now() - t0) / 1000)} s)`);
 }
