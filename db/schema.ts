@@ -18,11 +18,16 @@ const epochCol = (name: string) => bigint(name, { mode: 'number' });
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 /**
- * The change stamp the status service reads incrementally (lib/server/live/changes.ts):
+ * The change stamp the status service reads incrementally (lib/server/live/facts-sql.ts):
  * the id of the transaction that last changed what the status projection reads from
  * the row. Inserts take the default; updates are stamped by the writer or, for any
- * other writer, by a trigger (migration status_change_stamps); deletions leave a
- * tombstone in `status_deletions`.
+ * other writer, by a trigger (migration status_change_triggers); deletions leave a
+ * tombstone in `status_deletions`. Indexed where rows change rarely; NOT on the two
+ * tables every holder updates every few seconds (leases, progress_summaries): an
+ * index on a column every update changes rules out HOT updates, so each renewal
+ * would write every index and leave dead index entries behind. Those two are
+ * scanned instead (O(schedulers), a few ms at 100,000) with fillfactor 80 so
+ * their updates stay on the page (migration status_change_triggers).
  */
 const changeXid = () =>
   xid8('change_xid')
@@ -54,7 +59,7 @@ export const leases = pgTable(
     gapBucketRenewals: integer('gap_bucket_renewals'),
     changeXid: changeXid(),
   },
-  (t) => [check('leases_epoch_positive', sql`${t.epoch} > 0`), check('leases_ttl_positive', sql`${t.ttlMs} > 0`), index('leases_change_xid').on(t.changeXid)],
+  (t) => [check('leases_epoch_positive', sql`${t.epoch} > 0`), check('leases_ttl_positive', sql`${t.ttlMs} > 0`)],
 );
 
 /** Authority history: enough to rebuild every epoch's tenure `[acquired, end)`. */
@@ -218,25 +223,21 @@ export const progressReports = pgTable(
 );
 
 /** Per-lease summary of the latest reporting epoch, kept current with each report. */
-export const progressSummaries = pgTable(
-  'progress_summaries',
-  {
-    lease: text('lease').primaryKey(),
-    epoch: epochCol('epoch').notNull(),
-    firstReportAt: ts('first_report_at').notNull(),
-    lastReportAt: ts('last_report_at').notNull(),
-    lastSeq: integer('last_seq').notNull(),
-    lastAdvanceAt: ts('last_advance_at').notNull(),
-    inFlight: text('in_flight'),
-    cursor: bigint('cursor', { mode: 'number' }),
-    reportEveryMs: integer('report_every_ms').notNull(),
-    gapFrom: ts('gap_from'),
-    gapTo: ts('gap_to'),
-    gapReason: text('gap_reason', { enum: ['silence', 'lost_reports'] }),
-    changeXid: changeXid(),
-  },
-  (t) => [index('progress_summaries_change_xid').on(t.changeXid)],
-);
+export const progressSummaries = pgTable('progress_summaries', {
+  lease: text('lease').primaryKey(),
+  epoch: epochCol('epoch').notNull(),
+  firstReportAt: ts('first_report_at').notNull(),
+  lastReportAt: ts('last_report_at').notNull(),
+  lastSeq: integer('last_seq').notNull(),
+  lastAdvanceAt: ts('last_advance_at').notNull(),
+  inFlight: text('in_flight'),
+  cursor: bigint('cursor', { mode: 'number' }),
+  reportEveryMs: integer('report_every_ms').notNull(),
+  gapFrom: ts('gap_from'),
+  gapTo: ts('gap_to'),
+  gapReason: text('gap_reason', { enum: ['silence', 'lost_reports'] }),
+  changeXid: changeXid(),
+});
 
 /**
  * Tombstones for the status service's incremental read: the names whose rows

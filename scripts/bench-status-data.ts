@@ -7,6 +7,7 @@
  * the generated reports (same formulas), as the writer would have left them.
  */
 import type pg from 'pg';
+import { createPool } from '../db/pool';
 
 export interface BenchShape {
   schedulers: number;
@@ -94,3 +95,51 @@ export async function seed(db: pg.Pool, shape: BenchShape, log: (line: string) =
   await db.query('ANALYZE');
   log(`  summaries + ANALYZE: done (${Math.round((performance.now() - t0) / 1000)} s)`);
 }
+
+/**
+ * A writer renewing every lease every 5 s and updating every summary every 2 s
+ * (what N active schedulers do), in batches every 100 ms, on its own connection.
+ */
+export function startActivity(url: string, names: string[]): { stop: () => Promise<{ renewals: number; reports: number; seconds: number }> } {
+  const pool = createPool(url, { applicationName: 'leaseboard-bench-writer', statementTimeoutMs: 60_000, max: 2 });
+  let stopped = false;
+  let renewals = 0;
+  let reports = 0;
+  const started = performance.now();
+  const tick = 100;
+  const slice = (every: number, round: number) => {
+    const per = Math.max(1, Math.round((names.length * tick) / every));
+    const from = (round * per) % names.length;
+    return names.slice(from, from + per);
+  };
+  const loop = (async () => {
+    for (let round = 0; !stopped; round++) {
+      const t = performance.now();
+      const renew = slice(5_000, round);
+      const report = slice(2_000, round);
+      await Promise.all([
+        pool.query(
+          `UPDATE leases SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + interval '1 hour', change_xid = pg_current_xact_id()
+           WHERE name = ANY($1) AND released_at IS NULL`,
+          [renew],
+        ),
+        pool.query(
+          `UPDATE progress_summaries SET last_report_at = clock_timestamp(), last_seq = last_seq + 1, change_xid = pg_current_xact_id() WHERE lease = ANY($1)`,
+          [report],
+        ),
+      ]);
+      renewals += renew.length;
+      reports += report.length;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, tick - (performance.now() - t))));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      await pool.end();
+      return { renewals, reports, seconds: (performance.now() - started) / 1000 };
+    },
+  };
+}
+

@@ -1,9 +1,10 @@
--- The status service's incremental read (lib/server/live/changes.ts): every row it reads
--- carries `change_xid`, the transaction that last changed it (inserts: the default;
--- updates: the writer stamps it, or the triggers of the next migration do), indexed so a
--- read finds the rows changed since its previous snapshot. Deleted rows leave one
--- tombstone per name in status_deletions; a TRUNCATE marks status_resets (read all again).
--- Both are bounded: one row per name ever used, and one row.
+-- The status service's incremental read (lib/server/live/facts-sql.ts): every row it reads
+-- carries `change_xid`, the transaction that last changed what the read uses (inserts: the
+-- default; updates: the writer stamps it, or the triggers of the next migration do). Indexed
+-- where rows change rarely; leases and progress_summaries, updated by every holder every few
+-- seconds, are scanned instead so their updates stay HOT (no index on a changing column).
+-- Deleted rows leave one tombstone per name in status_deletions; a TRUNCATE marks
+-- status_resets (read all again). Both are bounded: one row per name ever used, and one row.
 CREATE TABLE "status_deletions" (
 	"name" text PRIMARY KEY NOT NULL,
 	"change_xid" "xid8" DEFAULT pg_current_xact_id() NOT NULL
@@ -21,8 +22,6 @@ ALTER TABLE "progress_summaries" ADD COLUMN "change_xid" "xid8" DEFAULT pg_curre
 ALTER TABLE "scheduler_intents" ADD COLUMN "change_xid" "xid8" DEFAULT pg_current_xact_id() NOT NULL;--> statement-breakpoint
 ALTER TABLE "schedulers" ADD COLUMN "change_xid" "xid8" DEFAULT pg_current_xact_id() NOT NULL;--> statement-breakpoint
 CREATE INDEX "status_deletions_change_xid" ON "status_deletions" USING btree ("change_xid");--> statement-breakpoint
-CREATE INDEX "leases_change_xid" ON "leases" USING btree ("change_xid");--> statement-breakpoint
 CREATE INDEX "occurrences_change_xid" ON "occurrences" USING btree ("change_xid");--> statement-breakpoint
-CREATE INDEX "progress_summaries_change_xid" ON "progress_summaries" USING btree ("change_xid");--> statement-breakpoint
 CREATE INDEX "scheduler_intents_change_xid" ON "scheduler_intents" USING btree ("change_xid");--> statement-breakpoint
 CREATE INDEX "schedulers_change_xid" ON "schedulers" USING btree ("change_xid");
