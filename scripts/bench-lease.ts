@@ -170,17 +170,22 @@ async function benchBatchedRenewals(url: string, all: pg.Client[]): Promise<void
   const lib: number[] = [];
   for (let round = 0; round < 2; round++) {
     bare.push(
-      (await timed(clients, async (client, i) => check((await client.query({ name: 'bare_renew_many', text: BARE_RENEW_MANY, values: arrays[i] })).rowCount ?? 0))) *
-        leasesN,
+      (await timed(clients, async (client, i) =>
+        check((await client.query({ name: 'bare_renew_many', text: BARE_RENEW_MANY, values: arrays[i] })).rowCount ?? 0),
+      )) * leasesN,
     );
-    lib.push((await timed(clients, async (_client, i) => check((await authorities[i]!.renewMany(grants[i]!)).filter((r) => r.kind === 'renewed').length))) * leasesN);
+    lib.push(
+      (await timed(clients, async (_client, i) => check((await authorities[i]!.renewMany(grants[i]!)).filter((r) => r.kind === 'renewed').length))) * leasesN,
+    );
   }
   const f = (x: number) => Math.round(x).toLocaleString('en-US');
   const libBest = Math.max(...lib);
   const bareBest = Math.max(...bare);
   const libMean = lib.reduce((a, b) => a + b, 0) / lib.length;
   const bareMean = bare.reduce((a, b) => a + b, 0) / bare.length;
-  console.log(`\nbatched renewals: ${clientsN} clients × ${leasesN} leases, one statement per client per round (${SECONDS} s per figure, 2 rounds each, alternated)`);
+  console.log(
+    `\nbatched renewals: ${clientsN} clients × ${leasesN} leases, one statement per client per round (${SECONDS} s per figure, 2 rounds each, alternated)`,
+  );
   console.log(`  renewMany (library):      ${lib.map(f).join(' / ')} renewals/s`);
   console.log(`  bare UPDATE … FROM unnest: ${bare.map(f).join(' / ')} renewals/s`);
   console.log(

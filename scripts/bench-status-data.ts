@@ -142,4 +142,3 @@ export function startActivity(url: string, names: string[]): { stop: () => Promi
     },
   };
 }
-

@@ -179,9 +179,7 @@ async function main(): Promise<void> {
     log(`\nresults (server time, lib/server called directly, no HTTP; ${n} schedulers):`);
     log(`  first read of everything (read, project all, index):            ${firstMs.toFixed(0)} ms`);
     log(`  uncached list page of 500, quiet store:                          ${fmt(quiet)}  target p99 < ${target} ms: ${verdict(quiet.p99 < target)}`);
-    log(
-      `  uncached list page of 500, every scheduler renewing (5 s) and reporting (2 s): ${fmt(busy)}  (p99 < ${target} ms: ${verdict(busy.p99 < target)})`,
-    );
+    log(`  uncached list page of 500, every scheduler renewing (5 s) and reporting (2 s): ${fmt(busy)}  (p99 < ${target} ms: ${verdict(busy.p99 < target)})`);
     log(
       `    writer achieved ${Math.round(written.renewals / written.seconds).toLocaleString('en')} renewals/s + ${Math.round(written.reports / written.seconds).toLocaleString('en')} reports/s; schedulers changed per call: p50 ${changed.p50} · p99 ${changed.p99}`,
     );
@@ -197,7 +195,9 @@ async function main(): Promise<void> {
     log(
       `  projecting all ${n} schedulers, bundled as shipped (own process, --max-semi-space-size=64):  ${fmt(shipped)}${shape.schedulers === 10_000 ? `  target < 20 ms (p50): ${verdict(shipped.p50 < 20)}` : ''}`,
     );
-    log(`  status service memory: heap held by its index after the first read ${mb(heapHeld)}, after the churn ${mb(heapAfterChurn)} (process RSS ${mb(process.memoryUsage().rss)})`);
+    log(
+      `  status service memory: heap held by its index after the first read ${mb(heapHeld)}, after the churn ${mb(heapAfterChurn)} (process RSS ${mb(process.memoryUsage().rss)})`,
+    );
     log(`  same page from naive DISTINCT ON over progress_reports:   ${fmt(naive)}`);
     log(`  ratio naive / uncached incremental: p50 ×${(naive.p50 / quiet.p50).toFixed(0)}`);
     log(`  host load average after: ${load()}`);

@@ -47,6 +47,7 @@ interface LighthouseResult {
   lhr: {
     categories: Record<string, { score: number | null }>;
     runWarnings: string[];
+    runtimeError?: { code: string; message: string };
     audits: Record<string, { numericValue?: number; details?: { items?: NetworkItem[] } }>;
   };
 }
@@ -130,11 +131,14 @@ async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string
       for (const [label, id] of METRICS) (metrics[label] ??= []).push(result.lhr.audits[id]?.numericValue ?? NaN);
       javascript ??= await javascriptOf(url, result.lhr.audits['network-requests']?.details?.items ?? []);
       for (const warning of result.lhr.runWarnings) log(`  warning: ${warning}`);
+      // A run Lighthouse could not complete scores 0 here and says why: it counts, it is not retried.
+      if (result.lhr.runtimeError) log(`  run ${i + 1} failed: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
     } finally {
       await chrome.kill();
     }
   }
-  const medians = METRICS.map(([label]) => `${label} ${label === 'CLS' ? median(metrics[label]!).toFixed(3) : `${Math.round(median(metrics[label]!))} ms`}`).join(' · ');
+  const medianOf = (label: string) => median(metrics[label]!.filter((v) => Number.isFinite(v)));
+  const medians = METRICS.map(([label]) => `${label} ${label === 'CLS' ? medianOf(label).toFixed(3) : `${Math.round(medianOf(label))} ms`}`).join(' · ');
   return { performance: median(perf), accessibility: median(a11y), perfRuns: perf, a11yRuns: a11y, medians, javascript: javascript! };
 }
 

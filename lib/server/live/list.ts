@@ -31,23 +31,21 @@ export function projectAll(reads: readonly SchedulerRead[], now: string): Schedu
  * what list and metrics answer from. `view` is the cheap way in; `statuses`
  * and `reads` are computed on first use (projecting every scheduler) and kept.
  */
-export interface LiveRead {
-  ok: boolean;
+export type LiveRead = {
   now: string;
-  lastObservedAt: string | null;
   view: LiveView;
   readonly statuses: SchedulerStatus[];
   readonly reads: SchedulerRead[];
-}
+} & ({ ok: true; lastObservedAt: string } | { ok: false; lastObservedAt: string | null });
 
 /** A LiveRead whose `statuses` and `reads` are made on first use. */
-export function liveRead(fields: { ok: boolean; now: string; lastObservedAt: string | null; view: LiveView; reads: () => SchedulerRead[] }): LiveRead {
+export function liveRead(
+  fields: ({ ok: true; lastObservedAt: string } | { ok: false; lastObservedAt: string | null }) & { now: string; view: LiveView; reads: () => SchedulerRead[] },
+): LiveRead {
   let statuses: SchedulerStatus[] | null = null;
   let reads: SchedulerRead[] | null = null;
-  return {
-    ok: fields.ok,
+  const lazy = {
     now: fields.now,
-    lastObservedAt: fields.lastObservedAt,
     view: fields.view,
     get statuses() {
       return (statuses ??= fields.view.all());
@@ -56,6 +54,9 @@ export function liveRead(fields: { ok: boolean; now: string; lastObservedAt: str
       return (reads ??= fields.reads());
     },
   };
+  return fields.ok
+    ? Object.assign(lazy, { ok: true as const, lastObservedAt: fields.lastObservedAt })
+    : Object.assign(lazy, { ok: false as const, lastObservedAt: fields.lastObservedAt });
 }
 
 export interface ListInput {
