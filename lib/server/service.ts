@@ -38,7 +38,7 @@ import { project } from '../status';
 import { readDetail, storeUnreadable, type ReadDeps } from './asof/detail';
 import { dbNowMs, readAllFacts, readChangedFacts, type Queryable, type SchedulerRead } from './live/facts';
 import { readHistory } from './asof/history';
-import { buildList, liveRead, type LiveRead } from './live/list';
+import { buildList, liveRead, normalizeListParams, type LiveRead } from './live/list';
 import { LiveIndex } from './live/live-index';
 import { sortStatuses, statusesView } from './live/view';
 import { renderMetrics } from './metrics/metrics';
@@ -65,6 +65,16 @@ export interface StatusServiceOptions {
   log?: (line: string, cause?: unknown) => void;
 }
 
+/** List pages kept per live read (distinct filters and offsets); more start the memo afresh. */
+const PAGES_PER_READ = 64;
+
+interface ReadMemo {
+  pages: Map<string, { value: SchedulerListResponse; json?: Uint8Array<ArrayBuffer> }>;
+  metrics: Promise<{ contentType: string; body: string; bytes: Uint8Array<ArrayBuffer> }> | null;
+}
+
+const utf8 = new TextEncoder();
+
 export const HEAVY_BUSY: ServiceError = { status: 503, code: 'busy', message: 'too many detail and history reads at once; retry in a second', retryAfterS: 1 };
 
 export class StatusService {
@@ -85,6 +95,8 @@ export class StatusService {
   /** Database time of the last successful LIST read (the facts in the index): other reads do not count. */
   private lastListAtMs: number | null = null;
   private snapshot: { live: LiveRead; atMono: number } | null = null;
+  /** What was built from each live read (pages, metrics text); gone with the read. */
+  private readonly memos = new WeakMap<LiveRead, ReadMemo>();
   private readonly listMaxAgeMs: number;
   private readonly mono: () => number;
 
@@ -177,13 +189,42 @@ export class StatusService {
     return liveRead({ ok: false, now, lastObservedAt, view: statusesView(statuses), reads: () => reads });
   }
 
-  /** `fresh` bypasses the shared snapshot (never the single-flight). */
+  /**
+   * `fresh` bypasses the shared snapshot (never the single-flight). Pages are
+   * kept per live read (at most PAGES_PER_READ), so the pollers of one read
+   * share one projection of their page: treat the answer as read-only.
+   */
   async list(params: ListParams = {}, options: { fresh?: boolean } = {}): Promise<SchedulerListResponse> {
+    return (await this.listPage(params, options)).value;
+  }
+
+  /** `list` as UTF-8 JSON, serialized once per page per live read (the list route sends these bytes). */
+  async listJson(params: ListParams = {}): Promise<Uint8Array<ArrayBuffer>> {
+    const page = await this.listPage(params, {});
+    return (page.json ??= utf8.encode(JSON.stringify(page.value)));
+  }
+
+  private async listPage(params: ListParams, options: { fresh?: boolean }): Promise<{ value: SchedulerListResponse; json?: Uint8Array<ArrayBuffer> }> {
     const live = await this.live(options);
-    return buildList(
-      { observedAt: live.now, observation: { ok: live.ok, lastObservedAt: live.lastObservedAt }, pollIntervalMs: this.pollIntervalMs, view: live.view },
-      params,
-    );
+    const memo = this.memoOf(live);
+    const p = normalizeListParams(params);
+    const key = JSON.stringify([p.health === null ? null : [...p.health].sort(), p.q, p.limit, p.offset]);
+    let page = memo.pages.get(key);
+    if (page === undefined) {
+      const value = buildList(
+        { observedAt: live.now, observation: { ok: live.ok, lastObservedAt: live.lastObservedAt }, pollIntervalMs: this.pollIntervalMs, view: live.view },
+        params,
+      );
+      if (memo.pages.size >= PAGES_PER_READ) memo.pages.clear();
+      memo.pages.set(key, (page = { value }));
+    }
+    return page;
+  }
+
+  private memoOf(live: LiveRead): ReadMemo {
+    let memo = this.memos.get(live);
+    if (!memo) this.memos.set(live, (memo = { pages: new Map(), metrics: null }));
+    return memo;
   }
 
   detail(name: string, at?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {
@@ -239,9 +280,14 @@ export class StatusService {
     };
   }
 
-  /** Prometheus text exposition of the live read. */
-  async metrics(): Promise<{ contentType: string; body: string }> {
+  /**
+   * Prometheus text exposition of the live read, rendered once per read: scrapes
+   * within one read share it (the service's own read-latency gauge is the one
+   * at its first scrape).
+   */
+  async metrics(): Promise<{ contentType: string; body: string; bytes: Uint8Array<ArrayBuffer> }> {
     const live = await this.live();
-    return renderMetrics(live, this.observer.snapshot());
+    const memo = this.memoOf(live);
+    return (memo.metrics ??= renderMetrics(live, this.observer.snapshot()).then((m) => ({ ...m, bytes: utf8.encode(m.body) })));
   }
 }
