@@ -36,7 +36,11 @@ export const viewport: Viewport = {
   ],
 };
 
-/** Rendered per request: every page carries its own CSP nonce (lib/host/security-headers.ts). */
+/**
+ * Rendered per request: every page carries its own CSP nonce (lib/host/security-headers.ts).
+ * Header links do not prefetch: on a phone's slow link the first seconds belong to this
+ * page, not to pages the reader may never open (bench:ui measures it).
+ */
 export default async function RootLayout({ children }: { children: ReactNode }) {
   await connection();
   checkBasePath();
@@ -48,14 +52,20 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         </a>
         <Providers>
           <header className="site-header">
-            <Link href="/" className="brand">
+            <Link href="/" className="brand" prefetch={false}>
               Leaseboard
             </Link>
             <span className="tagline">Scheduler leases: authority and progress, reported apart</span>
             <nav className="site-nav small" aria-label="Site">
-              <Link href="/">Schedulers</Link>
-              <Link href="/alerts">Alerts</Link>
-              <Link href="/audit">Audit</Link>
+              <Link href="/" prefetch={false}>
+                Schedulers
+              </Link>
+              <Link href="/alerts" prefetch={false}>
+                Alerts
+              </Link>
+              <Link href="/audit" prefetch={false}>
+                Audit
+              </Link>
               <AlertBadge />
               <IdentityMenu />
             </nav>

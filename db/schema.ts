@@ -9,10 +9,30 @@
  * statement or transaction that appends, so readers are O(schedulers).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, customType, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string', precision: 6 });
 const epochCol = (name: string) => bigint(name, { mode: 'number' });
+
+/** PostgreSQL's 64-bit transaction id (never wraps), read as text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
+/**
+ * The change stamp the status service reads incrementally (lib/server/live/facts-sql.ts):
+ * the id of the transaction that last changed what the status projection reads from
+ * the row. Inserts take the default; updates are stamped by the writer or, for any
+ * other writer, by a trigger (migration status_change_triggers); deletions leave a
+ * tombstone in `status_deletions`. Indexed where rows change rarely; NOT on the two
+ * tables every holder updates every few seconds (leases, progress_summaries): an
+ * index on a column every update changes rules out HOT updates, so each renewal
+ * would write every index and leave dead index entries behind. Those two are
+ * scanned instead (O(schedulers), a few ms at 100,000) with fillfactor 80 so
+ * their updates stay on the page (migration status_change_triggers).
+ */
+const changeXid = () =>
+  xid8('change_xid')
+    .notNull()
+    .default(sql`pg_current_xact_id()`);
 
 /** One row per lease name; the authority's current state. */
 export const leases = pgTable(
@@ -37,6 +57,7 @@ export const leases = pgTable(
     gapBucket: ts('gap_bucket'),
     gapBucketMaxMs: integer('gap_bucket_max_ms'),
     gapBucketRenewals: integer('gap_bucket_renewals'),
+    changeXid: changeXid(),
   },
   (t) => [check('leases_epoch_positive', sql`${t.epoch} > 0`), check('leases_ttl_positive', sql`${t.ttlMs} > 0`)],
 );
@@ -90,18 +111,25 @@ export const staleWriteRejections = pgTable(
     resource: text('resource').notNull(),
     reason: text('reason', { enum: ['stale_epoch', 'expired', 'released', 'no_lease'] }).notNull(),
     at: ts('at').notNull(),
+    /** For the status service's incremental read: a new rejection changes its lease's alert evidence. */
+    changeXid: changeXid(),
   },
-  (t) => [index('stale_write_rejections_lease_at').on(t.lease, t.at)],
+  (t) => [index('stale_write_rejections_lease_at').on(t.lease, t.at), index('stale_write_rejections_change_xid').on(t.changeXid)],
 );
 
 /** Operator intent per lease: an explicit choice automation never overturns. */
-export const schedulerIntents = pgTable('scheduler_intents', {
-  lease: text('lease').primaryKey(),
-  disabled: boolean('disabled').notNull(),
-  by: text('by').notNull(),
-  reason: text('reason').notNull(),
-  at: ts('at').notNull(),
-});
+export const schedulerIntents = pgTable(
+  'scheduler_intents',
+  {
+    lease: text('lease').primaryKey(),
+    disabled: boolean('disabled').notNull(),
+    by: text('by').notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+    changeXid: changeXid(),
+  },
+  (t) => [index('scheduler_intents_change_xid').on(t.changeXid)],
+);
 
 /** Every intent change, append-only. */
 export const intentAudit = pgTable(
@@ -118,14 +146,19 @@ export const intentAudit = pgTable(
 );
 
 /** Scheduler registration: cadence and reporting period the status service judges by. */
-export const schedulers = pgTable('schedulers', {
-  name: text('name').primaryKey(),
-  everyMs: integer('every_ms').notNull(),
-  reportEveryMs: integer('report_every_ms').notNull(),
-  stallAfterMs: integer('stall_after_ms').notNull(),
-  overdueAfterMs: integer('overdue_after_ms').notNull(),
-  registeredAt: ts('registered_at').notNull(),
-});
+export const schedulers = pgTable(
+  'schedulers',
+  {
+    name: text('name').primaryKey(),
+    everyMs: integer('every_ms').notNull(),
+    reportEveryMs: integer('report_every_ms').notNull(),
+    stallAfterMs: integer('stall_after_ms').notNull(),
+    overdueAfterMs: integer('overdue_after_ms').notNull(),
+    registeredAt: ts('registered_at').notNull(),
+    changeXid: changeXid(),
+  },
+  (t) => [index('schedulers_change_xid').on(t.changeXid)],
+);
 
 /**
  * One scheduled run, keyed `lease@scheduled-instant`; claimed, resumed and completed by key.
@@ -145,8 +178,10 @@ export const occurrences = pgTable(
     /** Index of the job step in flight (0-based); `cursor` is that step's position. */
     step: integer('step').notNull().default(0),
     cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+    /** Stamped only when key, lease, scheduled_at or state change (the status reads nothing else). */
+    changeXid: changeXid(),
   },
-  (t) => [index('occurrences_lease_scheduled').on(t.lease, t.scheduledAt)],
+  (t) => [index('occurrences_lease_scheduled').on(t.lease, t.scheduledAt), index('occurrences_change_xid').on(t.changeXid)],
 );
 
 /** Synthetic documents the retention planner scans. Never deleted. */
@@ -203,6 +238,7 @@ export const progressSummaries = pgTable('progress_summaries', {
   gapFrom: ts('gap_from'),
   gapTo: ts('gap_to'),
   gapReason: text('gap_reason', { enum: ['silence', 'lost_reports'] }),
+  changeXid: changeXid(),
 });
 
 // ---------------------------------------------------------------- alerts (lib/alerts, the evaluator job lib/jobs/alert-evaluator)
@@ -321,6 +357,31 @@ export const alertDelivery = pgTable('alert_delivery', {
   lease: text('lease').notNull(),
   epoch: epochCol('epoch').notNull(),
 });
+
+/**
+ * Tombstones for the status service's incremental read: the names whose rows
+ * (lease, summary, registration, intent or occurrence) were deleted, stamped
+ * with the deleting transaction. One row per name (bounded by the names ever
+ * used, like `leases`).
+ */
+export const statusDeletions = pgTable(
+  'status_deletions',
+  {
+    name: text('name').primaryKey(),
+    changeXid: changeXid(),
+  },
+  (t) => [index('status_deletions_change_xid').on(t.changeXid)],
+);
+
+/** One row: the last TRUNCATE of a table the status reads (the incremental read then reads everything again). */
+export const statusResets = pgTable(
+  'status_resets',
+  {
+    id: boolean('id').primaryKey().default(true),
+    changeXid: changeXid(),
+  },
+  (t) => [check('status_resets_one_row', sql`${t.id}`)],
+);
 
 export type LeaseRow = typeof leases.$inferSelect;
 export type LeaseEventRow = typeof leaseEvents.$inferSelect;

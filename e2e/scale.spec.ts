@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { HEALTH_SEVERITY } from '../lib/status';
-import { REPORTS_SQL, SUMMARIES_SQL, seedStatements } from '../scripts/bench-status-data';
+import { reportsSql, summariesSql, seedStatements } from '../scripts/bench-status-data';
 import { expect, test } from './fixtures/test';
 
 const SCHEDULERS = 1_000;
@@ -18,8 +18,8 @@ test.beforeAll(async () => {
     const { rows } = await client.query(`SELECT count(*)::int AS n FROM schedulers WHERE name LIKE 'sched-%'`);
     if (rows[0].n > 0) return;
     for (const statement of seedStatements()) await client.query(statement.sql, [SCHEDULERS]);
-    await client.query(REPORTS_SQL, [1, SCHEDULERS, 20]);
-    await client.query(SUMMARIES_SQL, [SCHEDULERS, 20]);
+    await client.query(reportsSql(5), [1, SCHEDULERS, 20]);
+    await client.query(summariesSql(5), [SCHEDULERS, 20]);
   } finally {
     await client.end();
   }

@@ -31,7 +31,7 @@ import { writeFenced } from '../lib/lease/fenced-write';
 import { newInstanceToken } from '../lib/lease/token';
 import { schedulerConfig, SchedulerRuntime, type FencedStep } from '../lib/scheduler';
 import { StatusService } from '../lib/server/service';
-import { REPORTS_SQL, seedStatements, SUMMARIES_SQL } from './bench-status-data';
+import { nameWidth, reportsSql, seedStatements, summariesSql } from './bench-status-data';
 import { envInt, fmt, stats } from './bench-stats';
 
 const N = envInt('BENCH_SCHEDULERS', 10_000);
@@ -40,9 +40,10 @@ const REPORTS = 20;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function seedAll(db: pg.Pool): Promise<void> {
-  for (const s of seedStatements()) await db.query(s.sql, [N]);
-  await db.query(REPORTS_SQL, [1, N, REPORTS]);
-  await db.query(SUMMARIES_SQL, [N, REPORTS]);
+  const width = nameWidth(N);
+  for (const s of seedStatements(width)) await db.query(s.sql, [N]);
+  await db.query(reportsSql(width), [1, N, REPORTS]);
+  await db.query(summariesSql(width), [N, REPORTS]);
   await db.query('ANALYZE');
   for (const rule of ALERT_NAMES) await changeAlertMode(db, { rule, scheduler: null, mode: 'on', by: 'bench', reason: 'bench: every rule on' });
   for (let i = 0; i < 100; i++) {

@@ -3,9 +3,15 @@
  * 1, 8 and 32 clients through the library, each against a bare conditional
  * statement of the same shape measured in the same run (ratio = library/bare);
  * then fenced 500-row batch writes against the same INSERT without the fence
- * (./bench-fenced-writes.ts). Runs on a fresh database on DATABASE_URL's
- * server, or an embedded one. Prints figures and the machine's load; asserts
- * nothing (targets: renew ≥ 0.8× bare and ≥ 5,000/s at 32; fenced ≥ 0.8× bare).
+ * (./bench-fenced-writes.ts); and batched renewals — 32 clients each
+ * renewing its 50 leases per statement (LeaseAuthority.renewMany) against the
+ * same bare batched UPDATE … FROM unnest. Runs on a fresh database on
+ * DATABASE_URL's server, or an embedded one. Prints figures and the machine's
+ * load; asserts nothing (targets: renew ≥ 0.8× bare and ≥ 5,000/s at 32;
+ * fenced ≥ 0.8× bare; batched ≥ 50,000 renewals/s and ≥ 0.8× bare batched).
+ * Every bare statement stamps change_xid as the library does (the status
+ * service's change stamp), so neither side pays the stamping trigger.
+ * Env: BENCH_SECONDS (per figure), BENCH_BATCH_CLIENTS (32), BENCH_BATCH_LEASES (50).
  */
 import os from 'node:os';
 import pg from 'pg';
@@ -18,13 +24,25 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CLIENTS = [1, 8, 32];
 const TTL = 60_000;
 
-const BARE_RENEW = `UPDATE leases SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + ttl_ms * interval '1 millisecond'
+const BARE_RENEW = `UPDATE leases SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + ttl_ms * interval '1 millisecond',
+    change_xid = pg_current_xact_id()
   WHERE name = $1 AND holder = $2 AND epoch = $3 AND released_at IS NULL AND expires_at > clock_timestamp() RETURNING renewed_at, expires_at`;
 const BARE_ACQUIRE = `INSERT INTO leases AS l (name, holder, epoch, acquired_at, renewed_at, expires_at, ttl_ms)
   VALUES ($1, $2, 1, clock_timestamp(), clock_timestamp(), clock_timestamp() + $3::int * interval '1 millisecond', $3::int)
   ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, epoch = l.epoch + 1, acquired_at = excluded.acquired_at,
     renewed_at = excluded.renewed_at, expires_at = excluded.expires_at, released_at = NULL
   WHERE l.released_at IS NOT NULL OR l.expires_at <= excluded.acquired_at RETURNING epoch`;
+
+const BARE_RENEW_MANY = `UPDATE leases l SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + l.ttl_ms * interval '1 millisecond',
+    change_xid = pg_current_xact_id()
+  FROM unnest($1::text[], $2::text[], $3::bigint[]) AS r(name, holder, epoch)
+  WHERE l.name = r.name AND l.holder = r.holder AND l.epoch = r.epoch AND l.released_at IS NULL AND l.expires_at > clock_timestamp()
+  RETURNING l.name, l.renewed_at, l.expires_at`;
+
+const envInt = (name: string, fallback: number) => {
+  const v = Number(process.env[name]);
+  return Number.isInteger(v) && v > 0 ? v : fallback;
+};
 
 async function timed(clients: pg.Client[], op: (client: pg.Client, index: number) => Promise<unknown>): Promise<number> {
   const run = async (ms: number) => {
@@ -97,6 +115,7 @@ async function main() {
     }
     console.log('\nrenew lib = LeaseAuthority.renew (one statement, keeping the renewal-gap bucket on the row); bare = the conditional UPDATE alone.');
     console.log('acquire lib = LeaseAuthority.acquire (grant, lease event and the explanation of a refusal in one statement); bare = the upsert alone.');
+    await benchBatchedRenewals(database.url, all);
     await benchFencedWrites(database.url, timed, [1, 8]);
     console.log('\nfenced = writeFenced into plan_items: leaseboard_fence() (share lock, check) + the statement-level trigger over the new rows;');
     console.log(
@@ -112,6 +131,67 @@ async function main() {
     await Promise.all(all.map((client) => client.end()));
     await database.drop();
   }
+}
+
+/** 32 clients × 50 leases: one statement per client renews its 50 leases. */
+async function benchBatchedRenewals(url: string, all: pg.Client[]): Promise<void> {
+  const clientsN = envInt('BENCH_BATCH_CLIENTS', 32);
+  const leasesN = envInt('BENCH_BATCH_LEASES', 50);
+  const clients = await Promise.all(
+    Array.from({ length: clientsN }, async () => {
+      const client = new pg.Client({ connectionString: url, application_name: 'leaseboard-bench' });
+      await client.connect();
+      all.push(client);
+      return client;
+    }),
+  );
+  const grants = await Promise.all(
+    clients.map(async (client, c) => {
+      const authority = new LeaseAuthority(client);
+      const mine = [];
+      for (let i = 0; i < leasesN; i++) {
+        const name = `bench-batch-${c}-${i}`;
+        const holder = newInstanceToken();
+        const result = await authority.acquire(name, holder, TTL);
+        if (result.kind !== 'acquired') throw new Error(result.kind);
+        mine.push({ name, holder, epoch: result.epoch });
+      }
+      return mine;
+    }),
+  );
+  const authorities = clients.map((client) => new LeaseAuthority(client));
+  const arrays = grants.map((mine) => [mine.map((g) => g.name), mine.map((g) => g.holder), mine.map((g) => g.epoch)]);
+  let refused = 0;
+  const check = (renewed: number) => {
+    if (renewed !== leasesN) refused += leasesN - renewed;
+  };
+  // Alternate the two twice (bare, lib, bare, lib) so drift in the machine's load falls on both.
+  const bare: number[] = [];
+  const lib: number[] = [];
+  for (let round = 0; round < 2; round++) {
+    bare.push(
+      (await timed(clients, async (client, i) =>
+        check((await client.query({ name: 'bare_renew_many', text: BARE_RENEW_MANY, values: arrays[i] })).rowCount ?? 0),
+      )) * leasesN,
+    );
+    lib.push(
+      (await timed(clients, async (_client, i) => check((await authorities[i]!.renewMany(grants[i]!)).filter((r) => r.kind === 'renewed').length))) * leasesN,
+    );
+  }
+  const f = (x: number) => Math.round(x).toLocaleString('en-US');
+  const libBest = Math.max(...lib);
+  const bareBest = Math.max(...bare);
+  const libMean = lib.reduce((a, b) => a + b, 0) / lib.length;
+  const bareMean = bare.reduce((a, b) => a + b, 0) / bare.length;
+  console.log(
+    `\nbatched renewals: ${clientsN} clients × ${leasesN} leases, one statement per client per round (${SECONDS} s per figure, 2 rounds each, alternated)`,
+  );
+  console.log(`  renewMany (library):      ${lib.map(f).join(' / ')} renewals/s`);
+  console.log(`  bare UPDATE … FROM unnest: ${bare.map(f).join(' / ')} renewals/s`);
+  console.log(
+    `  ratio library/bare: ${(libMean / bareMean).toFixed(2)}× (means), ${(libBest / bareBest).toFixed(2)}× (bests) — target ≥ 0.8×; library ≥ 50,000/s: ${libMean >= 50_000 ? 'MET' : 'MISSED'} (mean ${f(libMean)})`,
+  );
+  if (refused > 0) console.log(`  WARNING: ${refused} renewals refused during the bench (a lease expired?)`);
 }
 
 void main();

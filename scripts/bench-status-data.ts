@@ -7,15 +7,22 @@
  * the generated reports (same formulas), as the writer would have left them.
  */
 import type pg from 'pg';
+import { createPool } from '../db/pool';
 
 export interface BenchShape {
   schedulers: number;
   reportsPerScheduler: number;
 }
 
+/** Digits in a scheduler's name: `sched-00042` up to 99,999 schedulers, more beyond (names stay unique and sorted). */
+export const nameWidth = (schedulers: number) => Math.max(5, String(schedulers).length);
+
+/** The SQL name of scheduler `g` (an integer column or parameter), e.g. `sched-00042`. */
+const nameOf = (g: string, width: number) => `'sched-' || lpad(${g}::text, ${width}, '0')`;
+
 /** Statements, in order, with a label each. `$1` = schedulers, `$2` = reports per scheduler. */
-export function seedStatements(): { label: string; sql: string }[] {
-  const name = `'sched-' || lpad(g::text, 5, '0')`;
+export function seedStatements(width = 5): { label: string; sql: string }[] {
+  const name = nameOf('g', width);
   return [
     {
       label: 'schedulers',
@@ -49,26 +56,27 @@ export function seedStatements(): { label: string; sql: string }[] {
  * 5 s ending now; the cursor moves every 10 reports, except for g % 10 = 4
  * (frozen for the last 100 reports: a stall).
  */
-export const REPORTS_SQL = `
+export const reportsSql = (width: number) => `
 INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at)
-SELECT 'sched-' || lpad(g::text, 5, '0'), 1 + g % 5, s, 'sched-' || lpad(g::text, 5, '0') || '@2026-11-30T16:00:00Z',
+SELECT ${nameOf('g', width)}, 1 + g % 5, s, ${nameOf('g', width)} || '@2026-11-30T16:00:00Z',
        CASE WHEN g % 10 = 4 THEN LEAST(s, $3::int - 100) / 10 ELSE s / 10 END,
        s = 1 OR (s % 10 = 0 AND NOT (g % 10 = 4 AND s > $3::int - 100)),
        c.now - ($3::int - s) * interval '5 seconds'
 FROM (SELECT clock_timestamp() AS now) c, generate_series($1::int, $2::int) g, generate_series(1, $3::int) s
 WHERE g % 20 <> 3`;
 
-export const SUMMARIES_SQL = `
+export const summariesSql = (width: number) => `
 INSERT INTO progress_summaries (lease, epoch, first_report_at, last_report_at, last_seq, last_advance_at, in_flight, cursor, report_every_ms)
-SELECT 'sched-' || lpad(g::text, 5, '0'), 1 + g % 5, c.now - ($2::int - 1) * interval '5 seconds', c.now, $2::int,
+SELECT ${nameOf('g', width)}, 1 + g % 5, c.now - ($2::int - 1) * interval '5 seconds', c.now, $2::int,
        c.now - CASE WHEN g % 10 = 4 THEN 100 ELSE $2::int % 10 END * interval '5 seconds',
-       'sched-' || lpad(g::text, 5, '0') || '@2026-11-30T16:00:00Z',
+       ${nameOf('g', width)} || '@2026-11-30T16:00:00Z',
        CASE WHEN g % 10 = 4 THEN ($2::int - 100) / 10 ELSE $2::int / 10 END, 5000
 FROM (SELECT clock_timestamp() AS now) c, generate_series(1, $1::int) g WHERE g % 20 <> 3`;
 
 export async function seed(db: pg.Pool, shape: BenchShape, log: (line: string) => void): Promise<void> {
   const t0 = performance.now();
-  for (const s of seedStatements()) {
+  const width = nameWidth(shape.schedulers);
+  for (const s of seedStatements(width)) {
     await db.query(s.sql, [shape.schedulers]);
     log(`  ${s.label}: done (${Math.round(performance.now() - t0)} ms)`);
   }
@@ -78,12 +86,59 @@ export async function seed(db: pg.Pool, shape: BenchShape, log: (line: string) =
   const chunk = Math.max(1, Math.ceil(shape.schedulers / 10));
   for (let lo = 1; lo <= shape.schedulers; lo += chunk) {
     const hi = Math.min(shape.schedulers, lo + chunk - 1);
-    await db.query(REPORTS_SQL, [lo, hi, shape.reportsPerScheduler]);
+    await db.query(reportsSql(width), [lo, hi, shape.reportsPerScheduler]);
     log(`  progress_reports: schedulers ${lo}–${hi} (${Math.round((performance.now() - t0) / 1000)} s)`);
   }
   await db.query('CREATE INDEX progress_reports_lease_epoch_at ON progress_reports USING btree (lease, epoch, reported_at)');
   log(`  progress_reports: index rebuilt (${Math.round((performance.now() - t0) / 1000)} s)`);
-  await db.query(SUMMARIES_SQL, [shape.schedulers, shape.reportsPerScheduler]);
+  await db.query(summariesSql(width), [shape.schedulers, shape.reportsPerScheduler]);
   await db.query('ANALYZE');
   log(`  summaries + ANALYZE: done (${Math.round((performance.now() - t0) / 1000)} s)`);
+}
+
+/**
+ * A writer renewing every lease every 5 s and updating every summary every 2 s
+ * (what N active schedulers do), in batches every 100 ms, on its own connection.
+ */
+export function startActivity(url: string, names: string[]): { stop: () => Promise<{ renewals: number; reports: number; seconds: number }> } {
+  const pool = createPool(url, { applicationName: 'leaseboard-bench-writer', statementTimeoutMs: 60_000, max: 2 });
+  let stopped = false;
+  let renewals = 0;
+  let reports = 0;
+  const started = performance.now();
+  const tick = 100;
+  const slice = (every: number, round: number) => {
+    const per = Math.max(1, Math.round((names.length * tick) / every));
+    const from = (round * per) % names.length;
+    return names.slice(from, from + per);
+  };
+  const loop = (async () => {
+    for (let round = 0; !stopped; round++) {
+      const t = performance.now();
+      const renew = slice(5_000, round);
+      const report = slice(2_000, round);
+      await Promise.all([
+        pool.query(
+          `UPDATE leases SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + interval '1 hour', change_xid = pg_current_xact_id()
+           WHERE name = ANY($1) AND released_at IS NULL`,
+          [renew],
+        ),
+        pool.query(
+          `UPDATE progress_summaries SET last_report_at = clock_timestamp(), last_seq = last_seq + 1, change_xid = pg_current_xact_id() WHERE lease = ANY($1)`,
+          [report],
+        ),
+      ]);
+      renewals += renew.length;
+      reports += report.length;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, tick - (performance.now() - t))));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      await pool.end();
+      return { renewals, reports, seconds: (performance.now() - started) / 1000 };
+    },
+  };
 }

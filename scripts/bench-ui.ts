@@ -10,23 +10,22 @@
  *    the build), or runs `next build` when there is none or `--build` is given.
  * 3. Creates a DEDICATED database (beside DATABASE_URL's server, or an
  *    embedded PostgreSQL), seeds 1,000 schedulers with a mix of states
- *    (scripts/bench-status-data.ts), starts `next start` on a free loopback
- *    port, and drops everything at the end.
+ *    (scripts/bench-status-data.ts), starts the real server (scripts/serve.ts,
+ *    production: security headers, CSP nonces) on a free loopback port, and
+ *    drops everything at the end.
  * 4. Runs Lighthouse (mobile default and desktop preset) on the overview and
- *    on one scheduler's page, BENCH_UI_RUNS times each (default 3), and prints
- *    the median scores.
+ *    on one scheduler's page, BENCH_UI_RUNS times each (default 5), and prints
+ *    the median scores, the metrics behind the mobile score, and the
+ *    JavaScript each page loads before it is interactive (first-load JS,
+ *    compressed as sent) — and whether the chart library is among it.
  * Env: BENCH_UI_SCHEDULERS (default 1000), BENCH_UI_RUNS, CHROME_PATH.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { freePort } from '../db/free-port';
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
 import { CHROMIUM_FLAGS, chromiumExecutable } from '../e2e/support/chromium';
 import { seed } from './bench-status-data';
+import { ensureBuild, type RunningServer, startServer } from './bench-server';
 
-const ROOT = path.resolve(__dirname, '..');
 const TARGETS = { performance: 90, accessibility: 95 } as const;
 const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 
@@ -38,8 +37,19 @@ const envInt = (name: string, fallback: number) => {
 
 // ------------------------------------------------------------ Lighthouse, loaded at run time
 
+interface NetworkItem {
+  url: string;
+  resourceType?: string;
+  transferSize?: number;
+  resourceSize?: number;
+}
 interface LighthouseResult {
-  lhr: { categories: Record<string, { score: number | null }>; runWarnings: string[] };
+  lhr: {
+    categories: Record<string, { score: number | null }>;
+    runWarnings: string[];
+    runtimeError?: { code: string; message: string };
+    audits: Record<string, { numericValue?: number; details?: { items?: NetworkItem[] } }>;
+  };
 }
 type Lighthouse = (url: string, flags: Record<string, unknown>, config?: unknown) => Promise<LighthouseResult | undefined>;
 interface LaunchedChrome {
@@ -63,56 +73,53 @@ async function loadLighthouse(): Promise<{ lighthouse: Lighthouse; launcher: Chr
   }
 }
 
-// ------------------------------------------------------------ build and server
-
-function buildBasePath(): string | null {
-  const manifest = path.join(ROOT, '.next', 'required-server-files.json');
-  if (!existsSync(path.join(ROOT, '.next', 'BUILD_ID')) || !existsSync(manifest)) return null;
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { config?: { basePath?: string } }).config?.basePath ?? '';
-}
-
-function ensureBuild(): string {
-  const existing = buildBasePath();
-  if (existing !== null && !process.argv.includes('--build')) {
-    log(`build: reusing .next (base path "${existing}"); pass --build to rebuild`);
-    return existing;
-  }
-  log('build: next build …');
-  const result = spawnSync(process.execPath, [require.resolve('next/dist/bin/next'), 'build'], { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`bench:ui: next build exited with ${result.status}`);
-  return buildBasePath() ?? '';
-}
-
-async function startServer(databaseUrl: string, basePath: string): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [require.resolve('next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: 'ignore',
-    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: databaseUrl, LEASEBOARD_BASE_PATH: basePath, NEXT_PUBLIC_LEASEBOARD_BASE_PATH: basePath },
-  });
-  const url = `http://127.0.0.1:${port}${basePath}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${url}/api/healthz`)).status < 500) return { url, process: child };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  process.kill(-child.pid!, 'SIGKILL');
-  throw new Error('bench:ui: next start did not answer within 60 s');
-}
-
 // ------------------------------------------------------------ measuring
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The metrics behind the performance score (ms, CLS unitless). */
+const METRICS = [
+  ['FCP', 'first-contentful-paint'],
+  ['LCP', 'largest-contentful-paint'],
+  ['TBT', 'total-blocking-time'],
+  ['SI', 'speed-index'],
+  ['CLS', 'cumulative-layout-shift'],
+] as const;
+
+/** A string every recharts bundle carries (its CSS class names survive minification). */
+const CHART_SIGNATURE = 'recharts-surface';
+
+/**
+ * The page's JavaScript: first-load (the scripts its HTML names), and what it
+ * loaded later during the run; sizes as sent (compressed) and unpacked; and
+ * whether the chart library is among the first-load scripts.
+ */
+async function javascriptOf(pageUrl: string, items: NetworkItem[]) {
+  const html = await (await fetch(pageUrl)).text();
+  const origin = new URL(pageUrl).origin;
+  const named = new Set([...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => new URL(m[1]!.replace(/&amp;/g, '&'), origin).href));
+  const scripts = items.filter((item) => item.resourceType === 'Script');
+  const sum = (list: NetworkItem[], key: 'transferSize' | 'resourceSize') => list.reduce((total, item) => total + (item[key] ?? 0), 0);
+  const first = scripts.filter((item) => named.has(item.url));
+  const later = scripts.filter((item) => !named.has(item.url));
+  let chartFirst = false;
+  for (const item of first) if ((await (await fetch(item.url)).text()).includes(CHART_SIGNATURE)) chartFirst = true;
+  let chartLater = false;
+  for (const item of later) if ((await (await fetch(item.url)).text()).includes(CHART_SIGNATURE)) chartLater = true;
+  return {
+    firstKb: { sent: sum(first, 'transferSize') / 1024, unpacked: sum(first, 'resourceSize') / 1024, files: first.length },
+    laterKb: { sent: sum(later, 'transferSize') / 1024, files: later.length },
+    chartFirst,
+    chartLater,
+  };
+}
 
 async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string, desktop: boolean, runs: number) {
   const chromePath = process.env.CHROME_PATH ?? chromiumExecutable();
   const perf: number[] = [];
   const a11y: number[] = [];
+  const metrics: Record<string, number[]> = {};
+  let javascript: Awaited<ReturnType<typeof javascriptOf>> | null = null;
   for (let i = 0; i < runs; i++) {
     const chrome = await lh.launcher.launch({ chromeFlags: CHROME_FLAGS, chromePath });
     try {
@@ -121,28 +128,34 @@ async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string
       if (!result) throw new Error(`bench:ui: Lighthouse returned nothing for ${url}`);
       perf.push(Math.round((result.lhr.categories.performance?.score ?? 0) * 100));
       a11y.push(Math.round((result.lhr.categories.accessibility?.score ?? 0) * 100));
+      for (const [label, id] of METRICS) (metrics[label] ??= []).push(result.lhr.audits[id]?.numericValue ?? NaN);
+      javascript ??= await javascriptOf(url, result.lhr.audits['network-requests']?.details?.items ?? []);
       for (const warning of result.lhr.runWarnings) log(`  warning: ${warning}`);
+      // A run Lighthouse could not complete scores 0 here and says why: it counts, it is not retried.
+      if (result.lhr.runtimeError) log(`  run ${i + 1} failed: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
     } finally {
       await chrome.kill();
     }
   }
-  return { performance: median(perf), accessibility: median(a11y), perfRuns: perf, a11yRuns: a11y };
+  const medianOf = (label: string) => median(metrics[label]!.filter((v) => Number.isFinite(v)));
+  const medians = METRICS.map(([label]) => `${label} ${label === 'CLS' ? medianOf(label).toFixed(3) : `${Math.round(medianOf(label))} ms`}`).join(' · ');
+  return { performance: median(perf), accessibility: median(a11y), perfRuns: perf, a11yRuns: a11y, medians, javascript: javascript! };
 }
 
 async function main() {
   const schedulers = envInt('BENCH_UI_SCHEDULERS', 1_000);
-  const runs = envInt('BENCH_UI_RUNS', 3);
+  const runs = envInt('BENCH_UI_RUNS', 5);
   const lh = await loadLighthouse();
-  const basePath = ensureBuild();
+  const basePath = ensureBuild(log);
   const database = await createTestDatabase(log);
-  let server: ChildProcess | null = null;
+  let server: RunningServer | null = null;
   try {
     const pool = createPool(database.url, { applicationName: 'leaseboard-bench-ui' });
     log(`seeding ${schedulers} schedulers …`);
     await seed(pool, { schedulers, reportsPerScheduler: 60 }, log);
     await pool.end();
-    const started = await startServer(database.url, basePath);
-    server = started.process;
+    server = await startServer(database.url, basePath);
+    const started = server;
     const pages = [
       { name: 'overview (page 1 of 100 rows)', url: started.url },
       { name: 'scheduler page (sched-00004)', url: `${started.url}/schedulers/sched-00004` },
@@ -155,10 +168,17 @@ async function main() {
         log(
           `  ${page.name}, ${desktop ? 'desktop' : 'mobile'}: performance ${result.performance} [${result.perfRuns.join(', ')}] · accessibility ${result.accessibility} [${result.a11yRuns.join(', ')}] — ${verdict}`,
         );
+        log(`    medians: ${result.medians}`);
+        if (!desktop) {
+          const js = result.javascript;
+          log(
+            `    first-load JS: ${js.firstKb.sent.toFixed(0)} kB sent (${js.firstKb.unpacked.toFixed(0)} kB unpacked, ${js.firstKb.files} files); chart library in it: ${js.chartFirst ? 'YES' : 'no'}; loaded later in the run: ${js.laterKb.sent.toFixed(0)} kB (${js.laterKb.files} files${js.chartLater ? ', with the chart library' : ''})`,
+          );
+        }
       }
     }
   } finally {
-    if (server?.pid) process.kill(-server.pid, 'SIGTERM');
+    server?.stop();
     await database.drop();
   }
 }

@@ -36,7 +36,7 @@ export function IdentityMenu() {
     <span className="identity small" data-testid="identity" data-role="viewer">
       {body.who ? <>{body.who} · </> : null}Viewer (read-only)
       {body.localSignIn ? (
-        <Link href={`/login?next=${encodeURIComponent(pathname)}`} data-testid="sign-in-link">
+        <Link href={`/login?next=${encodeURIComponent(pathname)}`} prefetch={false} data-testid="sign-in-link">
           Sign in as operator
         </Link>
       ) : null}

@@ -3,6 +3,7 @@
  * "Authority" and "Progress" keep the two axes visibly apart, so "lease
  * healthy, work stalled" reads at one glance.
  */
+import { Suspense, useDeferredValue } from 'react';
 import type { Observer } from '@/lib/client/status-view';
 import type { SchedulerStatus } from '@/lib/status';
 import { SchedulerRow } from './scheduler-row';
@@ -13,7 +14,20 @@ export interface SchedulerTableProps {
   caption: string;
 }
 
-export function SchedulerTable({ statuses, observer, caption }: SchedulerTableProps) {
+/** Rows per Suspense boundary (a unit of hydration work). */
+const HYDRATION_CHUNK = 10;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export function SchedulerTable({ statuses: latest, observer: current, caption }: SchedulerTableProps) {
+  // A poll's new page re-renders up to 100 rows: deferred, React renders it in small slices a
+  // phone's main thread can interleave with input, instead of one long task.
+  const statuses = useDeferredValue(latest);
+  const observer = useDeferredValue(current);
   const stale = observer.stale;
   return (
     <table className={`scheduler-table ${stale ? 'is-stale' : ''}`} data-testid="scheduler-table">
@@ -65,8 +79,13 @@ export function SchedulerTable({ statuses, observer, caption }: SchedulerTablePr
         </tr>
       </thead>
       <tbody>
-        {statuses.map((status) => (
-          <SchedulerRow key={status.name} status={status} observer={observer} />
+        {chunks(statuses, HYDRATION_CHUNK).map((chunk) => (
+          // Each boundary hydrates in a task of its own: 100 rows never block a phone's main thread at once.
+          <Suspense key={chunk[0]!.name}>
+            {chunk.map((status) => (
+              <SchedulerRow key={status.name} status={status} observer={observer} />
+            ))}
+          </Suspense>
         ))}
       </tbody>
     </table>

@@ -29,7 +29,8 @@ export function MomentLink({ name, at }: { name: string; at: string }) {
       <button type="button" onClick={copy} data-testid="copy-moment-link">
         Copy link to this moment
       </button>
-      <Link href={`/schedulers/${encodeURIComponent(name)}?at=${encodeURIComponent(at)}`} className="small truncate" data-testid="moment-link">
+      {/* No prefetch: the moment changes with every poll, and each new href would be fetched ahead. */}
+      <Link href={`/schedulers/${encodeURIComponent(name)}?at=${encodeURIComponent(at)}`} prefetch={false} className="small truncate" data-testid="moment-link">
         {path}
       </Link>
       <span className="small muted" role="status" aria-live="polite">

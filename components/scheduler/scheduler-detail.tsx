@@ -58,7 +58,9 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
     <ObservationProvider value={observation}>
       <DocumentHealth title={schedulerTabTitle(name, summary)} summary={summary} />
       <nav className="breadcrumbs small" aria-label="Breadcrumb">
-        <Link href="/">All schedulers</Link>
+        <Link href="/" prefetch={false}>
+          All schedulers
+        </Link>
       </nav>
       {body.asOf ? (
         <AsOfBanner name={name} asOf={body.asOf} estimated={body.estimated} />

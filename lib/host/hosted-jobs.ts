@@ -5,6 +5,9 @@
  * each job at a time, and each shows on the dashboard as a scheduler — the
  * system watches its own housekeeping.
  *
+ * Their runtimes share one pool, so they share the process's renewer
+ * (lib/scheduler/renewer.ts): their leases renew together, in one statement.
+ *
  * Guarantees: `stop()` stops every runtime (which releases its lease), closes
  * what each job holds (`job.close`) and ends the pools it opened; a job that fails to start is reported and the
  * others still run. Turned off with LEASEBOARD_HOST_JOBS=off (e.g. when a

@@ -9,6 +9,9 @@
  *   unreleased lease.
  * - A statement that times out or loses its connection is reported as
  *   `unknown`, never as success or failure.
+ * - `renewMany` renews several leases in ONE statement, each judged on its
+ *   own exactly as `renew` judges it, with one result per grant; an unknown
+ *   outcome of the statement is unknown for every grant in it.
  *
  * Not guaranteed: that only one process *acts* as leader. A paused holder
  * wakes up believing it leads; only fencing at the resource (./fence.ts)
@@ -17,7 +20,7 @@
  */
 import type pg from 'pg';
 import { LeaseStoreError, isUnknownOutcome } from './errors';
-import { ACQUIRE_SQL, READ_LEASE_SQL, RELEASE_SQL, RENEW_SQL } from './sql';
+import { ACQUIRE_SQL, READ_LEASE_SQL, RELEASE_SQL, RENEW_MANY_SQL, RENEW_SQL } from './sql';
 
 /** What a holder keeps after a grant: the proof it presents to renew, release and fence. */
 export interface Grant {
@@ -54,6 +57,9 @@ export interface LeaseRecord {
 }
 
 type Queryable = Pick<pg.Pool, 'query'>;
+
+/** Grants renewed per statement by `renewMany` (the arrays travel as parameters). */
+export const RENEW_MANY_MAX = 1_000;
 
 export class LeaseAuthority {
   constructor(private readonly db: Queryable) {}
@@ -93,6 +99,50 @@ export class LeaseAuthority {
     } catch (error) {
       return this.unknownOrThrow('renew', error);
     }
+  }
+
+  /**
+   * Renew several grants in one statement (at most RENEW_MANY_MAX per statement;
+   * more are split). `results[i]` answers `grants[i]`; a grant listed twice gets
+   * the same answer twice. Per-lease results equal those of `renew`.
+   * Not guaranteed: independence of waiting — the statement waits for the
+   * longest row lock among its leases (a fenced write holds its lease row's
+   * share lock until it commits).
+   */
+  async renewMany(grants: readonly Grant[]): Promise<RenewResult[]> {
+    const slot = new Map<string, number>();
+    const unique: Grant[] = [];
+    const positions = grants.map((grant) => {
+      const key = `${grant.name}\u0000${grant.holder}\u0000${grant.epoch}`;
+      let at = slot.get(key);
+      if (at === undefined) {
+        at = unique.push(grant) - 1;
+        slot.set(key, at);
+      }
+      return at;
+    });
+    const results: RenewResult[] = [];
+    for (let from = 0; from < unique.length; from += RENEW_MANY_MAX) {
+      results.push(...(await this.renewChunk(unique.slice(from, from + RENEW_MANY_MAX))));
+    }
+    return positions.map((at) => results[at]!);
+  }
+
+  private async renewChunk(grants: readonly Grant[]): Promise<RenewResult[]> {
+    let rows: { i: string; renewed_at: Date; expires_at: Date }[];
+    try {
+      ({ rows } = await this.db.query<{ i: string; renewed_at: Date; expires_at: Date }>({
+        name: 'lease_renew_many',
+        text: RENEW_MANY_SQL,
+        values: [grants.map((g) => g.name), grants.map((g) => g.holder), grants.map((g) => g.epoch)],
+      }));
+    } catch (error) {
+      const unknown = this.unknownOrThrow('renew', error);
+      return grants.map(() => unknown);
+    }
+    const results: RenewResult[] = grants.map(() => ({ kind: 'lost' }));
+    for (const row of rows) results[Number(row.i) - 1] = { kind: 'renewed', renewedAt: row.renewed_at, expiresAt: row.expires_at };
+    return results;
   }
 
   /** Give the lease up at once; the row (and its epoch) stays. */

@@ -4,6 +4,9 @@
  * application clock. Kept apart from the TypeScript so the SQL reads whole.
  * The renewal-gap rollup is flushed by a trigger (migration 0001) whenever a
  * statement moves `gap_bucket`, so these statements stay single-row updates.
+ * Renewal and release stamp `change_xid` themselves (the status service's
+ * incremental read, lib/server/live/changes.ts), so the stamping trigger's
+ * WHEN clause keeps it off the hot path; the grant's upsert is stamped by it.
  */
 
 /**
@@ -59,30 +62,53 @@ SELECT l.name, l.holder, l.holder_label, l.epoch, l.acquired_at, l.renewed_at, l
        l.released_at IS NULL AND l.expires_at > clock_timestamp() AS live
 FROM leases l WHERE l.name = $1`;
 
-/**
- * Renew: $1 name, $2 holder, $3 epoch. Matches name AND holder AND epoch AND
- * not released AND not expired; never changes the epoch. Also keeps the open
- * renewal-gap bucket (longest gap between renewals this minute) on the row.
- */
-export const RENEW_SQL = `
-UPDATE leases l SET
+/** The SET list of a renewal: the new expiry, and the open renewal-gap bucket (longest gap between renewals this minute) on the row. */
+const RENEWAL_SET = `
   renewed_at = c.now,
   expires_at = c.now + l.ttl_ms * interval '1 millisecond',
   gap_bucket = c.minute,
   gap_bucket_max_ms = CASE WHEN l.gap_bucket = c.minute
     THEN GREATEST(l.gap_bucket_max_ms, (extract(epoch FROM c.now - l.renewed_at) * 1000)::int)
     ELSE (extract(epoch FROM c.now - l.renewed_at) * 1000)::int END,
-  gap_bucket_renewals = CASE WHEN l.gap_bucket = c.minute THEN l.gap_bucket_renewals + 1 ELSE 1 END
-FROM (SELECT clock_timestamp() AS now, date_trunc('minute', clock_timestamp()) AS minute) c
-WHERE l.name = $1 AND l.holder = $2 AND l.epoch = $3 AND l.released_at IS NULL AND l.expires_at > c.now
+  gap_bucket_renewals = CASE WHEN l.gap_bucket = c.minute THEN l.gap_bucket_renewals + 1 ELSE 1 END,
+  change_xid = pg_current_xact_id()`;
+
+/** The renewal condition for the request row `r`: name AND holder AND epoch AND not released AND not expired. */
+const RENEWAL_WHERE = `l.name = r.name AND l.holder = r.holder AND l.epoch = r.epoch AND l.released_at IS NULL AND l.expires_at > c.now`;
+
+/**
+ * Renew: $1 name, $2 holder, $3 epoch. Matches name AND holder AND epoch AND
+ * not released AND not expired; never changes the epoch. Also keeps the open
+ * renewal-gap bucket on the row.
+ */
+export const RENEW_SQL = `
+UPDATE leases l SET${RENEWAL_SET}
+FROM (SELECT clock_timestamp() AS now, date_trunc('minute', clock_timestamp()) AS minute) c,
+  (SELECT $1::text AS name, $2::text AS holder, $3::bigint AS epoch) r
+WHERE ${RENEWAL_WHERE}
 RETURNING l.renewed_at, l.expires_at`;
+
+/**
+ * Renew many in ONE statement: $1 names, $2 holders, $3 epochs (arrays of one
+ * length, no request twice). Each lease is judged on its own by exactly the
+ * single renewal's condition and SET, against the statement's one reading of
+ * the database clock (`c`, materialized: read once however the join runs).
+ * Returns one row per lease renewed, with the request's position `i` (1-based);
+ * a request without a row was refused (lost).
+ */
+export const RENEW_MANY_SQL = `
+WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now, date_trunc('minute', clock_timestamp()) AS minute)
+UPDATE leases l SET${RENEWAL_SET}
+FROM c, unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS r(name, holder, epoch, i)
+WHERE ${RENEWAL_WHERE}
+RETURNING r.i, l.renewed_at, l.expires_at`;
 
 /** Release: $1 name, $2 holder, $3 epoch. Keeps the row; ends the tenure now. */
 export const RELEASE_SQL = `
 WITH c AS (SELECT clock_timestamp() AS now),
   done AS (
     UPDATE leases l SET released_at = c.now, expires_at = LEAST(l.expires_at, c.now),
-      gap_bucket = NULL, gap_bucket_max_ms = NULL, gap_bucket_renewals = NULL
+      gap_bucket = NULL, gap_bucket_max_ms = NULL, gap_bucket_renewals = NULL, change_xid = pg_current_xact_id()
     FROM c
     WHERE l.name = $1 AND l.holder = $2 AND l.epoch = $3 AND l.released_at IS NULL AND l.expires_at > c.now
     RETURNING l.released_at, l.holder_label, l.renewed_at

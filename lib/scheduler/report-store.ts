@@ -69,7 +69,8 @@ WITH c AS (SELECT clock_timestamp() AS now),
       report_every_ms = excluded.report_every_ms,
       gap_from = CASE WHEN excluded.gap_reason IS NOT NULL OR s.epoch <> excluded.epoch THEN excluded.gap_from ELSE s.gap_from END,
       gap_to = CASE WHEN excluded.gap_reason IS NOT NULL OR s.epoch <> excluded.epoch THEN excluded.gap_to ELSE s.gap_to END,
-      gap_reason = CASE WHEN excluded.gap_reason IS NOT NULL OR s.epoch <> excluded.epoch THEN excluded.gap_reason ELSE s.gap_reason END
+      gap_reason = CASE WHEN excluded.gap_reason IS NOT NULL OR s.epoch <> excluded.epoch THEN excluded.gap_reason ELSE s.gap_reason END,
+      change_xid = pg_current_xact_id()
     WHERE s.epoch <= excluded.epoch
   )
 SELECT advanced, now AS reported_at FROM r`;

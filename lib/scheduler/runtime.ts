@@ -22,6 +22,7 @@ import { type Clock, systemClock, withDeadline } from './clock';
 import type { SchedulerConfig } from './config';
 import { type EventSink, safeMessage, type SideEffect, type WriteStats } from './events';
 import type { Job } from './job';
+import { type Renewer, sharedRenewer } from './renewer';
 import { runReportLoop } from './report-loop';
 import { Tenure } from './tenure';
 import { runWorkLoop, type WorkPosition } from './work-loop';
@@ -34,6 +35,12 @@ export interface RuntimeDeps {
   clock?: Clock;
   token?: string;
   onEvent?: EventSink;
+  /**
+   * Renews the lease; default: the process's renewer for `db` and `clock`
+   * (./renewer.ts), shared by every runtime on that pool, so a process holding
+   * several leases renews them in one statement.
+   */
+  renewer?: Renewer;
   /**
    * The fault drill "pause mid-write" (`armPauseBefore`): stops this process
    * where it stands — the CLI sends itself SIGSTOP; whoever armed it sends SIGCONT.
@@ -56,6 +63,7 @@ export class SchedulerRuntime {
   readonly token: string;
   private readonly clock: Clock;
   private readonly authority: LeaseAuthority;
+  private readonly renewer: Renewer;
   private readonly emit: EventSink;
   private readonly stopping = new AbortController();
   private readonly position: WorkPosition = { occurrence: null, cursor: null };
@@ -76,6 +84,7 @@ export class SchedulerRuntime {
     this.token = deps.token ?? newInstanceToken();
     this.clock = deps.clock ?? systemClock;
     this.authority = new LeaseAuthority(deps.db);
+    this.renewer = deps.renewer ?? sharedRenewer(deps.db, this.authority, this.clock);
     this.emit = deps.onEvent ?? (() => {});
   }
 
@@ -184,7 +193,7 @@ export class SchedulerRuntime {
 
   private async lead(epoch: number, requestedAt: number, proven: boolean): Promise<void> {
     const grant = { name: this.config.lease.name, holder: this.token, epoch };
-    const tenure = new Tenure(grant, this.config.lease, this.authority, this.clock, this.emit, requestedAt, this.stopping.signal, proven);
+    const tenure = new Tenure(grant, this.config.lease, this.renewer, this.clock, this.emit, requestedAt, this.stopping.signal, proven);
     // seq is per epoch, not per tenure: an adopted grant continues its epoch's stream.
     if (this.reportSeq.epoch !== epoch) this.reportSeq = { epoch, seq: 0 };
     this.tenure = tenure;

@@ -13,11 +13,12 @@
  * tenure ends — a step begun earlier still carries the fence it captured,
  * and only the resource fence (../lease/fence.ts) stops it.
  */
-import type { Grant, LeaseAuthority } from '../lease/authority';
+import type { Grant } from '../lease/authority';
 import type { LeaseConfig } from '../lease/config';
 import { type Fence, fenceFor } from '../lease/fence';
 import { type Clock, withDeadline } from './clock';
 import { type EventSink, safeMessage } from './events';
+import type { Renewer } from './renewer';
 
 export class Tenure {
   private readonly controller = new AbortController();
@@ -29,7 +30,8 @@ export class Tenure {
   constructor(
     readonly grant: Grant,
     private readonly config: LeaseConfig,
-    private readonly authority: LeaseAuthority,
+    /** Usually the process's shared, batching renewer (./renewer.ts). */
+    private readonly renewer: Renewer,
     private readonly clock: Clock,
     private readonly emit: EventSink,
     /** Monotonic time the granting request was sent: the grant's expiry is later than this + ttl. */
@@ -84,15 +86,17 @@ export class Tenure {
   async renewLoop(): Promise<void> {
     const { renewEveryMs, renewDeadlineMs, ttlMs, safetyMarginMs } = this.config;
     while (!this.signal.aborted) {
-      // 1. wait (not at all while unproven), but never past the self-suspicion deadline
+      // 1. wait (not at all while unproven), but never past the self-suspicion deadline;
+      //    from half the interval on, ride along with another lease's renewal (one statement)
       const wait = this.suspect ? 0 : Math.min(renewEveryMs, Math.max(0, this.validUntil - this.clock.now()));
-      await this.clock.sleep(wait, this.signal);
+      await this.renewer.wait(Math.min(wait, renewEveryMs / 2), wait, this.signal);
       if (this.signal.aborted) return;
-      // 2. renew, bounded by the deadline; a timeout is an unknown outcome
+      // 2. renew, bounded by the deadline; a timeout is an unknown outcome. renewStart is taken
+      //    before asking, so it is never later than the statement that renews.
       const renewStart = this.clock.now();
       let result;
       try {
-        result = await withDeadline(this.clock, this.authority.renew(this.grant), renewDeadlineMs, () => ({ kind: 'unknown' as const, cause: 'deadline' }));
+        result = await withDeadline(this.clock, this.renewer.renew(this.grant), renewDeadlineMs, () => ({ kind: 'unknown' as const, cause: 'deadline' }));
       } catch (error) {
         this.emit({ event: 'error', where: 'renew', message: safeMessage(error) });
         result = { kind: 'unknown' as const, cause: error };

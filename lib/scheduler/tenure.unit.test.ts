@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { LeaseAuthority, RenewResult } from '../lease/authority';
+import type { RenewResult } from '../lease/authority';
 import { leaseConfig } from '../lease/config';
 import type { Clock } from './clock';
 import type { RuntimeEvent } from './events';
+import type { Renewer } from './renewer';
 import { Tenure } from './tenure';
 
 // Given a fake clock and a scripted authority, the holder trusts its grant
@@ -17,19 +18,20 @@ function harness(renewals: RenewResult[]) {
     },
   };
   const calls: number[] = [];
-  const authority = {
+  const renewer: Renewer = {
     renew: async () => {
       calls.push(now);
       return renewals.shift() ?? { kind: 'lost' as const };
     },
-  } as unknown as LeaseAuthority;
+    wait: (_minMs, ms, signal) => clock.sleep(ms, signal),
+  };
   const events: RuntimeEvent[] = [];
   const config = leaseConfig({ name: 'retention-planner', ttlMs: 15_000, renewEveryMs: 5_000, renewDeadlineMs: 10_000, safetyMarginMs: 2_000 });
   const make = (proven: boolean) =>
     new Tenure(
       { name: config.name, holder: 'inst_00000000', epoch: 7 },
       config,
-      authority,
+      renewer,
       clock,
       (e) => events.push(e),
       0,

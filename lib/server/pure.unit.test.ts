@@ -5,7 +5,7 @@ import type { SchedulerStatus } from '../status/types';
 import { StoreUnreadableError, withDeadline } from './store/deadline';
 import { parseServerEnv } from './env';
 import { bucketEnds, bucketMsFor } from './asof/history';
-import { buildList, sortStatuses } from './live/list';
+import { buildList, sortStatuses, statusesView } from './live/list';
 import { StoreObserver } from './store/observer';
 import { checkName, parseInstant, parseListQuery } from './http/params';
 import { isoFromUtc } from './live/pgtext';
@@ -100,12 +100,14 @@ describe('list paging', () => {
     const sorted = sortStatuses([status('b', 'idle'), status('a', 'progressing'), status('c', 'stalled'), status('a2', 'idle'), status('z', 'unknown')]);
     expect(sorted.map((s) => s.name)).toEqual(['c', 'z', 'a2', 'b', 'a']);
     const page = buildList(
-      { observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 2_000, statuses: sorted },
+      { observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 2_000, view: statusesView(sorted) },
       { health: ['idle', 'stalled'], limit: 1, offset: 1 },
     );
     expect(page).toMatchObject({ total: 3, limit: 1, offset: 1, counts: { idle: 2, stalled: 1, progressing: 1, unknown: 1 } });
     expect(page.schedulers.map((s) => s.name)).toEqual(['a2']);
-    expect(buildList({ observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 1, statuses: sorted }, { q: 'A' }).total).toBe(2);
+    expect(
+      buildList({ observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 1, view: statusesView(sorted) }, { q: 'A' }).total,
+    ).toBe(2);
   });
 });
 

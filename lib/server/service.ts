@@ -5,11 +5,15 @@
  * Guarantees
  * - Live reads are single-flight: concurrent list/metrics calls share ONE
  *   in-flight query, so a slow or dead store never piles up connections.
+ * - Live reads are incremental (./live/live-index.ts): the first reads every
+ *   scheduler; each later one reads only the schedulers whose rows changed
+ *   since the previous read's snapshot (change stamps and tombstones, see
+ *   ./live/facts-sql.ts) and re-projects those plus the ones whose next
+ *   threshold instant has come. The result equals a full read at the same
+ *   instant (tested: lib/server/live/incremental.int.test.ts).
  * - A successful read is shared for `listMaxAgeMs` (monotonic clock): list
- *   and metrics calls within that window page through the same projected
- *   snapshot, so the cost of reading and projecting all schedulers is paid
- *   at most once per window however many dashboards poll. Every answer
- *   carries the database time it was read at (`observedAt`); 0 disables.
+ *   and metrics calls within that window page through the same view.
+ *   Every answer carries the database time it was read at (`observedAt`); 0 disables.
  *   A snapshot past half that age is refreshed in the background while it
  *   is still served, so steady pollers never wait for a read.
  *   Failed reads are never shared: the next call tries the store again.
@@ -34,9 +38,11 @@ import { readAudit } from './audit/read';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { project } from '../status';
 import { readDetail, storeUnreadable, type ReadDeps } from './asof/detail';
-import { dbNowMs, readAllFacts, type FactsRead, type Queryable, type SchedulerRead } from './live/facts';
+import { dbNowMs, readAllFacts, readChangedFacts, type Queryable, type SchedulerRead } from './live/facts';
 import { readHistory } from './asof/history';
-import { buildList, projectAll, sortStatuses, type LiveRead } from './live/list';
+import { buildList, liveRead, normalizeListParams, type LiveRead } from './live/list';
+import { LiveIndex } from './live/live-index';
+import { sortStatuses, statusesView } from './live/view';
 import { renderMetrics } from './metrics/metrics';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { StoreObserver } from './store/observer';
@@ -63,6 +69,16 @@ export interface StatusServiceOptions {
   alertmanagerUrl?: string | null;
 }
 
+/** List pages kept per live read (distinct filters and offsets); more start the memo afresh. */
+const PAGES_PER_READ = 64;
+
+interface ReadMemo {
+  pages: Map<string, { value: SchedulerListResponse; json?: Uint8Array<ArrayBuffer> }>;
+  metrics: Promise<{ contentType: string; body: string; bytes: Uint8Array<ArrayBuffer> }> | null;
+}
+
+const utf8 = new TextEncoder();
+
 export const HEAVY_BUSY: ServiceError = { status: 503, code: 'busy', message: 'too many detail and history reads at once; retry in a second', retryAfterS: 1 };
 
 export class StatusService {
@@ -77,10 +93,14 @@ export class StatusService {
   private readonly heavyConcurrency: number;
   private inflight: Promise<LiveRead> | null = null;
   private probing: Promise<HealthzResponse> | null = null;
-  private lastKnown: SchedulerRead[] = [];
-  /** Database time of the last successful LIST read (the facts in lastKnown): other reads do not count. */
+  /** Every scheduler as of the last successful list read; `readSnapshot` is that read's (null: read everything next). */
+  readonly index = new LiveIndex();
+  private readSnapshot: string | null = null;
+  /** Database time of the last successful LIST read (the facts in the index): other reads do not count. */
   private lastListAtMs: number | null = null;
   private snapshot: { live: LiveRead; atMono: number } | null = null;
+  /** What was built from each live read (pages, metrics text); gone with the read. */
+  private readonly memos = new WeakMap<LiveRead, ReadMemo>();
   private readonly listMaxAgeMs: number;
   private readonly mono: () => number;
   private readonly alertmanagerUrl: string | null;
@@ -138,11 +158,15 @@ export class StatusService {
 
   private async readLive(): Promise<LiveRead> {
     const started = this.mono();
-    let read: FactsRead;
+    const since = this.readSnapshot;
+    let read: Awaited<ReturnType<typeof readChangedFacts>> | Awaited<ReturnType<typeof readAllFacts>>;
     try {
       read = await this.observer.read(
         'list read',
-        () => readAllFacts(this.db),
+        async () => {
+          const changes = since === null ? null : await readChangedFacts(this.db, since);
+          return changes === null || changes.reset ? readAllFacts(this.db) : changes;
+        },
         (r) => Date.parse(r.now),
       );
     } catch {
@@ -151,10 +175,10 @@ export class StatusService {
       return this.degraded();
     }
     // Outside the try: a projection fault is a bug to surface (a 500), never "store unreadable".
-    this.lastKnown = read.schedulers;
+    const view = 'schedulers' in read ? this.index.load(read.schedulers, read.now) : this.index.apply(read, read.now);
+    this.readSnapshot = read.snapshot;
     this.lastListAtMs = Date.parse(read.now);
-    const statuses = sortStatuses(projectAll(read.schedulers, read.now));
-    const live: LiveRead = { ok: true, now: read.now, lastObservedAt: read.now, reads: read.schedulers, statuses };
+    const live = liveRead({ ok: true, now: read.now, lastObservedAt: read.now, view, reads: () => this.index.reads() });
     this.snapshot = { live, atMono: started };
     return live;
   }
@@ -164,19 +188,49 @@ export class StatusService {
     // The facts we still hold were read at lastListAtMs; a health probe or a detail read since
     // does not make them any newer.
     const lastMs = this.lastListAtMs;
-    if (lastMs === null) return { ok: false, now, lastObservedAt: null, reads: [], statuses: [] };
-    const lastObservedAt = iso(lastMs);
-    const statuses = sortStatuses(this.lastKnown.map((r) => project({ ...r.facts, store: { ok: false, lastObservedAt } }, now, r.thresholds)));
-    return { ok: false, now, lastObservedAt, reads: this.lastKnown, statuses };
+    const lastObservedAt = lastMs === null ? null : iso(lastMs);
+    const reads: SchedulerRead[] = lastObservedAt === null ? [] : this.index.reads();
+    const statuses =
+      lastObservedAt === null ? [] : sortStatuses(reads.map((r) => project({ ...r.facts, store: { ok: false, lastObservedAt } }, now, r.thresholds)));
+    return liveRead({ ok: false, now, lastObservedAt, view: statusesView(statuses), reads: () => reads });
   }
 
-  /** `fresh` bypasses the shared snapshot (never the single-flight). */
+  /**
+   * `fresh` bypasses the shared snapshot (never the single-flight). Pages are
+   * kept per live read (at most PAGES_PER_READ), so the pollers of one read
+   * share one projection of their page: treat the answer as read-only.
+   */
   async list(params: ListParams = {}, options: { fresh?: boolean } = {}): Promise<SchedulerListResponse> {
+    return (await this.listPage(params, options)).value;
+  }
+
+  /** `list` as UTF-8 JSON, serialized once per page per live read (the list route sends these bytes). */
+  async listJson(params: ListParams = {}): Promise<Uint8Array<ArrayBuffer>> {
+    const page = await this.listPage(params, {});
+    return (page.json ??= utf8.encode(JSON.stringify(page.value)));
+  }
+
+  private async listPage(params: ListParams, options: { fresh?: boolean }): Promise<{ value: SchedulerListResponse; json?: Uint8Array<ArrayBuffer> }> {
     const live = await this.live(options);
-    return buildList(
-      { observedAt: live.now, observation: { ok: live.ok, lastObservedAt: live.lastObservedAt }, pollIntervalMs: this.pollIntervalMs, statuses: live.statuses },
-      params,
-    );
+    const memo = this.memoOf(live);
+    const p = normalizeListParams(params);
+    const key = JSON.stringify([p.health === null ? null : [...p.health].sort(), p.q, p.limit, p.offset]);
+    let page = memo.pages.get(key);
+    if (page === undefined) {
+      const value = buildList(
+        { observedAt: live.now, observation: { ok: live.ok, lastObservedAt: live.lastObservedAt }, pollIntervalMs: this.pollIntervalMs, view: live.view },
+        params,
+      );
+      if (memo.pages.size >= PAGES_PER_READ) memo.pages.clear();
+      memo.pages.set(key, (page = { value }));
+    }
+    return page;
+  }
+
+  private memoOf(live: LiveRead): ReadMemo {
+    let memo = this.memos.get(live);
+    if (!memo) this.memos.set(live, (memo = { pages: new Map(), metrics: null }));
+    return memo;
   }
 
   detail(name: string, at?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {
@@ -250,11 +304,17 @@ export class StatusService {
 
   /**
    * Prometheus text exposition of the live read, with the delivery status the
-   * evaluator stored (omitted, not stale, when that small read fails).
+   * evaluator stored (omitted, not stale, when that small read fails); rendered
+   * once per read: scrapes within one read share it (the service's own
+   * read-latency gauge is the one at its first scrape).
    */
-  async metrics(): Promise<{ contentType: string; body: string }> {
+  async metrics(): Promise<{ contentType: string; body: string; bytes: Uint8Array<ArrayBuffer> }> {
     const live = await this.live();
-    const delivery = live.ok ? await readDeliveryTargets(this.db).catch(() => []) : [];
-    return renderMetrics(live, this.observer.snapshot(), delivery);
+    const memo = this.memoOf(live);
+    return (memo.metrics ??= (async () => {
+      const delivery = live.ok ? await readDeliveryTargets(this.db).catch(() => []) : [];
+      const m = await renderMetrics(live, this.observer.snapshot(), delivery);
+      return { ...m, bytes: utf8.encode(m.body) };
+    })());
   }
 }

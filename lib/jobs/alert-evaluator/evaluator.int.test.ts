@@ -498,10 +498,10 @@ describe('a round whose write the database refuses delivers nothing', () => {
     const job = alertEvaluatorJob({ config, readTimeoutMs: 300 });
     const db = createPool(databaseUrl(), { applicationName: 'leaseboard-test-evaluator' });
     const real = createReadOnlyPool(databaseUrl(), { applicationName: 'leaseboard-test-evaluator' });
-    // The status read (one named statement) becomes slower than the evaluator's read deadline; nothing else changes.
+    // The status read (the full or the incremental facts statement) becomes slower than the evaluator's read deadline; nothing else changes.
     let slow = false;
     const query = ((config: { name?: string }, ...rest: unknown[]) =>
-      slow && config?.name === 'status_facts_all'
+      slow && (config?.name === 'status_facts_all' || config?.name === 'status_facts_changed')
         ? new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => (real.query as (...args: unknown[]) => unknown)(config, ...rest))
         : (real.query as (...args: unknown[]) => unknown)(config, ...rest)) as typeof real.query;
     const readDb = { readOnly: true as const, query, end: () => real.end() };

@@ -127,8 +127,11 @@ function progressAt(logs: SchedulerLogs, states: ReportStates, t: number): Sched
   const newest = states.newest();
   if (newest === null) return null;
   const { epoch, state } = newest;
-  let gap: NonNullable<SchedulerFacts['progress']>['gap'] = null;
-  for (const b of logs.breaks) if (b.epoch === epoch && b.to_ms <= t) gap = { from: iso(b.from_ms), to: iso(b.to_ms), reason: b.reason };
+  // The most recent closed break at t (the last in log order): formatted once, not once per break —
+  // a silent stream can log thousands of breaks in a 24-hour span, and this runs at every instant judged.
+  let last: SchedulerLogs['breaks'][number] | null = null;
+  for (const b of logs.breaks) if (b.epoch === epoch && b.to_ms <= t) last = b;
+  const gap: NonNullable<SchedulerFacts['progress']>['gap'] = last === null ? null : { from: iso(last.from_ms), to: iso(last.to_ms), reason: last.reason };
   return {
     epoch,
     lastReportAt: iso(state.lastMs),

@@ -14,7 +14,7 @@ import { parseListQuery } from './params';
 import type { ReadResult } from './result';
 import type { StatusService } from '../service';
 import { type HeavyGate, OPEN_GATE } from './heavy-gate';
-import { errorResponse, guarded, json, text } from './respond';
+import { errorResponse, guarded, json, jsonText, text } from './respond';
 
 export type ServiceSource = () => StatusService;
 
@@ -30,7 +30,7 @@ export function listRoute(request: Request, service: ServiceSource): Promise<Res
   return guarded('list', async () => {
     const params = parseListQuery(query(request));
     if (!params.ok) return errorResponse(params.error);
-    return json(await service().list(params.value));
+    return jsonText(await service().listJson(params.value));
   });
 }
 
@@ -53,8 +53,8 @@ export function historyRoute(request: Request, name: string, service: ServiceSou
 
 export function metricsRoute(service: ServiceSource): Promise<Response> {
   return guarded('metrics', async () => {
-    const { body, contentType } = await service().metrics();
-    return text(body, contentType);
+    const { bytes, contentType } = await service().metrics();
+    return text(bytes, contentType);
   });
 }
 

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { HEALTH_SEVERITY } from '../../status';
 import type { Health } from '../../status/types';
-import { LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX } from '../live/list';
+import { LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX } from '../live/list-params';
 import { errorResult, okResult, type ListParams, type ReadResult } from './result';
 
 /** Longest scheduler name accepted in a path. */

@@ -18,7 +18,12 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-export function text(body: string, contentType: string, status = 200): Response {
+/** A body already serialized as JSON (and encoded: shared bytes are sent as they are). */
+export function jsonText(body: string | Uint8Array<ArrayBuffer>, status = 200): Response {
+  return new Response(body, { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': NO_STORE } });
+}
+
+export function text(body: string | Uint8Array<ArrayBuffer>, contentType: string, status = 200): Response {
   return new Response(body, { status, headers: { 'content-type': contentType, 'cache-control': NO_STORE } });
 }
 

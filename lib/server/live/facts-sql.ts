@@ -5,8 +5,9 @@
  * snapshot, and a fixed query count however many reports are stored: it reads
  * only the O(schedulers) summary rows, never progress_reports.
  *
- * Always at least one row: with no scheduler at all, one row whose name is
- * NULL carries `now`, so the count stays one query even for an empty store.
+ * Always a header row (name NULL) carrying `now`, the statement's snapshot
+ * (for the next incremental read) and a reset flag, then one row per
+ * scheduler: one query even for an empty store.
  *
  * Times come back as UTC text (`timestamp AT TIME ZONE 'UTC'`, e.g.
  * `2026-11-30 16:00:00.123456`), which the mapper reshapes into ISO-8601
@@ -81,19 +82,74 @@ export const FACT_COLUMNS = [
   'due_key',
   'due_at',
   'last_rejection_at',
+  // Below: only the header row (name NULL) fills `snapshot` and `reset`; data rows fill `present`.
+  'present',
+  'snapshot',
+  'reset',
 ] as const;
 
-/** `$1`: a scheduler name when `byName`, else no parameter. */
-export function factsSql(byName: boolean): string {
-  const only = (column: string) => (byName ? ` WHERE ${column} = $1` : '');
+/** Index of a column in a facts row. */
+export const COLUMN = Object.fromEntries(FACT_COLUMNS.map((name, i) => [name, i])) as { [K in (typeof FACT_COLUMNS)[number]]: number };
+
+/** Rows whose change stamp (migration status_change_stamps) is not visible in the snapshot `$1`. */
+const changedSince = (table: string, column: string) =>
+  `SELECT t.${column} AS name FROM ${table} t
+    WHERE t.change_xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(t.change_xid, $1::pg_snapshot)`;
+
+/**
+ * Which schedulers a facts read covers:
+ * - `all`: every name in schedulers ∪ leases ∪ scheduler_intents;
+ * - `one`: the name `$1`;
+ * - `changed`: every name with a row changed, or deleted (a tombstone), since
+ *   the snapshot `$1` (pg_snapshot text from an earlier read's header): a change
+ *   is "since" when its transaction is not visible in that snapshot — every such
+ *   transaction has an id ≥ the snapshot's xmin, which the change_xid indexes
+ *   find. A name no longer in schedulers ∪ leases ∪ intents comes back with
+ *   `present` false (it was deleted). The header's `reset` says a TRUNCATE
+ *   happened since: then only a full read is right.
+ */
+export type FactsSource = 'all' | 'one' | 'changed';
+
+function namesSql(source: FactsSource): string {
+  switch (source) {
+    case 'all':
+      return 'SELECT name FROM schedulers UNION SELECT name FROM leases UNION SELECT lease FROM scheduler_intents';
+    case 'one':
+      return 'SELECT name FROM schedulers WHERE name = $1 UNION SELECT name FROM leases WHERE name = $1 UNION SELECT lease FROM scheduler_intents WHERE lease = $1';
+    case 'changed':
+      return [
+        changedSince('schedulers', 'name'),
+        changedSince('leases', 'name'),
+        changedSince('scheduler_intents', 'lease'),
+        changedSince('progress_summaries', 'lease'),
+        changedSince('occurrences', 'lease'),
+        changedSince('stale_write_rejections', 'lease'),
+        changedSince('status_deletions', 'name'),
+      ].join('\n    UNION ');
+    default: {
+      const never: never = source;
+      return never;
+    }
+  }
+}
+
+/**
+ * ONE statement: a header row (name NULL) with the database's `now`, the
+ * statement's snapshot and the reset flag, then one row per scheduler of
+ * `source`. `now` is read once (a materialized CTE), after the snapshot was taken.
+ */
+export function factsSql(source: FactsSource): string {
+  const reset =
+    source === 'changed'
+      ? `EXISTS (SELECT 1 FROM status_resets r WHERE r.change_xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(r.change_xid, $1::pg_snapshot))`
+      : 'false';
+  const nulls = (count: number) => Array.from({ length: count }, () => 'NULL').join(', ');
   return `
-WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
-  names AS (
-    SELECT name FROM schedulers${only('name')}
-    UNION SELECT name FROM leases${only('name')}
-    UNION SELECT lease FROM scheduler_intents${only('lease')}
-  )
-SELECT n.name, ${utcOf('c.now')},
+WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now, pg_current_snapshot() AS snap),
+  names AS (${namesSql(source)})
+SELECT NULL::text, ${utcOf('c.now')}, ${nulls(FACT_COLUMNS.length - 5)}, NULL::boolean, c.snap::text, ${reset} FROM c
+UNION ALL
+SELECT n.name, NULL,
   l.holder, l.holder_label, l.epoch::float8, ${utcOf('l.acquired_at')}, ${utcOf('l.renewed_at')}, ${utcOf('l.expires_at')},
   l.ttl_ms, l.released_at IS NOT NULL,
   i.disabled, i.by, i.reason, ${utcOf('i.at')},
@@ -102,9 +158,9 @@ SELECT n.name, ${utcOf('c.now')},
   s.every_ms, s.report_every_ms, s.stall_after_ms, s.overdue_after_ms,
   d.key, ${utcOf('d.slot')},
   -- The newest stale-write rejection of the lease (index stale_write_rejections_lease_at): a store fact for alerts.
-  ${utcOf('(SELECT max(r.at) FROM stale_write_rejections r WHERE r.lease = n.name)')}
-FROM c
-LEFT JOIN names n ON true
+  ${utcOf('(SELECT max(r.at) FROM stale_write_rejections r WHERE r.lease = n.name)')},
+  (s.name IS NOT NULL OR l.name IS NOT NULL OR i.lease IS NOT NULL), NULL, NULL
+FROM names n
 LEFT JOIN leases l ON l.name = n.name
 LEFT JOIN scheduler_intents i ON i.lease = n.name
 LEFT JOIN progress_summaries p ON p.lease = n.name

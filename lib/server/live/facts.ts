@@ -1,6 +1,6 @@
 /**
- * Reads the facts of all schedulers (or one) with `now` from the same
- * database clock, and maps rows → `SchedulerFacts` plus per-scheduler
+ * Reads the facts of all schedulers (or one, or those changed since an
+ * earlier read's snapshot) with `now` from the same database clock, and maps rows → `SchedulerFacts` plus per-scheduler
  * thresholds. Judges nothing: every decision stays in lib/status.
  *
  * Guarantees: exactly ONE query per call (see ./facts-sql.ts); times are
@@ -13,7 +13,7 @@
 import { checkThresholds, DEFAULT_THRESHOLDS, type Thresholds } from '../../status';
 import type { ReportGapReason, SchedulerFacts } from '../../status/types';
 import { isoFromUtc, RAW_TYPES } from './pgtext';
-import { factsSql } from './facts-sql';
+import { COLUMN, factsSql } from './facts-sql';
 
 /** The part of a pg Pool/Client the readers use (tests wrap it to count statements). */
 export type Queryable = {
@@ -40,6 +40,17 @@ export interface FactsRead {
   now: string;
   /** In no particular order. */
   schedulers: SchedulerRead[];
+  /** The statement's snapshot (pg_snapshot text): what a later `readChangedFacts` reads changes since. */
+  snapshot: string;
+}
+
+/** What changed since a snapshot: schedulers to (re)place, names that are gone; or `reset` (read everything again). */
+export interface ChangesRead {
+  now: string;
+  snapshot: string;
+  reset: boolean;
+  changed: SchedulerRead[];
+  removed: string[];
 }
 
 const iso = isoFromUtc;
@@ -116,12 +127,13 @@ export function mapFactsRow(r: readonly Cell[]): SchedulerRead {
     facts: { name, store: { ok: true }, lease, intent, progress, due },
     thresholds: thresholdsFor(registration),
     registration,
-    lastRejectionAt: s(30) === null ? null : t(30),
+    lastRejectionAt: s(COLUMN.last_rejection_at) === null ? null : t(COLUMN.last_rejection_at),
   };
 }
 
-const LIST_SQL = factsSql(false);
-const ONE_SQL = factsSql(true);
+const LIST_SQL = factsSql('all');
+const ONE_SQL = factsSql('one');
+const CHANGED_SQL = factsSql('changed');
 
 /** ONE query: every scheduler's facts (union of schedulers, leases, intents), unordered. */
 export async function readAllFacts(db: Queryable): Promise<FactsRead> {
@@ -135,12 +147,36 @@ export async function readOneFacts(db: Queryable, name: string): Promise<FactsRe
   return toRead(rows as Cell[][]);
 }
 
+/**
+ * ONE query: the facts of every scheduler changed since `snapshot` (an earlier
+ * read's), and the names deleted since. Rows it returns are read in this
+ * statement's snapshot, so applying them to what was read at `snapshot`
+ * gives exactly what a full read now would (./facts-sql.ts, `changed`).
+ */
+export async function readChangedFacts(db: Queryable, snapshot: string): Promise<ChangesRead> {
+  const { rows } = await db.query({ name: 'status_facts_changed', text: CHANGED_SQL, values: [snapshot], rowMode: 'array', types: RAW_TYPES });
+  const header = headerOf(rows as Cell[][]);
+  const changed: SchedulerRead[] = [];
+  const removed: string[] = [];
+  for (const row of rows as Cell[][]) {
+    if (row[0] === null) continue;
+    if (row[COLUMN.present] === true) changed.push(mapFactsRow(row));
+    else removed.push(row[0] as string);
+  }
+  return { ...header, changed, removed };
+}
+
+function headerOf(rows: Cell[][]): { now: string; snapshot: string; reset: boolean } {
+  const header = rows.find((row) => row[0] === null);
+  if (!header) throw new Error('status: facts read returned no header row (the statement always returns one)');
+  return { now: iso(header[COLUMN.now] as string), snapshot: header[COLUMN.snapshot] as string, reset: header[COLUMN.reset] === true };
+}
+
 function toRead(rows: Cell[][]): FactsRead {
-  const first = rows[0];
-  if (!first) throw new Error('status: facts read returned no row (the statement always returns one)');
+  const { now, snapshot } = headerOf(rows);
   const schedulers: SchedulerRead[] = [];
   for (const row of rows) if (row[0] !== null) schedulers.push(mapFactsRow(row));
-  return { now: iso(first[1] as string), schedulers };
+  return { now, schedulers, snapshot };
 }
 
 /** ONE query: the database clock, alone (epoch ms). */

@@ -1,94 +1,82 @@
 /**
- * The scheduler list: project every scheduler read (lib/status rules), count
- * by health over ALL of them, then filter, sort worst-first and page.
+ * The scheduler list: counts by health over ALL schedulers, then filter,
+ * order worst-first and page — from a live view (./view.ts), which projects
+ * only the page it returns.
  *
  * Guarantees: pure (no I/O, no clock; `now` is the read's database time);
- * page size and offset are clamped to server ceilings (docs/design.md, invariant 11); order
- * is lib/status severity (`healthRank`) then name, so pages are stable;
- * statuses are sorted once per read (`sortStatuses`), not once per page.
+ * page size and offset are clamped to server ceilings (docs/design.md,
+ * invariant 11); order is lib/status severity (`healthRank`) then name, so
+ * pages are stable.
  * Non-guarantees: two pages fetched at different times may overlap or skip
  * a scheduler whose health changed in between.
  */
 import type { Observation, SchedulerListResponse } from '../../api/types';
-import { healthRank, HEALTH_SEVERITY, project, zeroCounts } from '../../status';
-import type { Health, SchedulerStatus } from '../../status/types';
+import { project } from '../../status';
+import type { SchedulerStatus } from '../../status/types';
 import type { SchedulerRead } from './facts';
 import type { ListParams } from '../http/result';
+import { normalizeListParams } from './list-params';
+import type { LiveView } from './view';
 
-export const LIST_LIMIT_DEFAULT = 100;
-export const LIST_LIMIT_MAX = 500;
-export const LIST_OFFSET_MAX = 1_000_000;
-export const NAME_QUERY_MAX = 200;
-
-export interface NormalizedListParams {
-  health: ReadonlySet<Health> | null;
-  q: string | null;
-  limit: number;
-  offset: number;
-}
-
-const clampInt = (value: number | undefined, fallback: number, min: number, max: number) =>
-  value === undefined || !Number.isFinite(value) ? fallback : Math.min(max, Math.max(min, Math.trunc(value)));
-
-export function normalizeListParams(params: ListParams = {}): NormalizedListParams {
-  const health = params.health?.filter((h) => HEALTH_SEVERITY.includes(h)) ?? [];
-  const q = params.q?.trim().slice(0, NAME_QUERY_MAX).toLowerCase() ?? '';
-  return {
-    health: health.length === 0 ? null : new Set(health),
-    q: q === '' ? null : q,
-    limit: clampInt(params.limit, LIST_LIMIT_DEFAULT, 1, LIST_LIMIT_MAX),
-    offset: clampInt(params.offset, 0, 0, LIST_OFFSET_MAX),
-  };
-}
+export { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX, normalizeListParams, type NormalizedListParams } from './list-params';
+export { sortStatuses, statusesView, type LiveView, type MetricRow } from './view';
 
 /** Projects every read at `now` (ISO, database time). */
 export function projectAll(reads: readonly SchedulerRead[], now: string): SchedulerStatus[] {
   return reads.map((r) => project(r.facts, now, r.thresholds));
 }
 
-const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * All schedulers, read and projected (or degraded to unknown), in list order:
+ * what list and metrics answer from. `view` is the cheap way in; `statuses`
+ * and `reads` are computed on first use (projecting every scheduler) and kept.
+ */
+export type LiveRead = {
+  now: string;
+  view: LiveView;
+  readonly statuses: SchedulerStatus[];
+  readonly reads: SchedulerRead[];
+} & ({ ok: true; lastObservedAt: string } | { ok: false; lastObservedAt: string | null });
 
-/** Worst health first (lib/status `healthRank`), then name: the list's order. */
-export function sortStatuses(statuses: readonly SchedulerStatus[]): SchedulerStatus[] {
-  return statuses
-    .map((status) => ({ status, rank: healthRank(status.health) }))
-    .sort((a, b) => a.rank - b.rank || byName(a.status.name, b.status.name))
-    .map((x) => x.status);
+/** A LiveRead whose `statuses` and `reads` are made on first use. */
+export function liveRead(
+  fields: ({ ok: true; lastObservedAt: string } | { ok: false; lastObservedAt: string | null }) & { now: string; view: LiveView; reads: () => SchedulerRead[] },
+): LiveRead {
+  let statuses: SchedulerStatus[] | null = null;
+  let reads: SchedulerRead[] | null = null;
+  const lazy = {
+    now: fields.now,
+    view: fields.view,
+    get statuses() {
+      return (statuses ??= fields.view.all());
+    },
+    get reads() {
+      return (reads ??= fields.reads());
+    },
+  };
+  return fields.ok
+    ? Object.assign(lazy, { ok: true as const, lastObservedAt: fields.lastObservedAt })
+    : Object.assign(lazy, { ok: false as const, lastObservedAt: fields.lastObservedAt });
 }
-
-/** All schedulers, read and projected (or degraded to unknown), in list order: what list and metrics answer from. */
-export type LiveRead =
-  | { ok: true; now: string; lastObservedAt: string; reads: SchedulerRead[]; statuses: SchedulerStatus[] }
-  | { ok: false; now: string; lastObservedAt: string | null; reads: SchedulerRead[]; statuses: SchedulerStatus[] };
 
 export interface ListInput {
   observedAt: string;
   observation: Observation;
   pollIntervalMs: number;
-  /** Already in list order (`sortStatuses`), so a page costs one filtering pass. */
-  statuses: readonly SchedulerStatus[];
+  view: LiveView;
 }
 
 export function buildList(input: ListInput, params: ListParams = {}): SchedulerListResponse {
   const p = normalizeListParams(params);
-  const counts = zeroCounts();
-  const page: SchedulerStatus[] = [];
-  let total = 0;
-  for (const status of input.statuses) {
-    counts[status.health] += 1;
-    if (p.health !== null && !p.health.has(status.health)) continue;
-    if (p.q !== null && !status.name.toLowerCase().includes(p.q)) continue;
-    if (total >= p.offset && page.length < p.limit) page.push(status);
-    total += 1;
-  }
+  const { total, schedulers } = input.view.page(p);
   return {
     observedAt: input.observedAt,
     observation: input.observation,
     pollIntervalMs: input.pollIntervalMs,
-    counts,
+    counts: { ...input.view.counts },
     total,
     limit: p.limit,
     offset: p.offset,
-    schedulers: page,
+    schedulers,
   };
 }

@@ -41,7 +41,7 @@ async function serviceGauges(live: LiveRead, observation: ObservationState): Pro
   if (observation.lastLatencyMs !== null) {
     gauge('leaseboard_store_read_latency_seconds', 'Round trip of the last successful store read.').set(observation.lastLatencyMs / 1000);
   }
-  gauge('leaseboard_schedulers', 'Schedulers known to the status service.').set(live.statuses.length);
+  gauge('leaseboard_schedulers', 'Schedulers known to the status service.').set(live.view.size);
   return { text: await registry.metrics(), contentType: registry.contentType };
 }
 
@@ -93,23 +93,19 @@ export async function renderMetrics(
     'Time since the fence last rejected a stale write of this lease (absent: none logged).',
   );
 
-  for (const s of live.statuses) {
+  const nowMs = Date.parse(live.now);
+  // Metric rows, not statuses: the view gives these numbers without projecting every scheduler's reasons.
+  for (const s of live.view.metricRows()) {
     const scheduler = `scheduler="${escapeLabelValue(s.name)}"`;
     for (const h of HEALTH_SEVERITY) health.add(`${scheduler},health="${h}"`, s.health === h ? 1 : 0);
-    gap.add(scheduler, s.observation.gap === null ? 0 : 1);
+    gap.add(scheduler, s.gap ? 1 : 0);
     if (!live.ok) continue;
-    atRisk.add(scheduler, s.authority.atRisk ? 1 : 0);
-    if (s.authority.epoch !== null) epoch.add(scheduler, s.authority.epoch);
-    if (s.authority.renewalAgeMs !== null) renewalAge.add(scheduler, s.authority.renewalAgeMs / 1000);
-    if (s.work.lastAdvanceAgeMs !== null) advanceAge.add(scheduler, s.work.lastAdvanceAgeMs / 1000);
-    if (s.work.lastReportAgeMs !== null) reportAge.add(scheduler, s.work.lastReportAgeMs / 1000);
-  }
-  if (live.ok) {
-    const nowMs = Date.parse(live.now);
-    for (const r of live.reads) {
-      if (r.lastRejectionAt !== null)
-        rejectionAge.add(`scheduler="${escapeLabelValue(r.facts.name)}"`, Math.max(0, nowMs - Date.parse(r.lastRejectionAt)) / 1000);
-    }
+    atRisk.add(scheduler, s.atRisk ? 1 : 0);
+    if (s.epoch !== null) epoch.add(scheduler, s.epoch);
+    if (s.renewalAgeMs !== null) renewalAge.add(scheduler, s.renewalAgeMs / 1000);
+    if (s.lastAdvanceAgeMs !== null) advanceAge.add(scheduler, s.lastAdvanceAgeMs / 1000);
+    if (s.lastReportAgeMs !== null) reportAge.add(scheduler, s.lastReportAgeMs / 1000);
+    if (s.lastRejectionAt !== null) rejectionAge.add(scheduler, Math.max(0, nowMs - Date.parse(s.lastRejectionAt)) / 1000);
   }
   const families = [health, gap, epoch, atRisk, renewalAge, advanceAge, reportAge, rejectionAge, ...deliveryFamilies(delivery)].map((f) => f.render()).join('');
   return { contentType: own.contentType, body: `${own.text.endsWith('\n') ? own.text : `${own.text}\n`}${families}` };

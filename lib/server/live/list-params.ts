@@ -1,0 +1,35 @@
+/**
+ * The list's parameters, clamped to server ceilings (docs/design.md,
+ * invariant 11): page size, offset, health filter and name query.
+ * Pure: no I/O, no clock.
+ */
+import { HEALTH_SEVERITY } from '../../status';
+import type { Health } from '../../status/types';
+import type { ListParams } from '../http/result';
+
+export const LIST_LIMIT_DEFAULT = 100;
+export const LIST_LIMIT_MAX = 500;
+export const LIST_OFFSET_MAX = 1_000_000;
+export const NAME_QUERY_MAX = 200;
+
+export interface NormalizedListParams {
+  health: ReadonlySet<Health> | null;
+  /** Lower-cased name substring, or null for any name. */
+  q: string | null;
+  limit: number;
+  offset: number;
+}
+
+const clampInt = (value: number | undefined, fallback: number, min: number, max: number) =>
+  value === undefined || !Number.isFinite(value) ? fallback : Math.min(max, Math.max(min, Math.trunc(value)));
+
+export function normalizeListParams(params: ListParams = {}): NormalizedListParams {
+  const health = params.health?.filter((h) => HEALTH_SEVERITY.includes(h)) ?? [];
+  const q = params.q?.trim().slice(0, NAME_QUERY_MAX).toLowerCase() ?? '';
+  return {
+    health: health.length === 0 ? null : new Set(health),
+    q: q === '' ? null : q,
+    limit: clampInt(params.limit, LIST_LIMIT_DEFAULT, 1, LIST_LIMIT_MAX),
+    offset: clampInt(params.offset, 0, 0, LIST_OFFSET_MAX),
+  };
+}

@@ -1,0 +1,238 @@
+/**
+ * The status service's statuses in memory, kept current incrementally: each
+ * read applies only the schedulers whose facts changed (./facts.ts
+ * `readChangedFacts`) and re-judges only those, plus those whose next
+ * threshold instant (lib/status `nextJudgementChangeMs`) time has reached.
+ *
+ * Guarantees
+ * - Pure: no I/O, no clock; `now` is the database time of the read applied.
+ * - After `load(reads, now)` or `apply(changes, now)`, the view returned is
+ *   what a full read at that instant gives: the same schedulers, the same
+ *   health for each (so the same counts, order and pages), and page statuses
+ *   projected at `now` by lib/status `project` itself.
+ * - Each scheduler's judgement (health, gap, at-risk, epoch) is recomputed
+ *   when its facts change or `now` reaches its next threshold; between those
+ *   instants it cannot change (lib/status/next-change.ts). Should `now` ever
+ *   go back, every scheduler is judged again.
+ * - Views are immutable: later applies build new arrays and entries.
+ * Costs: an apply is O(changed + due) projections plus, when anything
+ * changed, one O(n) pass to rebuild the list order; a page projects only
+ * its own statuses.
+ * Non-guarantees: it trusts its input — a change the reader missed stays
+ * missed (the change stamps and tombstones of migration status_change_stamps
+ * are what make the reader complete).
+ */
+import { HEALTH_SEVERITY, healthRank, project, zeroCounts } from '../../status';
+import { nextJudgementChangeMs } from '../../status/next-change';
+import { nowToMs } from '../../status/time';
+import type { Health, SchedulerStatus } from '../../status/types';
+import type { SchedulerRead } from './facts';
+import type { NormalizedListParams } from './list-params';
+import { type LiveView, matchesName, type MetricRow } from './view';
+
+interface Entry {
+  readonly read: SchedulerRead;
+  readonly name: string;
+  readonly health: Health;
+  readonly gap: boolean;
+  readonly atRisk: boolean;
+  readonly epoch: number | null;
+  /** Ages at `judgedAtMs`; they grow one for one with time. */
+  readonly renewalAgeMs: number | null;
+  readonly lastAdvanceAgeMs: number | null;
+  readonly lastReportAgeMs: number | null;
+  readonly judgedAtMs: number;
+  readonly nextChangeMs: number;
+}
+
+/** What one apply did (for benches and tests). */
+export interface ApplyStats {
+  changed: number;
+  removed: number;
+  /** Judged again because time reached their next threshold. */
+  timed: number;
+  /** Whether the list order was rebuilt. */
+  rebuilt: boolean;
+}
+
+function judge(read: SchedulerRead, now: string, nowMs: number): Entry {
+  const s = project(read.facts, now, read.thresholds);
+  return {
+    read,
+    name: read.facts.name,
+    health: s.health,
+    gap: s.observation.gap !== null,
+    atRisk: s.authority.atRisk,
+    epoch: s.authority.epoch,
+    renewalAgeMs: s.authority.renewalAgeMs,
+    lastAdvanceAgeMs: s.work.lastAdvanceAgeMs,
+    lastReportAgeMs: s.work.lastReportAgeMs,
+    judgedAtMs: nowMs,
+    nextChangeMs: nextJudgementChangeMs(read.facts, nowMs, read.thresholds),
+  };
+}
+
+const byName = (a: Entry, b: Entry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const RANKS = HEALTH_SEVERITY.length;
+
+export class LiveIndex {
+  /** Sorted by name; entries are replaced, never mutated. */
+  private byName: Entry[] = [];
+  private position = new Map<string, number>();
+  /** List order (worst health first, then name): a new array whenever anything changed. */
+  private ordered: Entry[] = [];
+  /** ordered[starts[r] .. starts[r + 1]) holds health rank r. */
+  private starts: number[] = new Array<number>(RANKS + 1).fill(0);
+  private lastNowMs = -Infinity;
+  lastApply: ApplyStats = { changed: 0, removed: 0, timed: 0, rebuilt: false };
+
+  get size(): number {
+    return this.byName.length;
+  }
+
+  /** Every scheduler read, replacing what was held (the first read, or after a reset). */
+  load(reads: readonly SchedulerRead[], now: string): LiveView {
+    const nowMs = nowToMs(now);
+    this.byName = reads.map((read) => judge(read, now, nowMs)).sort(byName);
+    this.reindex();
+    this.rebuildOrder();
+    this.lastNowMs = nowMs;
+    this.lastApply = { changed: reads.length, removed: 0, timed: 0, rebuilt: true };
+    return this.view(now);
+  }
+
+  /** The schedulers changed (or gone) since the previous read, at `now`; re-judges what time alone changed. */
+  apply(changes: { changed: readonly SchedulerRead[]; removed: readonly string[] }, now: string): LiveView {
+    const nowMs = nowToMs(now);
+    const backwards = nowMs < this.lastNowMs;
+    let structural = false;
+    let replaced = false;
+    const fresh = new Set<string>();
+    for (const read of changes.changed) {
+      const entry = judge(read, now, nowMs);
+      fresh.add(entry.name);
+      const at = this.position.get(entry.name);
+      if (at === undefined) {
+        this.byName.push(entry);
+        structural = true;
+      } else {
+        this.byName[at] = entry;
+        replaced = true;
+      }
+    }
+    const gone = new Set(changes.removed.filter((name) => this.position.has(name) && !fresh.has(name)));
+    if (gone.size > 0) {
+      this.byName = this.byName.filter((entry) => !gone.has(entry.name));
+      structural = true;
+    }
+    if (structural) {
+      this.byName.sort(byName);
+      this.reindex();
+    }
+    let timed = 0;
+    for (let i = 0; i < this.byName.length; i++) {
+      const entry = this.byName[i]!;
+      if ((backwards || entry.nextChangeMs <= nowMs) && entry.judgedAtMs !== nowMs) {
+        this.byName[i] = judge(entry.read, now, nowMs);
+        timed += 1;
+      }
+    }
+    const rebuilt = structural || replaced || timed > 0;
+    if (rebuilt) this.rebuildOrder();
+    this.lastNowMs = nowMs;
+    this.lastApply = { changed: changes.changed.length, removed: gone.size, timed, rebuilt };
+    return this.view(now);
+  }
+
+  /** The reads held, in list order. */
+  reads(): SchedulerRead[] {
+    return this.ordered.map((entry) => entry.read);
+  }
+
+  private reindex(): void {
+    this.position = new Map(this.byName.map((entry, i) => [entry.name, i]));
+  }
+
+  private rebuildOrder(): void {
+    const buckets: Entry[][] = Array.from({ length: RANKS }, () => []);
+    for (const entry of this.byName) buckets[healthRank(entry.health)]!.push(entry);
+    const starts = [0];
+    for (const bucket of buckets) starts.push(starts.at(-1)! + bucket.length);
+    this.ordered = buckets.flat();
+    this.starts = starts;
+  }
+
+  private view(now: string): LiveView {
+    return new IndexView(this.ordered, this.starts, now, nowToMs(now));
+  }
+}
+
+class IndexView implements LiveView {
+  readonly counts: Readonly<Record<Health, number>>;
+
+  constructor(
+    private readonly ordered: readonly Entry[],
+    private readonly starts: readonly number[],
+    private readonly now: string,
+    private readonly nowMs: number,
+  ) {
+    const counts = zeroCounts();
+    HEALTH_SEVERITY.forEach((health, rank) => (counts[health] = starts[rank + 1]! - starts[rank]!));
+    this.counts = counts;
+  }
+
+  get size(): number {
+    return this.ordered.length;
+  }
+
+  private status(entry: Entry): SchedulerStatus {
+    return project(entry.read.facts, this.now, entry.read.thresholds);
+  }
+
+  page(p: NormalizedListParams): { total: number; schedulers: SchedulerStatus[] } {
+    const picked: Entry[] = [];
+    let total = 0;
+    if (p.q === null) {
+      // Whole health buckets: slice, never scan.
+      HEALTH_SEVERITY.forEach((health, rank) => {
+        if (p.health !== null && !p.health.has(health)) return;
+        const from = this.starts[rank]!;
+        const to = this.starts[rank + 1]!;
+        const skip = Math.max(0, p.offset - total);
+        const take = Math.min(to - from - Math.min(skip, to - from), p.limit - picked.length);
+        if (take > 0) picked.push(...this.ordered.slice(from + skip, from + skip + take));
+        total += to - from;
+      });
+    } else {
+      for (const entry of this.ordered) {
+        if (p.health !== null && !p.health.has(entry.health)) continue;
+        if (!matchesName(entry.name, p.q)) continue;
+        if (total >= p.offset && picked.length < p.limit) picked.push(entry);
+        total += 1;
+      }
+    }
+    return { total, schedulers: picked.map((entry) => this.status(entry)) };
+  }
+
+  all(): SchedulerStatus[] {
+    return this.ordered.map((entry) => this.status(entry));
+  }
+
+  metricRows(): MetricRow[] {
+    return this.ordered.map((e) => {
+      const elapsed = this.nowMs - e.judgedAtMs;
+      const age = (ms: number | null) => (ms === null ? null : ms + elapsed);
+      return {
+        name: e.name,
+        health: e.health,
+        gap: e.gap,
+        atRisk: e.atRisk,
+        epoch: e.epoch,
+        renewalAgeMs: age(e.renewalAgeMs),
+        lastAdvanceAgeMs: age(e.lastAdvanceAgeMs),
+        lastReportAgeMs: age(e.lastReportAgeMs),
+        lastRejectionAt: e.read.lastRejectionAt,
+      };
+    });
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * A live view: every scheduler the status service knows at one instant, in
+ * list order (worst health first, then name), and what list pages and
+ * metrics need from it — without projecting what nobody asked for.
+ *
+ * Guarantees: a view never changes once made (the next read makes a new one),
+ * so concurrent requests paging through it agree; `page` and `all` return
+ * statuses exactly as `project(facts, now, thresholds)` gives them at the
+ * view's `now`; counts are over all schedulers.
+ * Non-guarantees: `all()` costs a projection of every scheduler (use `page`
+ * or `metricRows` where they do).
+ */
+import { healthRank, zeroCounts } from '../../status';
+import type { Health, SchedulerStatus } from '../../status/types';
+import type { NormalizedListParams } from './list-params';
+
+/** The per-scheduler numbers /api/metrics exports, at the view's `now`. */
+export interface MetricRow {
+  name: string;
+  health: Health;
+  gap: boolean;
+  atRisk: boolean;
+  epoch: number | null;
+  renewalAgeMs: number | null;
+  lastAdvanceAgeMs: number | null;
+  lastReportAgeMs: number | null;
+  /** The newest stale-write rejection logged for the lease (a store fact, not judged), or null. */
+  lastRejectionAt: string | null;
+}
+
+export interface LiveView {
+  /** Schedulers in the view. */
+  readonly size: number;
+  /** By health, over all schedulers. */
+  readonly counts: Readonly<Record<Health, number>>;
+  /** Filtered by health and name, in list order: the matching total and the statuses of one page. */
+  page(params: NormalizedListParams): { total: number; schedulers: SchedulerStatus[] };
+  /** Every status, in list order (projects every scheduler). */
+  all(): SchedulerStatus[];
+  metricRows(): MetricRow[];
+}
+
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Worst health first (lib/status `healthRank`), then name: the list's order. */
+export function sortStatuses(statuses: readonly SchedulerStatus[]): SchedulerStatus[] {
+  return statuses
+    .map((status) => ({ status, rank: healthRank(status.health) }))
+    .sort((a, b) => a.rank - b.rank || byName(a.status.name, b.status.name))
+    .map((x) => x.status);
+}
+
+export const matchesName = (name: string, q: string | null) => q === null || name.toLowerCase().includes(q);
+
+/** A view over statuses already projected (and sorted by `sortStatuses`): the degraded answer, tests. */
+export function statusesView(sorted: readonly SchedulerStatus[]): LiveView {
+  const counts = zeroCounts();
+  for (const status of sorted) counts[status.health] += 1;
+  return {
+    size: sorted.length,
+    counts,
+    page(p) {
+      const schedulers: SchedulerStatus[] = [];
+      let total = 0;
+      for (const status of sorted) {
+        if (p.health !== null && !p.health.has(status.health)) continue;
+        if (!matchesName(status.name, p.q)) continue;
+        if (total >= p.offset && schedulers.length < p.limit) schedulers.push(status);
+        total += 1;
+      }
+      return { total, schedulers };
+    },
+    all: () => [...sorted],
+    metricRows: () =>
+      sorted.map((s) => ({
+        name: s.name,
+        health: s.health,
+        gap: s.observation.gap !== null,
+        atRisk: s.authority.atRisk,
+        epoch: s.authority.epoch,
+        renewalAgeMs: s.authority.renewalAgeMs,
+        lastAdvanceAgeMs: s.work.lastAdvanceAgeMs,
+        lastReportAgeMs: s.work.lastReportAgeMs,
+        lastRejectionAt: null,
+      })),
+  };
+}
