@@ -9,6 +9,9 @@
  *   client's: proxy identity is trusted only by the real TCP peer address.
  * - Every response carries the security headers of ./security-headers.ts;
  *   every page a CSP with a nonce of its own.
+ * - The list, metrics and healthz — polled by every dashboard and scraper —
+ *   are answered by the same handlers without Next.js's per-request machinery
+ *   (../server/http/node-routes.ts); everything else goes to Next.js.
  * - `close()` stops accepting, ends open connections and closes Next.js.
  * Not guaranteed: TLS — terminate it in front (the SSO proxy or ingress).
  */
@@ -17,6 +20,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import next from 'next';
 import { enablePeerStamping, PEER_HEADER } from '../auth/peer';
+import { hotReadRoutes } from '../server/http/node-routes';
 import { securityHeadersFor } from './security-headers';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -42,6 +46,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   const app = next({ dev, dir: options.dir, hostname: host, port: options.port, httpServer: server });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const hotRead = hotReadRoutes(basePath);
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     delete req.headers[PEER_HEADER];
     req.headers[PEER_HEADER] = stamp(req.socket.remoteAddress);
@@ -51,7 +56,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
     delete req.headers['content-security-policy-report-only'];
     if (headers.pagePolicy !== null) req.headers['content-security-policy'] = headers.pagePolicy;
     for (const [name, value] of Object.entries(headers.response)) res.setHeader(name, value);
-    void handle(req, res);
+    if (!hotRead(req, res)) void handle(req, res);
   });
   if (dev) server.on('upgrade', app.getUpgradeHandler());
   await new Promise<void>((resolve, reject) => {

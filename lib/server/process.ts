@@ -9,10 +9,11 @@
  * on both sides, and `max` bounds them (docs/design.md, invariant 12). Two
  * read-only pools: one for the list, metrics and healthz, one for heavy
  * reads, so the list never waits behind a burst of history requests.
+ * Not marked server-only itself (the dashboard server imports it for its hot
+ * reads, ./http/node-routes.ts); the door for app/, ./index.ts, is.
  * `closeStatusService` ends the pool (graceful shutdown, tests); the next
  * call to `statusService` creates a fresh one.
  */
-import 'server-only';
 import type pg from 'pg';
 import { createPool } from '../../db/pool';
 import { authConfig } from '../auth/config';

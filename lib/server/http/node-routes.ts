@@ -1,0 +1,43 @@
+/**
+ * The hottest reads — the list, metrics and healthz, polled by every open
+ * dashboard and every Prometheus — answered by the dashboard's own HTTP server
+ * (lib/host/dashboard-server.ts) without the framework's per-request routing
+ * and rendering machinery: the same framework-free handlers as the app routes
+ * (./handlers.ts), on the same process-wide status service (../process.ts),
+ * so the answers are identical, byte for byte, whichever path served them.
+ *
+ * Guarantees: only GET and HEAD of exactly these three paths (under the base
+ * path) are taken; everything else is left to Next.js. The security headers
+ * the server sets before calling this stay on the response.
+ */
+import type http from 'node:http';
+import { statusService } from '../process';
+import { healthzRoute, listRoute, metricsRoute } from './handlers';
+
+type Route = (request: Request) => Promise<Response>;
+
+export function hotReadRoutes(basePath: string): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
+  const routes = new Map<string, Route>([
+    [`${basePath}/api/v1/schedulers`, (request) => listRoute(request, statusService)],
+    [`${basePath}/api/metrics`, () => metricsRoute(statusService)],
+    [`${basePath}/api/healthz`, () => healthzRoute(statusService)],
+  ]);
+  return (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const route = routes.get(query < 0 ? url : url.slice(0, query));
+    if (!route) return false;
+    void answer(route, req, res);
+    return true;
+  };
+}
+
+async function answer(route: Route, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const response = await route(new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method }));
+  const body = Buffer.from(await response.arrayBuffer());
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  res.setHeader('content-length', body.length);
+  res.writeHead(response.status);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
