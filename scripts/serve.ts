@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { startDashboardServer } from '../lib/host/dashboard-server';
 import { listenToParent } from '../lib/child/json-line-process';
 import { hostedJobs, startHostedJobs } from '../lib/host/hosted-jobs';
+import { serverEnv } from '../lib/server/env';
 
 function fail(message: string): never {
   process.stderr.write(`serve: ${message}\n`);
@@ -37,6 +38,8 @@ async function main() {
     host: values.hostname ?? process.env.HOST,
     port: Number(rawPort),
     dev: values.dev ?? false,
+    // The overview's HTML is shared as long as the list read it shows (LEASEBOARD_LIST_MAX_AGE_MS).
+    pageCacheMs: process.env.DATABASE_URL ? serverEnv().listMaxAgeMs : 0,
   });
   console.log(`dashboard: listening on ${server.url}`);
   const databaseUrl = process.env.DATABASE_URL;

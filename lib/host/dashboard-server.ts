@@ -12,6 +12,8 @@
  * - The list, metrics and healthz — polled by every dashboard and scraper —
  *   are answered by the same handlers without Next.js's per-request machinery
  *   (../server/http/node-routes.ts); everything else goes to Next.js.
+ * - The overview's HTML is shared between visitors for `pageCacheMs`, each
+ *   answer with its own nonce (./page-cache.ts).
  * - `close()` stops accepting, ends open connections and closes Next.js.
  * Not guaranteed: TLS — terminate it in front (the SSO proxy or ingress).
  */
@@ -21,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import next from 'next';
 import { enablePeerStamping, PEER_HEADER } from '../auth/peer';
 import { hotReadRoutes } from '../server/http/node-routes';
+import { pageCache } from './page-cache';
 import { securityHeadersFor } from './security-headers';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -30,6 +33,8 @@ export interface DashboardServerOptions {
   host?: string;
   port: number;
   dev?: boolean;
+  /** How long the overview's HTML is shared between visitors (./page-cache.ts); 0: never. Default 0. */
+  pageCacheMs?: number;
 }
 
 export interface DashboardServer {
@@ -47,16 +52,19 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   await app.prepare();
   const handle = app.getRequestHandler();
   const hotRead = hotReadRoutes(basePath);
+  const overview = pageCache({ paths: [basePath || '/', `${basePath}/`], maxAgeMs: dev ? 0 : (options.pageCacheMs ?? 0) });
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     delete req.headers[PEER_HEADER];
     req.headers[PEER_HEADER] = stamp(req.socket.remoteAddress);
     const pathname = (req.url ?? '/').split('?', 1)[0]!;
-    const headers = securityHeadersFor(pathname, basePath, randomBytes(16).toString('base64'), { dev });
+    const nonce = randomBytes(16).toString('base64');
+    const headers = securityHeadersFor(pathname, basePath, nonce, { dev });
     delete req.headers['content-security-policy'];
     delete req.headers['content-security-policy-report-only'];
     if (headers.pagePolicy !== null) req.headers['content-security-policy'] = headers.pagePolicy;
     for (const [name, value] of Object.entries(headers.response)) res.setHeader(name, value);
-    if (!hotRead(req, res)) void handle(req, res);
+    if (hotRead(req, res)) return;
+    if (!overview.serve(req, res, nonce, () => void handle(req, res))) void handle(req, res);
   });
   if (dev) server.on('upgrade', app.getUpgradeHandler());
   await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,83 @@
+// The overview's HTML micro-cache on a real node:http server with a stand-in
+// renderer that writes a page carrying the request's nonce (as Next.js does):
+// given a render, when the next visitors come within maxAge, then they get the
+// same page with THEIR nonce (body and Link header), one render for all;
+// client-side navigations, errors and expired entries are rendered afresh.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageCache } from './page-cache';
+
+describe('overview page cache', () => {
+  let clockMs = 0;
+  let renders = 0;
+  let status = 200;
+  const cache = pageCache({ paths: ['/ops', '/ops/'], maxAgeMs: 1_000, monotonicMs: () => clockMs });
+  const server = http.createServer((req, res) => {
+    const nonce = String(req.headers['x-test-nonce']);
+    const render = () => {
+      renders += 1;
+      setTimeout(() => {
+        res.setHeader('content-type', 'text/html; charset=utf-8');
+        res.setHeader('link', `</a.css>; rel=preload; nonce="${nonce}"`);
+        res.writeHead(status);
+        res.write(`<html><script nonce="${nonce}">render ${renders}</script>`);
+        res.end(`<p>{"nonce":"${nonce}"}</p></html>`);
+      }, 20);
+    };
+    if (!cache.serve(req, res, nonce, render)) render();
+  });
+  let base = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const get = async (path: string, nonce: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${base}${path}`, { headers: { 'x-test-nonce': nonce, 'accept-encoding': 'identity', ...headers } });
+    return { status: response.status, link: response.headers.get('link'), body: await response.text() };
+  };
+
+  it('one render serves every visitor within maxAge, each with its own nonce', async () => {
+    renders = 0;
+    const [a, b, c] = await Promise.all([get('/ops', 'AAAA'), get('/ops', 'BBBB'), get('/ops', 'CCCC')]);
+    expect(renders).toBe(1); // concurrent misses shared one render
+    for (const [page, nonce] of [
+      [a, 'AAAA'],
+      [b, 'BBBB'],
+      [c, 'CCCC'],
+    ] as const) {
+      expect(page.body).toBe(`<html><script nonce="${nonce}">render 1</script><p>{"nonce":"${nonce}"}</p></html>`);
+      expect(page.link).toBe(`</a.css>; rel=preload; nonce="${nonce}"`);
+    }
+    clockMs += 999;
+    expect((await get('/ops', 'DDDD')).body).toContain('nonce="DDDD">render 1');
+    clockMs += 2;
+    expect((await get('/ops', 'EEEE')).body).toContain('nonce="EEEE">render 2'); // expired: rendered again
+  });
+
+  it('gzips a cached answer for clients that accept it', async () => {
+    await get('/ops/?health=stalled', 'FFFF');
+    const response = await fetch(`${base}/ops/?health=stalled`, { headers: { 'x-test-nonce': 'GGGG', 'accept-encoding': 'gzip' } });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    // fetch decodes gzip itself: what arrives is the page with this response's nonce
+    expect(await response.text()).toContain('nonce="GGGG"');
+  });
+
+  it('never caches navigations, other paths, errors, or other methods', async () => {
+    renders = 0;
+    await get('/ops', 'A1', { rsc: '1' });
+    await get('/ops', 'A2', { rsc: '1' });
+    await get('/ops/?_rsc=x1', 'A3');
+    await get('/ops/schedulers/x', 'A4');
+    await get('/ops/schedulers/x', 'A5');
+    expect(renders).toBe(5);
+    clockMs += 10_000;
+    status = 500;
+    await get('/ops', 'B1');
+    await get('/ops', 'B2');
+    expect(renders).toBe(7);
+    status = 200;
+  });
+});
