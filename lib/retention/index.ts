@@ -1,0 +1,22 @@
+/**
+ * Retention: how long each kind of data is kept (./policy.ts). The pruner
+ * that applies it is a job (lib/jobs/retention-pruner, lease
+ * `leaseboard-retention`); the status service reads the same policy to
+ * answer `410 outside_retention` past the horizon.
+ */
+export {
+  DEFAULT_RETENTION,
+  describeDuration,
+  formatDuration,
+  historyHorizonMs,
+  historyRetentionMs,
+  parseDuration,
+  parseRetentionPolicy,
+  PARTITION_WIDTH,
+  PLAN_OCCURRENCES,
+  RETENTION_FLOOR_MS,
+  RETENTION_KINDS,
+  RETENTION_SPECS,
+  RetentionConfigError,
+} from './policy';
+export type { RetentionKind, RetentionPolicy } from './policy';
