@@ -32,8 +32,8 @@ interface KindSpec {
   what: string;
 }
 
-/** The shortest retention accepted (the soak shrinks the horizon to minutes). */
-export const RETENTION_FLOOR_MS = MIN;
+/** The shortest retention accepted (the soak shrinks the horizon to a minute or two). */
+export const RETENTION_FLOOR_MS = 10 * SEC;
 
 export const RETENTION_SPECS: Readonly<Record<RetentionKind, KindSpec>> = Object.freeze({
   reports: { env: 'LEASEBOARD_RETAIN_REPORTS', table: 'progress_reports', defaultMs: 7 * DAY, ceilingMs: 90 * DAY, what: 'progress reports' },
@@ -49,7 +49,7 @@ export const RETENTION_SPECS: Readonly<Record<RetentionKind, KindSpec>> = Object
 export const PLAN_OCCURRENCES = { env: 'LEASEBOARD_RETAIN_PLAN_OCCURRENCES', default: 3, min: 1, max: 100 } as const;
 
 /** Width of one progress_reports partition; a soak narrows it with the horizon. */
-export const PARTITION_WIDTH = { env: 'LEASEBOARD_PARTITION_WIDTH', defaultMs: DAY, minMs: MIN, maxMs: DAY } as const;
+export const PARTITION_WIDTH = { env: 'LEASEBOARD_PARTITION_WIDTH', defaultMs: DAY, minMs: 10 * SEC, maxMs: DAY } as const;
 
 export interface RetentionPolicy {
   /** How long each kind is kept (ms). */
