@@ -80,8 +80,9 @@ export async function seed(db: pg.Pool, shape: BenchShape, log: (line: string) =
     await db.query(s.sql, [shape.schedulers]);
     log(`  ${s.label}: done (${Math.round(performance.now() - t0)} ms)`);
   }
-  log('  progress_reports: SET UNLOGGED and index dropped during the bulk load (no WAL; index rebuilt after) — a bench-only speed trick');
-  await db.query('ALTER TABLE progress_reports SET UNLOGGED');
+  log('  progress_reports: partitions SET UNLOGGED and index dropped during the bulk load (no WAL; index rebuilt after) — a bench-only speed trick');
+  const { rows: partitions } = await db.query<{ name: string }>(`SELECT relid::text AS name FROM pg_partition_tree('progress_reports') WHERE isleaf`);
+  for (const { name } of partitions) await db.query(`ALTER TABLE ${name} SET UNLOGGED`);
   await db.query('DROP INDEX IF EXISTS progress_reports_lease_epoch_at');
   const chunk = Math.max(1, Math.ceil(shape.schedulers / 10));
   for (let lo = 1; lo <= shape.schedulers; lo += chunk) {

@@ -12,8 +12,9 @@
 -- Time indexes let each batch find its rows without a scan; pruned tables get autovacuum early,
 -- so the space a batch frees is reused before the table grows.
 -- Not guaranteed: a partition is dropped only once its whole range is past retention (a report is
--- kept up to one partition width longer), and a drop gives up after 200 ms waiting for a lock
--- (the next round tries again).
+-- kept up to one partition width longer), and a partition is made or dropped only when its lock
+-- comes within 200 ms (else `busy`: the next round tries again; reports of a range with no
+-- partition wait in the default partition meanwhile).
 
 ALTER TABLE "progress_reports" RENAME TO "progress_reports_unpartitioned";--> statement-breakpoint
 ALTER TABLE "progress_reports_unpartitioned" RENAME CONSTRAINT "progress_reports_pkey" TO "progress_reports_unpartitioned_pkey";--> statement-breakpoint
@@ -83,7 +84,11 @@ BEGIN
   PERFORM leaseboard_fence(p_lease, p_epoch, 'progress_reports');
   PERFORM set_config('lock_timeout', '200ms', true);
   WHILE slot < p_now + p_ahead LOOP
-    IF leaseboard_report_partition(slot, slot + p_width) THEN created := created + 1; END IF;
+    BEGIN
+      IF leaseboard_report_partition(slot, slot + p_width) THEN created := created + 1; END IF;
+    EXCEPTION WHEN lock_not_available THEN
+      busy := busy + 1;
+    END;
     slot := slot + p_width;
   END LOOP;
   FOR r IN SELECT name FROM report_partitions WHERE "to" <= cutoff ORDER BY "to" LIMIT 50 LOOP

@@ -1,0 +1,263 @@
+// The retention pruner against a real PostgreSQL: backdated rows in every
+// table it prunes (never waiting), one round of the real job under a real
+// runtime, then what is gone and what is kept. Its fence is the database's:
+// a stale pruner's statements are refused. Its batches hold no lock a
+// renewal or a report waits on.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
+import { LeaseAuthority } from '../../lease/authority';
+import { fenceFor } from '../../lease/fence';
+import { fencedWrites } from '../../lease/fenced-statements';
+import { writeFenced } from '../../lease/fenced-write';
+import { newInstanceToken } from '../../lease/token';
+import { DEFAULT_RETENTION } from '../../retention';
+import { createReadOnlyPool, schedulerConfig, SchedulerRuntime, type FencedStep, type RuntimeEvent } from '../../scheduler';
+import { appendReport } from '../../scheduler/report-store';
+import { poll } from '../../scheduler/testing/fixtures';
+import { cutoffsAt, retentionPrunerJob } from './index';
+
+const DAY = 86_400_000;
+const job = retentionPrunerJob(DEFAULT_RETENTION);
+
+describe('the retention pruner (leaseboard-retention)', () => {
+  const pool = usePool();
+  const readDb = createReadOnlyPool(databaseUrl(), { applicationName: 'leaseboard-test-read' });
+  afterAll(() => readDb.end());
+  const authority = new LeaseAuthority(pool);
+  const names = { planner: uniqueLease('planner'), lonely: uniqueLease('lonely'), old: uniqueLease('old') };
+  const epochs = new Map<string, number>();
+
+  /** One round of the real job under its own (test-unique) lease; resolves when it completed. */
+  async function runOneRound(): Promise<RuntimeEvent[]> {
+    const events: RuntimeEvent[] = [];
+    const lease = uniqueLease('pruner');
+    const runtime = new SchedulerRuntime(job, schedulerConfig({ name: lease, batchWorkMs: 0 }), { db: pool, readDb, onEvent: (e) => events.push(e) });
+    runtime.start();
+    try {
+      await poll(
+        async () => events,
+        (seen) => seen.some((e) => e.event === 'occurrence_completed' || e.event === 'error'),
+        30_000,
+      );
+    } finally {
+      await runtime.stop();
+    }
+    expect(events.filter((e) => e.event === 'error' || e.event === 'write_rejected')).toEqual([]);
+    return events;
+  }
+
+  const q = (text: string, values: unknown[] = []) => pool.query(text, values);
+
+  beforeAll(async () => {
+    for (const name of Object.values(names)) {
+      const grant = await authority.acquire(name, newInstanceToken(), 600_000);
+      if (grant.kind !== 'acquired') throw new Error(grant.kind);
+      epochs.set(name, grant.epoch);
+    }
+    const epoch = (name: string) => epochs.get(name)!;
+    // Reports: a partition 10 days back (dropped whole), a row 20 days back in the default partition (deleted), one 3 days back (kept).
+    await q(`SELECT leaseboard_report_partition(date_bin('1 day', clock_timestamp() - interval '10 days', '2000-01-01 00:00:00+00'),
+                                                date_bin('1 day', clock_timestamp() - interval '10 days', '2000-01-01 00:00:00+00') + interval '1 day')`);
+    for (const days of [10, 20, 3]) {
+      await q(
+        `INSERT INTO progress_reports (lease, epoch, seq, advanced, reported_at) VALUES ($1, $2, $3::int, true, clock_timestamp() - $3::int * interval '1 day')`,
+        [names.planner, epoch(names.planner), days],
+      );
+    }
+    // Lease events: `old` at 40, 35 and 20 days; `lonely` once, 50 days ago.
+    for (const [name, days] of [
+      [names.old, 40],
+      [names.old, 35],
+      [names.old, 20],
+      [names.lonely, 50],
+    ] as const) {
+      await q(`INSERT INTO lease_events (lease, kind, epoch, holder, at) VALUES ($1, 'acquired', 1, 'h', clock_timestamp() - $2 * interval '1 day')`, [
+        name,
+        days,
+      ]);
+    }
+    // Renewal gaps (7 d), rejections (7 d), alert events (30 d): one just past, one just inside.
+    for (const days of [8, 6]) {
+      await q(
+        `INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals) VALUES ($1, 1, date_trunc('minute', clock_timestamp() - $2 * interval '1 day'), 100, 10)`,
+        [names.old, days],
+      );
+      await q(
+        `INSERT INTO stale_write_rejections (lease, attempted_epoch, resource, reason, at) VALUES ($1, 1, 'x', 'stale_epoch', clock_timestamp() - $2 * interval '1 day')`,
+        [names.old, days],
+      );
+    }
+    // Occurrences with plan items: `planner` has 6 recent completed ones and a running one 10 days old;
+    // `lonely` has a single completed occurrence 9 days old; `old` a completed one 9 days old and a newer one.
+    const occurrence = async (name: string, key: string, ageMs: number, state: 'running' | 'completed', items: number) => {
+      await q(
+        `INSERT INTO occurrences (key, lease, scheduled_at, state, epoch, claimed_at) VALUES ($1, $2, clock_timestamp() - $3 * interval '1 millisecond', $4, $5, clock_timestamp())`,
+        [key, name, ageMs, state, epoch(name)],
+      );
+      await q(
+        `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) SELECT $1, d, 'short', $2, $3, clock_timestamp() FROM generate_series(1, $4::int) d`,
+        [key, name, epoch(name), items],
+      );
+    };
+    for (let i = 1; i <= 6; i++) await occurrence(names.planner, `${names.planner}@${i}`, (7 - i) * 60_000, 'completed', 2);
+    await occurrence(names.planner, `${names.planner}@running`, 10 * DAY, 'running', 2);
+    await occurrence(names.lonely, `${names.lonely}@only`, 9 * DAY, 'completed', 2);
+    await occurrence(names.old, `${names.old}@old`, 9 * DAY, 'completed', 2);
+    await occurrence(names.old, `${names.old}@new`, 60_000, 'completed', 0);
+    // Audit trails: never pruned, however old.
+    await q(
+      `INSERT INTO intent_audit (lease, disabled, "by", reason, at) VALUES ($1, true, 'ops', 'ancient choice', clock_timestamp() - interval '400 days')`,
+      [names.old],
+    );
+  });
+
+  it('drops whole partitions past retention, makes the next ones ahead, and deletes old rows left in the default partition', async () => {
+    const before = await q(`SELECT count(*)::int AS n FROM report_partitions WHERE "to" <= clock_timestamp() - interval '7 days'`);
+    expect(before.rows[0].n).toBeGreaterThanOrEqual(1);
+    await runOneRound();
+    const { rows: partitions } = await q(`SELECT "from", "to" FROM report_partitions ORDER BY "from"`);
+    expect(partitions.every((p: { to: Date }) => p.to.getTime() > Date.now() - 7 * DAY - 60_000)).toBe(true);
+    // Ahead: the partition holding now + 2 partition widths (two days) exists.
+    const ahead = await q(
+      `SELECT count(*)::int AS n FROM report_partitions WHERE "from" <= clock_timestamp() + interval '2 days' AND "to" > clock_timestamp() + interval '2 days'`,
+    );
+    expect(ahead.rows[0].n).toBe(1);
+    const { rows } = await q(`SELECT seq FROM progress_reports WHERE lease = $1 ORDER BY seq`, [names.planner]);
+    expect(rows.map((r: { seq: number }) => r.seq)).toEqual([3]);
+    const partitionTables = await q(`SELECT count(*)::int AS n FROM pg_partition_tree('progress_reports') WHERE isleaf`);
+    const listed = await q(`SELECT count(*)::int AS n FROM report_partitions`);
+    expect(partitionTables.rows[0].n).toBe(listed.rows[0].n + 1); // + the default partition
+  });
+
+  it('keeps what each rule promises: anchors, the newest occurrence, the newest plans, running work, audit trails', async () => {
+    const events = await q(
+      `SELECT lease, round(extract(epoch FROM clock_timestamp() - at) / 86400)::int AS days FROM lease_events WHERE lease IN ($1, $2) ORDER BY lease, at`,
+      [names.old, names.lonely],
+    );
+    // Per lease, oldest first (the grants in beforeAll added today's events): `old` keeps its anchor — the
+    // newest event at or before the 30-day cutoff — and what follows; `lonely` keeps its only old event.
+    expect(events.rows).toEqual(
+      [...[50, 0].map((days) => ({ lease: names.lonely, days })), ...[35, 20, 0].map((days) => ({ lease: names.old, days }))].sort((a, b) =>
+        a.lease.localeCompare(b.lease),
+      ),
+    );
+    const days = async (table: string, column: string) =>
+      (await q(`SELECT round(extract(epoch FROM clock_timestamp() - ${column}) / 86400)::int AS d FROM ${table} WHERE lease = $1`, [names.old])).rows.map(
+        (r: { d: number }) => r.d,
+      );
+    expect(await days('renewal_gaps', 'minute')).toEqual([6]);
+    expect(await days('stale_write_rejections', 'at')).toEqual([6]);
+
+    const items = await q(`SELECT occurrence, count(*)::int AS n FROM plan_items WHERE lease = ANY ($1) GROUP BY occurrence ORDER BY occurrence`, [
+      Object.values(names),
+    ]);
+    expect(items.rows).toEqual(
+      [4, 5, 6]
+        .map((i) => ({ occurrence: `${names.planner}@${i}`, n: 2 }))
+        .concat([{ occurrence: `${names.planner}@running`, n: 2 }])
+        .sort((a, b) => a.occurrence.localeCompare(b.occurrence)),
+    );
+    const occurrences = await q(`SELECT key FROM occurrences WHERE lease = ANY ($1) ORDER BY key`, [Object.values(names)]);
+    expect(occurrences.rows.map((r: { key: string }) => r.key)).toEqual(
+      [...[1, 2, 3, 4, 5, 6, 'running'].map((i) => `${names.planner}@${i}`), `${names.lonely}@only`, `${names.old}@new`].sort(),
+    );
+    expect((await q(`SELECT count(*)::int AS n FROM intent_audit WHERE lease = $1`, [names.old])).rows[0].n).toBe(1);
+  });
+
+  it('a stale pruner (its epoch no longer current) has every statement refused: nothing dropped, nothing deleted', async () => {
+    const lease = uniqueLease('stale-pruner');
+    const grant = await authority.acquire(lease, newInstanceToken(), 60_000);
+    if (grant.kind !== 'acquired') throw new Error(grant.kind);
+    const fence = fenceFor({ name: lease, epoch: grant.epoch });
+    await forceExpire(pool, lease);
+    const taken = await authority.acquire(lease, newInstanceToken(), 60_000);
+    expect(taken.kind).toBe('acquired');
+    await q(
+      `INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals) VALUES ($1, 1, date_trunc('minute', clock_timestamp() - interval '9 days'), 1, 1)`,
+      [lease],
+    );
+    const partitionsBefore = (await q(`SELECT name FROM report_partitions ORDER BY name`)).rows;
+    // Every step's own statements, built by the job for the present, under the stale fence.
+    const cutoffs = cutoffsAt(DEFAULT_RETENTION, Date.now());
+    const input = { lease, key: `${lease}@x`, scheduledAt: new Date(), cursor: 0, next: 1 };
+    for (const step of job.steps as FencedStep<unknown, unknown>[]) {
+      const plan = step.name === 'partitions' ? new Date(Date.now() + 30 * DAY).toISOString() : cutoffs;
+      const result = await writeFenced(pool, fence, (w) => step.write(w, plan, input));
+      expect({ step: step.name, kind: result.kind, reason: result.kind === 'rejected' ? result.reason : null }).toEqual({
+        step: step.name,
+        kind: 'rejected',
+        reason: 'stale_epoch',
+      });
+    }
+    expect((await q(`SELECT name FROM report_partitions ORDER BY name`)).rows).toEqual(partitionsBefore);
+    expect((await q(`SELECT count(*)::int AS n FROM renewal_gaps WHERE lease = $1`, [lease])).rows[0].n).toBe(1);
+    const logged = await q(`SELECT DISTINCT resource FROM stale_write_rejections WHERE lease = $1 ORDER BY resource`, [lease]);
+    expect(logged.rows.map((r: { resource: string }) => r.resource)).toEqual(
+      ['alert_events', 'lease_events', 'occurrences', 'plan_items', 'progress_reports', 'renewal_gaps', 'stale_write_rejections'].sort(),
+    );
+    // And the pruned logs refuse a plain DELETE without any fence.
+    await expect(q(`DELETE FROM renewal_gaps WHERE lease = $1`, [lease])).rejects.toMatchObject({ code: 'LB002' });
+    await expect(q(`DELETE FROM progress_reports WHERE lease = $1`, [lease])).rejects.toMatchObject({ code: 'LB002' });
+  });
+
+  it('while a prune batch is uncommitted, the pruned lease still renews and reports; a partition drop that would wait gives up after 200 ms', async () => {
+    const name = uniqueLease('busy');
+    const holder = newInstanceToken();
+    const grant = await authority.acquire(name, holder, 60_000);
+    if (grant.kind !== 'acquired') throw new Error(grant.kind);
+    await q(
+      `INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals) VALUES ($1, $2, date_trunc('minute', clock_timestamp() - interval '9 days'), 1, 1)`,
+      [name, grant.epoch],
+    );
+    const pruner = uniqueLease('pruner');
+    const pruning = await authority.acquire(pruner, newInstanceToken(), 60_000);
+    if (pruning.kind !== 'acquired') throw new Error(pruning.kind);
+    const renewalGaps = job.steps.find((s) => s.name === 'renewal-gaps') as FencedStep<unknown, unknown>;
+    const [statement] = renewalGaps.write(fencedWrites, cutoffsAt(DEFAULT_RETENTION, Date.now()), {
+      lease: pruner,
+      key: 'k',
+      scheduledAt: new Date(),
+      cursor: 0,
+      next: 1,
+    });
+    const batch = await pool.connect();
+    const other = await pool.connect();
+    try {
+      await batch.query('BEGIN');
+      await batch.query('SELECT leaseboard_fence($1, $2, $3)', [pruner, pruning.epoch, 'renewal_gaps']);
+      const { PgDialect } = await import('drizzle-orm/pg-core');
+      const rendered = new PgDialect().sqlToQuery(statement!.dml);
+      const deleted = await batch.query(rendered.sql, rendered.params);
+      expect(deleted.rowCount).toBeGreaterThanOrEqual(1);
+      // The batch holds its locks; the pruned lease's holder renews and reports as usual.
+      await other.query(`SET statement_timeout = '2s'`);
+      const renewed = await new LeaseAuthority(other).renew({ name, holder, epoch: grant.epoch });
+      expect(renewed.kind).toBe('renewed');
+      await appendReport(other, { lease: name, epoch: grant.epoch, seq: 1, occurrence: null, cursor: null, reportEveryMs: 2_000 });
+      await batch.query('ROLLBACK');
+
+      // A reader holds progress_reports; a partition round that must drop one gives up on it after its
+      // lock timeout (200 ms) instead of queueing every report behind it (the 2 s statement timeout would fail it).
+      await q(`SELECT leaseboard_report_partition(date_bin('1 day', clock_timestamp() - interval '12 days', '2000-01-01 00:00:00+00'),
+                                                  date_bin('1 day', clock_timestamp() - interval '12 days', '2000-01-01 00:00:00+00') + interval '1 day')`);
+      await batch.query('BEGIN');
+      await batch.query('SELECT count(*) FROM progress_reports');
+      const round = await other.query(
+        `SELECT leaseboard_retention_partitions($1, $2, clock_timestamp(), interval '2 days', interval '7 days', interval '1 day', 100) AS r`,
+        [pruner, pruning.epoch],
+      );
+      expect(round.rows[0].r).toMatchObject({ dropped: 0, busy: 1 });
+      await batch.query('ROLLBACK');
+      const again = await other.query(
+        `SELECT leaseboard_retention_partitions($1, $2, clock_timestamp(), interval '2 days', interval '7 days', interval '1 day', 100) AS r`,
+        [pruner, pruning.epoch],
+      );
+      expect(again.rows[0].r).toMatchObject({ dropped: 1, busy: 0 });
+    } finally {
+      await batch.query('ROLLBACK').catch(() => {});
+      batch.release();
+      other.release();
+    }
+  });
+});
