@@ -3,7 +3,6 @@
 // runtime, then what is gone and what is kept. Its fence is the database's:
 // a stale pruner's statements are refused. Its batches hold no lock a
 // renewal or a report waits on.
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
 import { LeaseAuthority } from '../../lease/authority';
