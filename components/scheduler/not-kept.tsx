@@ -15,7 +15,10 @@ export function NotKept({ what, retention, testId }: { what: React.ReactNode; re
     <p className="banner tone-warn" role="note" data-testid={testId}>
       <span>
         {what}: <strong>{noLongerKept(retention)}</strong>. The oldest instant kept is{' '}
-        <time dateTime={retention.oldestKept}>{formatUtc(retention.oldestKept)}</time>.
+        <time dateTime={retention.oldestKept} data-testid="oldest-kept">
+          {formatUtc(retention.oldestKept)}
+        </time>
+        .
       </span>
     </p>
   );
