@@ -52,3 +52,15 @@ test('a scheduler page opened with an ?at= 30 days old says "no longer kept (ret
   await expect(page).toHaveURL(`${env.baseUrl}/schedulers/${lease}`);
   await expect(schedulerPage.health).toHaveAttribute('data-health', /.+/);
 });
+
+test('an ?at= inside the horizon shows the rebuilt status and its timeline, as before', async ({ schedulers, lease, schedulerPage, page }) => {
+  await schedulers.start(lease, 'A');
+  await schedulerPage.goto(lease);
+  await expect(schedulerPage.health).toHaveAttribute('data-health', 'progressing');
+  const at = (await schedulerPage.momentLink.textContent())!.replace(/^.*\?at=/, '');
+  await schedulerPage.goto(lease, decodeURIComponent(at));
+  await expect(schedulerPage.asOfBanner).toBeVisible();
+  await expect(schedulerPage.notKept).toHaveCount(0);
+  await schedulerPage.showTimeline();
+  await expect(page.getByTestId('history-not-kept')).toHaveCount(0);
+});
