@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo } from 'react';
 import { ApiRequestError } from '@/lib/client/api';
+import { retentionRefusalOf } from '@/lib/client/history-answer';
 import { schedulerTabTitle, summarize } from '@/lib/client/health-display';
 import { STALE_AFTER_POLL_INTERVALS, useIsStale, useObservedStamp } from '@/lib/client/observation-clock';
 import { FALLBACK_POLL_INTERVAL_MS, schedulerDetailQuery, schedulerHistoryQuery } from '@/lib/client/queries';
@@ -23,6 +24,7 @@ import { AsOfBanner } from './as-of-banner';
 import { AxisPanels } from './axis-panels';
 import { IntentControl } from './intent-control';
 import { MomentLink } from './moment-link';
+import { AsOfNotKept } from './not-kept';
 import { ReasonsList } from './reasons-list';
 import { RejectionsTable } from './rejections-table';
 import { TimelineSection } from './timeline-section';
@@ -40,6 +42,8 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
   const storeOk = (data?.body.observation.ok ?? false) && !storeUnreadable;
   const observation = useMemo(() => ({ stamp, live, stale, storeOk }), [stamp, live, stale, storeOk]);
 
+  const refusal = detail.error instanceof ApiRequestError ? retentionRefusalOf(detail.error) : null;
+  if (!data && refusal !== null && at !== null) return <AsOfNotKept name={name} at={at} retention={refusal} />;
   if (!data) {
     return (
       <p className="banner tone-unknown" role="alert" data-testid="not-observed-banner">
@@ -75,7 +79,7 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
       <ReasonsList reasons={body.status.reasons} />
       <AxisPanels view={view} />
       <AlertsSection name={name} alerts={body.alerts} modes={body.alertModes} asOf={body.asOf} />
-      <TimelineSection history={history.data?.body} error={history.error} />
+      <TimelineSection answer={history.data?.body} error={history.error} />
       <TransitionsTable transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />
       <RejectionsTable rejections={body.rejections} />
       {live ? <IntentControl name={name} intent={body.status.intent} /> : null}

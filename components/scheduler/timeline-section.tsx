@@ -4,11 +4,13 @@
  * the viewport (it is below the fold on a phone), and its box is reserved
  * meanwhile, so it neither delays the first paint nor shifts the layout.
  * The chart re-renders only when the history changes, never with the 1 s ticker.
+ * A window older than what is kept says so ("no longer kept (retention 7 days)").
  */
 import dynamic from 'next/dynamic';
 import { memo, useEffect, useRef, useState } from 'react';
-import type { SchedulerHistoryResponse } from '@/lib/api/types';
+import type { HistoryAnswer } from '@/lib/client/history-answer';
 import { AlertSpans } from './alert-spans';
+import { NotKept } from './not-kept';
 
 const TimelineChart = memo(
   dynamic(() => import('./timeline-chart').then((m) => m.TimelineChart), {
@@ -30,12 +32,15 @@ function useNearViewport(): [React.RefObject<HTMLElement | null>, boolean] {
   return [ref, near];
 }
 
-export function TimelineSection({ history, error }: { history: SchedulerHistoryResponse | undefined; error: Error | null }) {
+export function TimelineSection({ answer, error }: { answer: HistoryAnswer | undefined; error: Error | null }) {
   const [ref, near] = useNearViewport();
+  const history = answer?.kind === 'history' ? answer.history : undefined;
   return (
     <section className="panel" aria-labelledby="timeline-heading" ref={ref} data-testid="timeline-section">
       <h2 id="timeline-heading">Timeline</h2>
-      {history && near ? (
+      {answer?.kind === 'outside_retention' ? (
+        <NotKept what="The history of this window" retention={answer.retention} testId="history-not-kept" />
+      ) : history && near ? (
         <TimelineChart history={history} />
       ) : (
         <div className="timeline-placeholder" data-testid="timeline-unavailable">

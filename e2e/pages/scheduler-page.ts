@@ -40,6 +40,11 @@ export class SchedulerPage {
     return this.page.getByTestId('as-of-banner');
   }
 
+  /** The page for an `?at=` older than what is kept: "no longer kept (retention N days)". */
+  get notKept(): Locator {
+    return this.page.getByTestId('detail-not-kept');
+  }
+
   get timeline(): Locator {
     return this.page.getByTestId('timeline');
   }

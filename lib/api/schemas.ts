@@ -272,7 +272,7 @@ export const ErrorCodeSchema = z.enum([
   'invalid_name',
   'unknown_scheduler',
   'at_in_future',
-  'out_of_retention',
+  'outside_retention',
   'invalid_span',
   'store_unreadable',
   'busy',
@@ -287,7 +287,21 @@ export const ErrorCodeSchema = z.enum([
   'internal',
 ]);
 
-const errorBody = z.object({ code: ErrorCodeSchema, message: z.string().describe('A short sentence for humans: never a stack trace or SQL') });
+export const RetentionRefusalSchema = named(
+  'RetentionRefusal',
+  z.object({
+    oldestKept: time.describe('The oldest instant the history still holds (database time of the read minus the retention)'),
+    keptMs: ms.positive().describe('How far back history reaches: the shortest retention among the logs an as-of rebuild reads'),
+    keptFor: z.string().describe('The same for people, e.g. "7 days"'),
+  }),
+  'Why an instant is refused with 410 outside_retention',
+);
+
+const errorBody = z.object({
+  code: ErrorCodeSchema,
+  message: z.string().describe('A short sentence for humans: never a stack trace or SQL'),
+  retention: RetentionRefusalSchema.optional().describe('With 410 outside_retention only'),
+});
 
 export const ApiErrorSchema = named('Error', z.object({ error: errorBody }));
 

@@ -28,6 +28,8 @@ export type HealthzResponse = z.infer<typeof schemas.HealthzResponseSchema>;
 /** Every error code an answer can carry. */
 export type ErrorCode = z.infer<typeof schemas.ErrorCodeSchema>;
 export type ApiError = z.infer<typeof schemas.ApiErrorSchema>;
+/** With 410 `outside_retention`: the oldest instant kept and the retention. */
+export type RetentionRefusal = z.infer<typeof schemas.RetentionRefusalSchema>;
 /** POST /api/v1/schedulers/{name}/intent: request and answer. */
 export type IntentRequest = z.infer<typeof schemas.IntentRequestSchema>;
 export type IntentResponse = z.infer<typeof schemas.IntentResponseSchema>;

@@ -9,9 +9,11 @@
  * Non-guarantees: no retries here (TanStack Query owns retry policy).
  */
 import type { ApiError, DemoAction, DemoProcessesResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '@/lib/api/types';
+import type { RetentionRefusal } from '@/lib/api/types';
 import type { AuditResponse, IntentRequest, IntentResponse, SessionResponse, SignInRequest } from '@/lib/api/types';
 import type { AlertModeRequest, AlertModeResponse, AlertRuleName, AlertsResponse } from '@/lib/api/types';
 import { withBasePath } from './base-path';
+import { retentionRefusalOf, type HistoryAnswer } from './history-answer';
 import { localNow, type LocalStamp } from './local-clock';
 import { listSearchParams, type SchedulerListParams } from './list-params';
 
@@ -20,20 +22,23 @@ export type Observed<T> = { body: T; via: 'browser'; sentAt: LocalStamp } | { bo
 
 export class ApiRequestError extends Error {
   override readonly name = 'ApiRequestError';
+  /** With 410 `outside_retention`: the oldest instant kept and the retention. */
+  readonly retention: RetentionRefusal | null;
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retention?: RetentionRefusal },
   ) {
     super(`api: ${status} ${code}: ${message}`, options);
+    this.retention = options?.retention ?? null;
   }
 }
 
 async function errorFrom(response: Response): Promise<ApiRequestError> {
   try {
     const body = (await response.json()) as Partial<ApiError>;
-    if (body.error) return new ApiRequestError(response.status, body.error.code, body.error.message);
+    if (body.error) return new ApiRequestError(response.status, body.error.code, body.error.message, { retention: body.error.retention });
   } catch (cause) {
     return new ApiRequestError(response.status, 'unreadable_error', response.statusText, { cause });
   }
@@ -56,10 +61,26 @@ export function fetchSchedulerDetail(name: string, at: string | null, signal?: A
   return getJson<SchedulerDetailResponse>(`/api/v1/schedulers/${encodeURIComponent(name)}${query}`, signal);
 }
 
-/** Without `to`, the server picks "now" on its own clock and the window ends there. */
-export function fetchSchedulerHistory(name: string, window: { from: string; to: string } | null, signal?: AbortSignal) {
-  const query = window ? `?from=${encodeURIComponent(window.from)}&to=${encodeURIComponent(window.to)}` : '';
+/**
+ * Without `to`, the server picks "now" on its own clock and the window ends there; without `from`,
+ * it starts an hour before `to`, or at the oldest instant kept.
+ */
+export function fetchSchedulerHistory(name: string, window: { to: string } | null, signal?: AbortSignal) {
+  const query = window ? `?to=${encodeURIComponent(window.to)}` : '';
   return getJson<SchedulerHistoryResponse>(`/api/v1/schedulers/${encodeURIComponent(name)}/history${query}`, signal);
+}
+
+/** The history, or (410 `outside_retention`) the answer that its window is no longer kept; other failures throw. */
+export async function fetchHistoryAnswer(name: string, window: { to: string } | null, signal?: AbortSignal): Promise<Observed<HistoryAnswer>> {
+  const sentAt = localNow();
+  try {
+    const { body } = await fetchSchedulerHistory(name, window, signal);
+    return { body: { kind: 'history', history: body }, via: 'browser', sentAt };
+  } catch (error) {
+    const retention = error instanceof ApiRequestError ? retentionRefusalOf(error) : null;
+    if (retention === null) throw error;
+    return { body: { kind: 'outside_retention', retention }, via: 'browser', sentAt };
+  }
 }
 
 export function fetchDemoProcesses(signal?: AbortSignal) {

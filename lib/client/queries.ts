@@ -7,16 +7,7 @@
  * instant is history and is never polled. Refetch on focus and reconnect.
  */
 import { queryOptions } from '@tanstack/react-query';
-import {
-  fetchAlerts,
-  fetchAudit,
-  fetchDemoProcesses,
-  fetchSession,
-  fetchSchedulerDetail,
-  fetchSchedulerHistory,
-  fetchSchedulerList,
-  type Observed,
-} from './api';
+import { fetchAlerts, fetchAudit, fetchDemoProcesses, fetchSession, fetchHistoryAnswer, fetchSchedulerDetail, fetchSchedulerList, type Observed } from './api';
 import type { SchedulerListParams } from './list-params';
 
 /** Used until the first answer tells us the server's choice. */
@@ -98,17 +89,19 @@ export function schedulerDetailQuery(name: string, at: string | null) {
   });
 }
 
-/** The hour before `at`, or (live) the hour before the server's own "now". */
-export function historyWindow(at: string | null): { from: string; to: string } | null {
-  if (!at) return null;
-  const to = Date.parse(at);
-  return { from: new Date(to - 60 * 60_000).toISOString(), to: new Date(to).toISOString() };
+/**
+ * The window ends at `at`, or (live) at the server's own "now"; the server starts it an hour
+ * earlier, or at the oldest instant it keeps (so a window reaching past the horizon still shows
+ * what is kept, and one wholly past it answers "no longer kept").
+ */
+export function historyWindow(at: string | null): { to: string } | null {
+  return at ? { to: at } : null;
 }
 
 export function schedulerHistoryQuery(name: string, at: string | null) {
   return queryOptions({
     queryKey: queryKeys.history(name, at),
-    queryFn: ({ signal }) => fetchSchedulerHistory(name, historyWindow(at), signal),
+    queryFn: ({ signal }) => fetchHistoryAnswer(name, historyWindow(at), signal),
     refetchInterval: at ? false : HISTORY_POLL_INTERVAL_MS,
     refetchOnWindowFocus: !at,
     refetchOnReconnect: !at,

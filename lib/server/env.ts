@@ -4,11 +4,15 @@
  * Guarantees: `serverEnv()` parses `process.env` on first use and returns the
  * same frozen object afterwards; a missing or malformed value throws
  * `EnvError` naming the variable (never echoing a secret). Numbers are
- * clamped to documented ceilings (docs/design.md, invariant 11).
+ * clamped to documented ceilings (docs/design.md, invariant 11). The
+ * retention policy (`LEASEBOARD_RETAIN_*`, lib/retention) is read here too,
+ * so `?at=` and history answer 410 past the same horizon the pruner uses; a
+ * bad value is refused (never clamped), the EnvError naming the variable.
  * Non-guarantees: later changes to `process.env` are not seen.
  */
 import { z } from 'zod';
 import { READER_ROLE } from '../../db/reader-role';
+import { parseRetentionPolicy, RetentionConfigError, type RetentionPolicy } from '../retention';
 
 /** An integer setting: unset or empty → `fallback`; otherwise clamped to [min, max]. */
 const ms = (fallback: number, min: number, max: number) =>
@@ -83,11 +87,13 @@ export interface ServerEnv {
   heavyReadsPer10s: number;
   /** The first ALERTMANAGER_URL, for links (silence forms, its UI); null when unset or not a plain http(s) URL. */
   alertmanagerUrl: string | null;
+  /** How long each kind of history is kept (LEASEBOARD_RETAIN_*): the horizon of `?at=` and history. */
+  retention: RetentionPolicy;
 }
 
 export class EnvError extends Error {
-  constructor(message: string) {
-    super(`env: ${message}`);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(`env: ${message}`, options);
     this.name = 'EnvError';
   }
 }
@@ -100,6 +106,13 @@ export function parseServerEnv(env: Record<string, string | undefined>): ServerE
     throw new EnvError(`${first?.path.join('.') ?? '?'}: ${first?.message ?? 'invalid'}`);
   }
   const e = parsed.data;
+  let retention: RetentionPolicy;
+  try {
+    retention = parseRetentionPolicy(env);
+  } catch (error) {
+    if (error instanceof RetentionConfigError) throw new EnvError(error.message, { cause: error });
+    throw error;
+  }
   return Object.freeze({
     databaseUrl: e.DATABASE_URL,
     readerDatabaseUrl: e.LEASEBOARD_READER_DATABASE_URL ?? e.DATABASE_URL,
@@ -113,6 +126,7 @@ export function parseServerEnv(env: Record<string, string | undefined>): ServerE
     heavyQueueMax: e.LEASEBOARD_HEAVY_QUEUE_MAX,
     heavyReadsPer10s: e.LEASEBOARD_HEAVY_READS_PER_10S,
     alertmanagerUrl: firstAlertmanager(e.ALERTMANAGER_URL),
+    retention,
   });
 }
 

@@ -48,6 +48,7 @@ function holder(): NonNullable<Holder[typeof KEY]> {
     pollIntervalMs: env.pollIntervalMs,
     listMaxAgeMs: env.listMaxAgeMs,
     alertmanagerUrl: env.alertmanagerUrl,
+    retention: env.retention,
   });
   const gate = heavyReadGate(authConfig(), { points: env.heavyReadsPer10s, durationS: 10 });
   global[KEY] = { service, gate, pools: [live, heavy] };

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SchedulerStatus } from '../status/types';
 import { StoreUnreadableError, withDeadline } from './store/deadline';
-import { parseServerEnv } from './env';
+import { EnvError, parseServerEnv } from './env';
+import { DEFAULT_RETENTION, historyRetentionMs } from '../retention';
 import { bucketEnds, bucketMsFor } from './asof/history';
 import { buildList, sortStatuses, statusesView } from './live/list';
 import { StoreObserver } from './store/observer';
@@ -36,7 +37,7 @@ describe('query parameters', () => {
     for (const bad of ['2026-11-30', '2026-11-30T16:00:00', 'now', '', '2026-02-30T00:00:00Z']) {
       expect(parseInstant(bad, 'at')).toMatchObject({ ok: false, error: { status: 400 } });
     }
-    expect(parseInstant('1999-12-31T23:59:59Z', 'at')).toMatchObject({ ok: false, error: { code: 'out_of_retention' } });
+    expect(parseInstant('1999-12-31T23:59:59Z', 'at')).toMatchObject({ ok: false, error: { status: 400, code: 'invalid_parameter' } });
   });
   it('accepts any printable name up to 200 characters', () => {
     expect(checkName('retention-planner')).toEqual({ ok: true, value: 'retention-planner' });
@@ -155,6 +156,7 @@ describe('environment', () => {
       readerDatabaseUrl: 'postgres://x',
       readerRole: 'leaseboard_reader',
       alertmanagerUrl: null,
+      retention: DEFAULT_RETENTION,
     });
     // The first Alertmanager is linked from the dashboard; one with credentials never is.
     expect(parseServerEnv({ DATABASE_URL: 'postgres://x', ALERTMANAGER_URL: ' http://am-1:9093/, http://am-2:9093' }).alertmanagerUrl).toBe('http://am-1:9093');
@@ -177,5 +179,13 @@ describe('environment', () => {
       listMaxAgeMs: 1_000,
     });
     expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READ_TIMEOUT_MS: 'soon' })).toThrow(/LEASEBOARD_READ_TIMEOUT_MS/);
+  });
+
+  it('reads the retention policy once with the rest, and refuses a bad retention naming the variable', () => {
+    const env = parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_RETAIN_REPORTS: '2d' });
+    expect(env.retention.keepMs.reports).toBe(2 * 86_400_000);
+    expect(historyRetentionMs(env.retention)).toBe(2 * 86_400_000);
+    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_RETAIN_REPORTS: 'a week' })).toThrow(/^env: LEASEBOARD_RETAIN_REPORTS: /);
+    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_RETAIN_RENEWALS: '400d' })).toThrow(EnvError);
   });
 });

@@ -48,6 +48,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { StoreObserver } from './store/observer';
 import type { ListParams, ReadResult, ServiceError } from './http/result';
 import { toIso as iso } from '../status/time';
+import { DEFAULT_RETENTION, type RetentionPolicy } from '../retention';
 
 export interface StatusServiceOptions {
   /** A pool (or any `query`-able) whose statement_timeout ≈ readTimeoutMs: list, metrics, healthz. */
@@ -67,6 +68,8 @@ export interface StatusServiceOptions {
   log?: (line: string, cause?: unknown) => void;
   /** The first ALERTMANAGER_URL (links to silence forms and its UI); default none. */
   alertmanagerUrl?: string | null;
+  /** Retention (lib/retention): `?at=` and history older than it answer 410. Default: the policy's defaults. */
+  retention?: RetentionPolicy;
 }
 
 /** List pages kept per live read (distinct filters and offsets); more start the memo afresh. */
@@ -104,6 +107,7 @@ export class StatusService {
   private readonly listMaxAgeMs: number;
   private readonly mono: () => number;
   private readonly alertmanagerUrl: string | null;
+  private readonly retention: RetentionPolicy;
 
   constructor(options: StatusServiceOptions) {
     this.db = options.db;
@@ -117,10 +121,17 @@ export class StatusService {
     this.heavyConcurrency = this.heavy.concurrency;
     this.heavyQueueMax = Math.max(0, options.heavyQueueMax ?? 32);
     this.alertmanagerUrl = options.alertmanagerUrl ?? null;
+    this.retention = options.retention ?? DEFAULT_RETENTION;
   }
 
   private get deps(): ReadDeps {
-    return { db: this.heavyDb, observer: this.heavyObserver, pollIntervalMs: this.pollIntervalMs, alertmanagerUrl: this.alertmanagerUrl };
+    return {
+      db: this.heavyDb,
+      observer: this.heavyObserver,
+      pollIntervalMs: this.pollIntervalMs,
+      alertmanagerUrl: this.alertmanagerUrl,
+      retention: this.retention,
+    };
   }
 
   /** Runs a heavy read under the concurrency cap, or refuses it at once when too many wait. */

@@ -72,7 +72,7 @@ describe('scheduler detail (real PostgreSQL)', () => {
     const future = await service.detail(s.name, iso(s.end + 3_600_000));
     expect(future).toMatchObject({ ok: false, error: { status: 400, code: 'at_in_future' } });
     const old = await service.detail(s.name, iso(s.end - 8 * 86_400_000));
-    expect(old).toMatchObject({ ok: false, error: { status: 400, code: 'out_of_retention' } });
+    expect(old).toMatchObject({ ok: false, error: { status: 410, code: 'outside_retention', retention: { keptFor: '7 days' } } });
     expect(await service.detail(s.name, 'yesterday')).toMatchObject({ ok: false, error: { status: 400 } });
     expect(await service.detail('no-such-scheduler')).toMatchObject({ ok: false, error: { status: 404, code: 'unknown_scheduler' } });
     expect(await service.detail("x'; DROP TABLE leases; --")).toMatchObject({ ok: false, error: { status: 404 } });

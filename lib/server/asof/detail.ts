@@ -5,7 +5,8 @@
  * Guarantees: two statements per call (facts or logs, then recent events and
  * rejections), both under the observer's deadline; unknown names → 404 (the
  * name is only ever a bound parameter); `at` after the database's now → 400
- * `at_in_future`, older than RETENTION_MS → 400 `out_of_retention`; the store
+ * `at_in_future`, older than the retention horizon (./horizon.ts, the
+ * database's now) → 410 `outside_retention` naming the oldest instant kept; the store
  * unreadable → 503 `store_unreadable`. As-of statuses list their estimated
  * fields (see ./facts-at.ts). Every rule comes from lib/status `project`.
  * Alerts: live, the scheduler's stored alert state with the modes in force;
@@ -23,8 +24,10 @@ import { StoreUnreadableError } from '../store/deadline';
 import { readOneFacts, thresholdsFor, type Queryable } from '../live/facts';
 import { readLogs, type SchedulerLogs } from './logs';
 import type { StoreObserver } from '../store/observer';
-import { checkName, parseInstant, RETENTION_MS } from '../http/params';
-import { errorResult, okResult, type ReadResult } from '../http/result';
+import { checkName, parseInstant } from '../http/params';
+import type { RetentionPolicy } from '../../retention';
+import { outsideRetention } from './horizon';
+import { errorResult, okResult, type ReadResult, type ServiceError } from '../http/result';
 import { RECENT_SQL } from './recent-sql';
 import { currentLease, rebuildTenures, toApiTenure, type LeaseEventLog, type TenureLog } from './tenures';
 import { toIso as iso } from '../../status/time';
@@ -35,6 +38,8 @@ export interface ReadDeps {
   pollIntervalMs: number;
   /** The first ALERTMANAGER_URL, for silence links (null: none). */
   alertmanagerUrl: string | null;
+  /** How long history is kept: instants before its horizon answer 410. */
+  retention: RetentionPolicy;
 }
 
 export const TRANSITIONS_MAX = 20;
@@ -139,25 +144,30 @@ export async function readDetail(deps: ReadDeps, rawName: string, rawAt?: string
   }
 }
 
+/** Why the logs cannot answer about `atMs`: unknown name (404), the future (400), past the horizon (410); null: they can. */
+function asOfRefusal(logs: SchedulerLogs, atMs: number, retention: RetentionPolicy): ServiceError | null {
+  if (!logs.known) return { status: 404, code: 'unknown_scheduler', message: 'no scheduler with that name' };
+  if (atMs > logs.nowMs) return { status: 400, code: 'at_in_future', message: `at: after the database's current time ${iso(logs.nowMs)}` };
+  return outsideRetention('at', atMs, retention, logs.nowMs);
+}
+
 async function readDetailAsOf(deps: ReadDeps, name: string, atMs: number): Promise<ReadResult<SchedulerDetailResponse>> {
-  let read: { logs: SchedulerLogs; recent: RecentRow | null };
+  let read: { logs: SchedulerLogs; refused: ServiceError } | { logs: SchedulerLogs; refused: null; recent: RecentRow };
   try {
     read = await deps.observer.read(
       'detail as-of read',
       async () => {
         const logs = await readLogs(deps.db, name, { fromMs: atMs, toMs: atMs, ends: [atMs], bucketMs: 1 });
-        const useful = logs.known && atMs <= logs.nowMs && atMs >= logs.nowMs - RETENTION_MS;
-        return { logs, recent: useful ? await readRecent(deps.db, name, atMs) : null };
+        const refused = asOfRefusal(logs, atMs, deps.retention);
+        return refused !== null ? { logs, refused } : { logs, refused, recent: await readRecent(deps.db, name, atMs) };
       },
       (r) => r.logs.nowMs,
     );
   } catch (error) {
     return storeUnreadable(error);
   }
+  if (read.refused !== null) return { ok: false, error: read.refused };
   const { logs, recent } = read;
-  if (!logs.known) return errorResult(404, 'unknown_scheduler', 'no scheduler with that name');
-  if (atMs > logs.nowMs) return errorResult(400, 'at_in_future', `at: after the database's current time ${iso(logs.nowMs)}`);
-  if (recent === null) return errorResult(400, 'out_of_retention', `at: older than the supported retention (${RETENTION_MS / 86_400_000} days)`);
   const byId = new Map<number, LeaseEventLog>();
   for (const e of [...(recent.events ?? []), ...logs.events]) byId.set(e.id, e);
   const events = [...byId.values()].sort((a, b) => a.at_ms - b.at_ms || a.id - b.id);

@@ -65,7 +65,7 @@ describe('scheduler history (real PostgreSQL)', () => {
     expect(await bad(iso(now - 25 * 3_600_000), iso(now))).toMatchObject({ status: 400, code: 'invalid_span' });
     expect(await bad(iso(now + 60_000))).toMatchObject({ status: 400, code: 'invalid_span' });
     expect(await bad('not-a-date')).toMatchObject({ status: 400, code: 'invalid_parameter' });
-    expect(await bad(iso(now - 8 * 86_400_000), iso(now - 8 * 86_400_000 + 1_000))).toMatchObject({ status: 400, code: 'out_of_retention' });
+    expect(await bad(iso(now - 8 * 86_400_000), iso(now - 8 * 86_400_000 + 1_000))).toMatchObject({ status: 410, code: 'outside_retention' });
     expect(await service.history('nobody-here')).toMatchObject({ ok: false, error: { status: 404 } });
   });
 });

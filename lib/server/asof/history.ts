@@ -7,8 +7,10 @@
  * defaults; then ./logs-sql.ts for the whole span); the health at each bucket
  * end is lib/status `project` applied to the facts as of that instant
  * (./facts-at.ts), so no rule is re-implemented; defaults: to = now, from = to −
- * 1 h; `to` after now is clamped to now; span ≤ 24 h, inverted/empty → 400,
- * older than RETENTION_MS → 400; at most 360 buckets of a "nice" width.
+ * 1 h, but never before the retention horizon (./horizon.ts); `to` after now
+ * is clamped to now; span ≤ 24 h, inverted/empty → 400; a `from` given
+ * before the horizon, or a `to` before it → 410 `outside_retention` naming
+ * the oldest instant kept; at most 360 buckets of a "nice" width.
  * Renewal age per bucket: the longest renewal gap of the minute rollups the
  * bucket overlaps, and — exactly — the age since a tenure's last renewal up to
  * its end (takeover, release, or now for the current epoch), so a lapse shows
@@ -25,7 +27,9 @@ import { factsAt, ReportStates } from './facts-at';
 import { storeUnreadable, type ReadDeps } from './detail';
 import { dbNowMs, thresholdsFor } from '../live/facts';
 import { readLogs, type SchedulerLogs } from './logs';
-import { checkName, parseInstant, RETENTION_MS } from '../http/params';
+import { checkName, parseInstant } from '../http/params';
+import { historyHorizonMs, type RetentionPolicy } from '../../retention';
+import { outsideRetention } from './horizon';
 import { errorResult, okResult, type ReadResult } from '../http/result';
 import { currentLease, rebuildTenures, type TenureLog, toApiTenure } from './tenures';
 import { toIso as iso } from '../../status/time';
@@ -53,15 +57,17 @@ export function bucketEnds(fromMs: number, toMs: number, bucketMs: number): numb
 
 type Span = { fromMs: number; toMs: number };
 
-function resolveSpan(nowMs: number, from: number | null, to: number | null): ReadResult<Span> {
+/** The span asked for, resolved against the database's now and the horizon. */
+function resolveSpan(nowMs: number, from: number | null, to: number | null, retention: RetentionPolicy): ReadResult<Span> {
   const toMs = Math.min(to ?? nowMs, nowMs);
-  const fromMs = from ?? toMs - HISTORY_DEFAULT_SPAN_MS;
+  const outside = from !== null ? outsideRetention('from', from, retention, nowMs) : outsideRetention('to', toMs, retention, nowMs);
+  if (outside !== null) return { ok: false, error: outside };
+  // A defaulted start reaches back an hour, or to the oldest instant kept (a shrunk retention keeps less than an hour).
+  const fromMs = from ?? Math.max(toMs - HISTORY_DEFAULT_SPAN_MS, historyHorizonMs(retention, nowMs));
   if (fromMs >= toMs) {
     return errorResult(400, 'invalid_span', from !== null && from >= nowMs ? "from: after the database's current time" : 'from must be before to');
   }
   if (toMs - fromMs > HISTORY_MAX_SPAN_MS) return errorResult(400, 'invalid_span', 'span longer than 24 h');
-  if (fromMs < nowMs - RETENTION_MS)
-    return errorResult(400, 'out_of_retention', `from: older than the supported retention (${RETENTION_MS / 86_400_000} days)`);
   return okResult({ fromMs, toMs });
 }
 
@@ -87,7 +93,7 @@ export async function readHistory(
       'history read',
       async () => {
         const nowMs = await dbNowMs(deps.db);
-        const span = resolveSpan(nowMs, from.value, to.value);
+        const span = resolveSpan(nowMs, from.value, to.value, deps.retention);
         if (!span.ok) return { span, logs: null, nowMs };
         const bucketMs = bucketMsFor(span.value.toMs - span.value.fromMs);
         const ends = bucketEnds(span.value.fromMs, span.value.toMs, bucketMs);

@@ -127,7 +127,7 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms(route, await listRoute(get(`${base}?limit=ten`), () => live));
   });
 
-  it('/api/v1/schedulers/{name}: 200 live and as of, 400, 404, 503', async () => {
+  it('/api/v1/schedulers/{name}: 200 live and as of, 400, 404, 410, 503', async () => {
     const route = '/api/v1/schedulers/{name}';
     const one = (await conforms(route, await detailRoute(get(`${base}/${name}`), name, () => live))) as { observedAt: string };
     const at = new Date(Date.parse(one.observedAt) - 1).toISOString();
@@ -136,7 +136,7 @@ describe('OpenAPI contract: live responses of every route against the served doc
     for (const [url, routeName] of [
       [`${base}/${name}?at=yesterday`, name],
       [`${base}/${name}?at=2099-01-01T00:00:00Z`, name],
-      [`${base}/${name}?at=2001-01-01T00:00:00Z`, name],
+      [`${base}/${name}?at=1999-12-31T23:59:59Z`, name],
       [`${base}/x%01`, 'x\u0001'],
     ] as const) {
       const response = await detailRoute(get(url), routeName, () => live);
@@ -144,11 +144,19 @@ describe('OpenAPI contract: live responses of every route against the served doc
       await conforms(route, response);
     }
     await conforms(route, await detailRoute(get(`${base}/nobody-here`), 'nobody-here', () => live));
+    const weeksAgo = new Date(Date.parse(one.observedAt) - 30 * 86_400_000).toISOString();
+    const gone = await detailRoute(get(`${base}/${name}?at=${weeksAgo}`), name, () => live);
+    expect(gone.status).toBe(410);
+    expect(await conforms(route, gone)).toMatchObject({ error: { code: 'outside_retention', retention: { keptFor: '7 days' } } });
     await conforms(route, await detailRoute(get(`${base}/${name}`), name, () => dead));
   });
 
-  it('/api/v1/schedulers/{name}/history: 200, 400, 404, 503', async () => {
+  it('/api/v1/schedulers/{name}/history: 200, 400, 404, 410, 503', async () => {
     const route = '/api/v1/schedulers/{name}/history';
+    const weeksAgo = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    const gone = await historyRoute(get(`${base}/${name}/history?from=${weeksAgo}`), name, () => live);
+    expect(gone.status).toBe(410);
+    expect(await conforms(route, gone)).toMatchObject({ error: { code: 'outside_retention', message: expect.stringContaining(weeksAgo) } });
     await conforms(route, await historyRoute(get(`${base}/${name}/history`), name, () => live));
     await conforms(route, await historyRoute(get(`${base}/${name}/history?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z`), name, () => live));
     await conforms(route, await historyRoute(get(`${base}/nobody-here/history`), 'nobody-here', () => live));

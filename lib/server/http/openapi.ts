@@ -14,7 +14,8 @@ import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX } f
 import { REASON_MAX_LENGTH } from '../../api/limits';
 import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
 import { ALERTS_LIMIT_DEFAULT, ALERTS_LIMIT_MAX } from '../alerts/read';
-import { NAME_MAX, RETENTION_MS } from './params';
+import { describeDuration, DEFAULT_RETENTION, historyRetentionMs } from '../../retention';
+import { NAME_MAX } from './params';
 import { NO_STORE } from './respond';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -52,7 +53,12 @@ const nameParam = {
   schema: { type: 'string', minLength: 1, maxLength: NAME_MAX },
 };
 const instant = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', format: 'date-time' } });
-const retentionDays = RETENTION_MS / 86_400_000;
+/** The default history retention, for the descriptions (the served instance's is set by LEASEBOARD_RETAIN_*). */
+const defaultKept = describeDuration(historyRetentionMs(DEFAULT_RETENTION));
+const outsideRetention = (what: string) =>
+  error(
+    `${what} older than the history kept (\`outside_retention\`): the message and \`error.retention\` name the oldest instant kept and the retention (default ${defaultKept}, LEASEBOARD_RETAIN_*)`,
+  );
 
 function build() {
   return {
@@ -102,11 +108,18 @@ function build() {
         get: {
           operationId: 'getScheduler',
           summary: 'One scheduler: status, recent tenures and stale-write rejections; as of `at` when given',
-          parameters: [nameParam, instant('at', `Rebuild the status as of this instant from the logs (not in the future, within ${retentionDays} days).`)],
+          parameters: [
+            nameParam,
+            instant(
+              'at',
+              `Rebuild the status as of this instant from the logs (not in the future, not before the oldest instant kept: default ${defaultKept}).`,
+            ),
+          ],
           responses: {
             200: json('SchedulerDetailResponse', 'The status'),
-            400: error('Invalid name or `at`'),
+            400: error('Invalid name or `at` (malformed, before 2000, in the future)'),
             404: error('Unknown scheduler'),
+            410: outsideRetention('`at`'),
             ...heavyRefusals,
           },
         },
@@ -115,11 +128,16 @@ function build() {
         get: {
           operationId: 'getSchedulerHistory',
           summary: 'Health segments, gaps, tenures and ≤ 360 buckets over [from, to] (default: the last hour, at most 24 h)',
-          parameters: [nameParam, instant('from', 'Span start (default: to − 1 h).'), instant('to', 'Span end (default and ceiling: now).')],
+          parameters: [
+            nameParam,
+            instant('from', 'Span start (default: to − 1 h, or the oldest instant kept if later).'),
+            instant('to', 'Span end (default and ceiling: now).'),
+          ],
           responses: {
             200: json('SchedulerHistoryResponse', 'The history'),
-            400: error('Invalid name or span (inverted, longer than 24 h, in the future, beyond retention)'),
+            400: error('Invalid name or span (inverted, longer than 24 h, in the future)'),
             404: error('Unknown scheduler'),
+            410: outsideRetention('`from` (or, without it, `to`)'),
             ...heavyRefusals,
           },
         },

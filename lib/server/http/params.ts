@@ -14,9 +14,10 @@ import { errorResult, okResult, type ListParams, type ReadResult } from './resul
 
 /** Longest scheduler name accepted in a path. */
 export const NAME_MAX = 200;
-/** How far back `?at=` and history reach (the logs are append-only; this is the supported window). */
-export const RETENTION_MS = 7 * 24 * 3_600_000;
-/** No instant before this is ever in the logs (and year-0 dates never reach SQL). */
+/**
+ * No instant before this is ever in the logs (and year-0 dates never reach SQL): refused as invalid
+ * input (400). How far back instants are kept is the retention policy's (../asof/horizon.ts, 410).
+ */
 export const EARLIEST_MS = Date.UTC(2000, 0, 1);
 
 const INSTANT_MAX_LENGTH = 40;
@@ -38,7 +39,7 @@ export function parseInstant(raw: string, field: string): ReadResult<number> {
   }
   const ms = Date.parse(value);
   if (!Number.isFinite(ms)) return errorResult(400, 'invalid_parameter', `${field}: not a valid instant`);
-  if (ms < EARLIEST_MS) return errorResult(400, 'out_of_retention', `${field}: before the supported retention (${RETENTION_MS / 86_400_000} days)`);
+  if (ms < EARLIEST_MS) return errorResult(400, 'invalid_parameter', `${field}: before 2000-01-01, earlier than any log`);
   return okResult(ms);
 }
 

@@ -28,7 +28,7 @@ export function text(body: string | Uint8Array<ArrayBuffer>, contentType: string
 }
 
 export function errorResponse(error: ServiceError): Response {
-  const body: ApiError = { error: { code: error.code, message: error.message } };
+  const body: ApiError = { error: { code: error.code, message: error.message, ...(error.retention ? { retention: error.retention } : {}) } };
   return json(body, error.status, error.retryAfterS === undefined ? {} : { 'retry-after': String(error.retryAfterS) });
 }
 

@@ -3,20 +3,23 @@
  * and the dashboard's server-side render.
  *
  * Guarantees: a read either yields the v1 response body or a `ServiceError`
- * whose `status` is 400 (bad input), 404 (unknown scheduler) or 503 (store
- * unreadable); `message` is a short sentence for humans — never a stack trace,
+ * whose `status` is 400 (bad input), 404 (unknown scheduler), 410 (an instant
+ * older than the history kept, with `retention`) or 503 (store unreadable);
+ * `message` is a short sentence for humans — never a stack trace,
  * never SQL text.
  */
-import type { ErrorCode } from '../../api/types';
+import type { ErrorCode, RetentionRefusal } from '../../api/types';
 import type { Health } from '../../status/types';
 
 /** The error codes of the contract (lib/api/schemas.ts). */
 export type ServiceErrorCode = ErrorCode;
 
 export interface ServiceError {
-  status: 400 | 404 | 429 | 500 | 503;
+  status: 400 | 404 | 410 | 429 | 500 | 503;
   code: ServiceErrorCode;
   message: string;
+  /** For 410 `outside_retention`: the oldest instant kept and the retention. */
+  retention?: RetentionRefusal;
   /** For 429 and 503 `busy`: when to try again (seconds), sent as Retry-After. */
   retryAfterS?: number;
 }

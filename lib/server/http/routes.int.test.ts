@@ -135,10 +135,11 @@ describe('status API routes (app/api, real PostgreSQL)', () => {
       count((await check(await detailRoute.GET(new Request(url('/d', ['at'])), ctx(n)))).status);
       count((await check(await historyRoute.GET(new Request(url('/h', ['from', 'to'])), ctx(random() < 0.5 ? name : n)))).status);
     }
-    expect([...statuses.keys()].filter((s) => ![200, 400, 404].includes(s))).toEqual([]);
+    expect([...statuses.keys()].filter((s) => ![200, 400, 404, 410].includes(s))).toEqual([]);
     expect(statuses.get(200)).toBeGreaterThan(0);
     expect(statuses.get(400)).toBeGreaterThan(0);
     expect(statuses.get(404)).toBeGreaterThan(0);
+    expect(statuses.get(410)).toBeGreaterThan(0);
   });
 
   it('clamps page sizes instead of trusting them', async () => {
