@@ -84,7 +84,7 @@ export const leaseEvents = pgTable(
      */
     lastRenewedAt: ts('last_renewed_at'),
   },
-  (t) => [index('lease_events_lease_at').on(t.lease, t.at)],
+  (t) => [index('lease_events_lease_at').on(t.lease, t.at), index('lease_events_at').on(t.at)],
 );
 
 /** Bounded renewal history: the longest renewal gap per epoch per minute. */
@@ -97,7 +97,7 @@ export const renewalGaps = pgTable(
     maxGapMs: integer('max_gap_ms').notNull(),
     renewals: integer('renewals').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.lease, t.minute, t.epoch] })],
+  (t) => [primaryKey({ columns: [t.lease, t.minute, t.epoch] }), index('renewal_gaps_minute').on(t.minute)],
 );
 
 /** Fenced writes refused at the resource because their epoch was not current. */
@@ -114,7 +114,11 @@ export const staleWriteRejections = pgTable(
     /** For the status service's incremental read: a new rejection changes its lease's alert evidence. */
     changeXid: changeXid(),
   },
-  (t) => [index('stale_write_rejections_lease_at').on(t.lease, t.at), index('stale_write_rejections_change_xid').on(t.changeXid)],
+  (t) => [
+    index('stale_write_rejections_lease_at').on(t.lease, t.at),
+    index('stale_write_rejections_change_xid').on(t.changeXid),
+    index('stale_write_rejections_at').on(t.at),
+  ],
 );
 
 /** Operator intent per lease: an explicit choice automation never overturns. */
@@ -163,7 +167,8 @@ export const schedulers = pgTable(
 /**
  * One scheduled run, keyed `lease@scheduled-instant`; claimed, resumed and completed by key.
  * Fenced (lib/lease/fence.ts): every row carries the `lease` and `epoch` that last wrote it.
- * Bounded by the job's cadence (one row per slot); pruning belongs to the retention job (issue 9).
+ * One row per slot; pruned by the retention job (lib/jobs/retention-pruner) once completed, past
+ * retention and not the lease's latest.
  */
 export const occurrences = pgTable(
   'occurrences',
@@ -181,7 +186,11 @@ export const occurrences = pgTable(
     /** Stamped only when key, lease, scheduled_at or state change (the status reads nothing else). */
     changeXid: changeXid(),
   },
-  (t) => [index('occurrences_lease_scheduled').on(t.lease, t.scheduledAt), index('occurrences_change_xid').on(t.changeXid)],
+  (t) => [
+    index('occurrences_lease_scheduled').on(t.lease, t.scheduledAt),
+    index('occurrences_change_xid').on(t.changeXid),
+    index('occurrences_scheduled_at').on(t.scheduledAt),
+  ],
 );
 
 /** Synthetic documents the retention planner scans. Never deleted. */
@@ -208,11 +217,16 @@ export const planItems = pgTable(
   (t) => [primaryKey({ columns: [t.occurrence, t.documentId] })],
 );
 
-/** Append-only progress reports (holder → store). */
+/**
+ * Append-only progress reports (holder → store). Partitioned by `reported_at` (migration
+ * 0010: partitions of `LEASEBOARD_PARTITION_WIDTH`, a day by default, plus a default
+ * partition as a safety net), created ahead and dropped whole past retention by the
+ * retention job; `report_partitions` lists them. The key includes the partition key.
+ */
 export const progressReports = pgTable(
   'progress_reports',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     lease: text('lease').notNull(),
     epoch: epochCol('epoch').notNull(),
     seq: integer('seq').notNull(),
@@ -221,8 +235,15 @@ export const progressReports = pgTable(
     advanced: boolean('advanced').notNull(),
     reportedAt: ts('reported_at').notNull(),
   },
-  (t) => [index('progress_reports_lease_epoch_at').on(t.lease, t.epoch, t.reportedAt)],
+  (t) => [primaryKey({ columns: [t.id, t.reportedAt] }), index('progress_reports_lease_epoch_at').on(t.lease, t.epoch, t.reportedAt)],
 );
+
+/** The progress_reports partitions the retention job made: `[from, to)` each (fixed size: retention ÷ width + the ones ahead). */
+export const reportPartitions = pgTable('report_partitions', {
+  name: text('name').primaryKey(),
+  from: ts('from').notNull(),
+  to: ts('to').notNull(),
+});
 
 /** Per-lease summary of the latest reporting epoch, kept current with each report. */
 export const progressSummaries = pgTable('progress_summaries', {

@@ -64,16 +64,18 @@ export function startHostedJobs(options: HostOptions): HostedJobs {
 
 /**
  * The jobs a dashboard server hosts, from the environment: the alert evaluator
- * (`leaseboard-alerts`); none when LEASEBOARD_HOST_JOBS=off. Settings that are
- * out of range leave that job out, with a log line naming the variable (the
- * dashboard still serves; alerting does not start on a typo).
+ * (`leaseboard-alerts`) and the retention pruner (`leaseboard-retention`);
+ * none when LEASEBOARD_HOST_JOBS=off. Settings that are out of range leave
+ * that job out, with a log line naming the variable (the dashboard still
+ * serves; a typo starts neither alerting nor deleting).
  */
 export function hostedJobs(env: Record<string, string | undefined>, log: (line: string) => void = () => {}): HostedJob[] {
   if (env.LEASEBOARD_HOST_JOBS === 'off') return [];
-  try {
-    return housekeepingJobs(env, log);
-  } catch (error) {
-    log(`hosted jobs: not started: ${error instanceof Error ? error.message : String(error)}`);
-    return [];
-  }
+  return housekeepingJobs(env, log).flatMap((built) => {
+    if ('error' in built) {
+      log(`hosted job ${built.job}: not started: ${built.error}`);
+      return [];
+    }
+    return [built];
+  });
 }

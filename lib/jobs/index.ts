@@ -2,10 +2,11 @@
  * The jobs the CLI can run by name (`npm run scheduler -- --job NAME`). The
  * runtime itself imports none of them: a job is handed to it.
  */
-import { schedulerConfig, type Job, type SchedulerConfig } from '../scheduler';
+import { JobDefinitionError, schedulerConfig, type Job, type SchedulerConfig } from '../scheduler';
 import { ALERT_EVALUATOR_JOB, alertEvaluatorFromEnv } from './alert-evaluator';
 import { squaresJob } from './example-squares/job';
 import { retentionPlannerJob } from './retention-planner';
+import { RETENTION_PRUNER_JOB, retentionPrunerFromEnv } from './retention-pruner';
 
 /** What the CLI passes on to a job: its own options, from flags, and where its own log lines go. */
 export interface JobOptions {
@@ -19,14 +20,30 @@ export const JOBS = {
   squares: () => squaresJob,
   // Settings from the environment (ALERTMANAGER_URL, LEASEBOARD_ALERT_*: lib/alerts/config.ts).
   [ALERT_EVALUATOR_JOB]: (options: JobOptions) => alertEvaluatorFromEnv(process.env, options.log),
+  // Settings from the environment (LEASEBOARD_RETAIN_*, LEASEBOARD_PARTITION_WIDTH, LEASEBOARD_RETENTION_*: lib/retention/policy.ts).
+  [RETENTION_PRUNER_JOB]: () => retentionPrunerFromEnv(process.env),
 } satisfies Record<string, (options: JobOptions) => Job>;
+
+/** A housekeeping job, or why it was left out (bad settings, naming the variable). */
+export type Housekeeping = { job: Job; config: SchedulerConfig } | { job: string; error: string };
 
 /**
  * Leaseboard's own housekeeping, as the dashboard server hosts it
- * (lib/host/hosted-jobs.ts): the alert evaluator, settings from `env`.
- * Throws JobDefinitionError for bad settings (naming the variable).
+ * (lib/host/hosted-jobs.ts): the alert evaluator and the retention pruner,
+ * settings from `env`. Each is built on its own: bad settings for one
+ * (JobDefinitionError, naming the variable) leave only that one out.
  */
-export function housekeepingJobs(env: Readonly<Record<string, string | undefined>>, log: (line: string) => void): { job: Job; config: SchedulerConfig }[] {
-  const evaluator = alertEvaluatorFromEnv(env, (line) => log(`alerts: ${line}`));
-  return [{ job: evaluator, config: schedulerConfig({ name: ALERT_EVALUATOR_JOB, batchWorkMs: 0 }) }];
+export function housekeepingJobs(env: Readonly<Record<string, string | undefined>>, log: (line: string) => void): Housekeeping[] {
+  const build = (name: string, make: () => Job): Housekeeping => {
+    try {
+      return { job: make(), config: schedulerConfig({ name, batchWorkMs: 0 }) };
+    } catch (error) {
+      if (error instanceof JobDefinitionError) return { job: name, error: error.message };
+      throw error;
+    }
+  };
+  return [
+    build(ALERT_EVALUATOR_JOB, () => alertEvaluatorFromEnv(env, (line) => log(`alerts: ${line}`))),
+    build(RETENTION_PRUNER_JOB, () => retentionPrunerFromEnv(env)),
+  ];
 }

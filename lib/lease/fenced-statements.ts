@@ -12,6 +12,11 @@
  *   (a type error otherwise). DELETE works on any table; the statement's own
  *   fence check covers it, and a table with leaseboard_fence_deletes() also
  *   refuses plain-SQL deletes.
+ * - `call` runs a database function that takes the fence's lease and epoch
+ *   as its first two arguments (supplied here, never by the caller) and
+ *   checks them itself (leaseboard_fence) before it changes anything: the
+ *   way to fence what no trigger sees, such as partition DDL. Only
+ *   `leaseboard_*` functions can be named.
  * - Values travel as parameters (rows as one jsonb parameter), so the
  *   statement text depends only on the code path: it is prepared once per
  *   connection.
@@ -71,6 +76,8 @@ export interface FencedWrites {
     options?: { returning?: S },
   ): FencedStatement<Returned<S>>;
   delete<T extends PgTable, S extends Selection = Record<never, never>>(table: T, where: SQL, options?: { returning?: S }): FencedStatement<Returned<S>>;
+  /** `SELECT fn(lease, epoch, ...args) AS result` for a fenced database function (see the module header); `resource` names it in the rejection log. */
+  call<R>(fn: string, args: readonly SQL[], options: { resource: string }): FencedStatement<{ result: R }>;
 }
 
 /** The fence columns as the fenced statement's own CTE `fence` provides them (./fenced-write.ts). */
@@ -158,5 +165,10 @@ export const fencedWrites: FencedWrites = Object.freeze({
   delete(table, where, options = {}) {
     const { clause, returnsRows } = returningClause(options.returning);
     return statement(table, sql`DELETE FROM ${table} WHERE ${where} ${clause}`, returnsRows);
+  },
+  call(fn, args, { resource }) {
+    if (!/^leaseboard_[a-z_]{1,50}$/.test(fn)) throw new TypeError(`fenced write: ${fn} is not a leaseboard_* function`);
+    const dml = sql`SELECT ${sql.identifier(fn)}(${list([FENCE_LEASE, FENCE_EPOCH, ...args])}) AS result`;
+    return Object.freeze({ table: resource, dml, returnsRows: true });
   },
 } satisfies FencedWrites);

@@ -51,6 +51,10 @@ export const PLAN_OCCURRENCES = { env: 'LEASEBOARD_RETAIN_PLAN_OCCURRENCES', def
 /** Width of one progress_reports partition; a soak narrows it with the horizon. */
 export const PARTITION_WIDTH = { env: 'LEASEBOARD_PARTITION_WIDTH', defaultMs: DAY, minMs: 10 * SEC, maxMs: DAY } as const;
 
+/** How often the pruner runs, and how many rows one of its batches deletes at most. */
+export const PRUNE_EVERY = { env: 'LEASEBOARD_RETENTION_EVERY', defaultMs: MIN, minMs: 5 * SEC, maxMs: HOUR } as const;
+export const PRUNE_BATCH = { env: 'LEASEBOARD_RETENTION_BATCH', default: 5_000, min: 100, max: 50_000 } as const;
+
 export interface RetentionPolicy {
   /** How long each kind is kept (ms). */
   readonly keepMs: Readonly<Record<RetentionKind, number>>;
@@ -58,6 +62,10 @@ export interface RetentionPolicy {
   readonly planOccurrences: number;
   /** progress_reports partition width (ms; divides a day, so partitions align to UTC midnight). */
   readonly partitionWidthMs: number;
+  /** The pruner's cadence (ms). */
+  readonly pruneEveryMs: number;
+  /** Rows per pruning batch (one short statement each). */
+  readonly batchRows: number;
 }
 
 export class RetentionConfigError extends Error {
@@ -106,6 +114,16 @@ function durationFrom(env: Readonly<Record<string, string | undefined>>, name: s
   return ms;
 }
 
+function countFrom(env: Readonly<Record<string, string | undefined>>, spec: { env: string; default: number; min: number; max: number }): number {
+  const raw = env[spec.env];
+  if (raw === undefined || raw.trim() === '') return spec.default;
+  const n = /^\d{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!(n >= spec.min && n <= spec.max)) {
+    throw new RetentionConfigError(`${spec.env}: expected a whole number ${spec.min}–${spec.max}, got ${JSON.stringify(raw.slice(0, 40))}`);
+  }
+  return n;
+}
+
 export function parseRetentionPolicy(env: Readonly<Record<string, string | undefined>>): RetentionPolicy {
   const keepMs = Object.fromEntries(
     RETENTION_KINDS.map((kind) => {
@@ -114,17 +132,9 @@ export function parseRetentionPolicy(env: Readonly<Record<string, string | undef
     }),
   ) as Record<RetentionKind, number>;
 
-  const rawCount = env[PLAN_OCCURRENCES.env];
-  let planOccurrences: number = PLAN_OCCURRENCES.default;
-  if (rawCount !== undefined && rawCount.trim() !== '') {
-    const n = /^\d{1,4}$/.test(rawCount.trim()) ? Number(rawCount.trim()) : NaN;
-    if (!(n >= PLAN_OCCURRENCES.min && n <= PLAN_OCCURRENCES.max)) {
-      throw new RetentionConfigError(
-        `${PLAN_OCCURRENCES.env}: expected a whole number ${PLAN_OCCURRENCES.min}–${PLAN_OCCURRENCES.max}, got ${JSON.stringify(rawCount.slice(0, 40))}`,
-      );
-    }
-    planOccurrences = n;
-  }
+  const planOccurrences = countFrom(env, PLAN_OCCURRENCES);
+  const batchRows = countFrom(env, PRUNE_BATCH);
+  const pruneEveryMs = durationFrom(env, PRUNE_EVERY.env, PRUNE_EVERY.defaultMs, PRUNE_EVERY.minMs, PRUNE_EVERY.maxMs);
 
   const partitionWidthMs = durationFrom(env, PARTITION_WIDTH.env, PARTITION_WIDTH.defaultMs, PARTITION_WIDTH.minMs, PARTITION_WIDTH.maxMs);
   if (DAY % partitionWidthMs !== 0) throw new RetentionConfigError(`${PARTITION_WIDTH.env}: ${formatDuration(partitionWidthMs)} must divide a day`);
@@ -135,7 +145,12 @@ export function parseRetentionPolicy(env: Readonly<Record<string, string | undef
       `${RETENTION_SPECS.leaseEvents.env}: ${formatDuration(keepMs.leaseEvents)} is shorter than ${RETENTION_SPECS[explained].env} (${formatDuration(keepMs[explained])}); lease events explain that history and must be kept at least as long`,
     );
   }
-  return Object.freeze({ keepMs: Object.freeze(keepMs), planOccurrences, partitionWidthMs });
+  if (keepMs.planItems > keepMs.occurrences) {
+    throw new RetentionConfigError(
+      `${RETENTION_SPECS.planItems.env}: ${formatDuration(keepMs.planItems)} is longer than ${RETENTION_SPECS.occurrences.env} (${formatDuration(keepMs.occurrences)}); plan items are kept no longer than their occurrence`,
+    );
+  }
+  return Object.freeze({ keepMs: Object.freeze(keepMs), planOccurrences, partitionWidthMs, pruneEveryMs, batchRows });
 }
 
 export const DEFAULT_RETENTION: RetentionPolicy = parseRetentionPolicy({});

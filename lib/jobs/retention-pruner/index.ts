@@ -1,0 +1,108 @@
+/**
+ * `leaseboard-retention`: the retention pruner, a job like any other under its
+ * own lease (docs/design.md "Retention"). Every `LEASEBOARD_RETENTION_EVERY`
+ * (default 1 min) one occurrence runs these steps, each fenced:
+ *
+ *   partitions    progress_reports: partitions made ahead, whole partitions
+ *                 past retention dropped (leaseboard_retention_partitions,
+ *                 which checks the fence before any DDL)
+ *   plan-items, occurrences, lease-events, renewal-gaps, rejections, alert-events
+ *                 batches of at most `LEASEBOARD_RETENTION_BATCH` rows past
+ *                 retention (./victims.ts says which rows each keeps)
+ *
+ * Guarantees
+ * - Every delete and every partition drop is fenced: the database refuses a
+ *   stale pruner's (LB001, logged as a rejection), so two dashboard or demo
+ *   instances never prune twice, and a paused pruner that wakes up deletes
+ *   nothing.
+ * - Each batch is one short statement on rows nobody writes any more: no
+ *   batch holds a lock a renewal or a report waits on (the partition drop
+ *   waits at most 200 ms for its lock, then gives up until the next round).
+ * - Cutoffs come from the database clock at each batch's read.
+ * - Bounded work per round: at most MAX_BATCHES batches per step.
+ * - Audit trails (intent_audit, alert_mode_audit) and fixed-size tables
+ *   (leases, summaries, schedulers, intents, alert state and modes) are never
+ *   touched.
+ * Not guaranteed: that data is gone the moment it passes retention — a row
+ * goes at the first round after, a report with its whole partition.
+ */
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { parseRetentionPolicy, RetentionConfigError, type RetentionKind, type RetentionPolicy, RETENTION_KINDS } from '../../retention';
+import { defineJob, fencedStep, JobDefinitionError, type Job, type ReadOnlyPool, type Step } from '../../scheduler';
+import { type Cutoffs, PRUNE_RULES, type PruneRule } from './victims';
+
+export const RETENTION_PRUNER_JOB = 'leaseboard-retention';
+
+/** At most this many batches per step per round (5,000 rows each by default: 5 M rows a round). */
+export const MAX_BATCHES = 1_000;
+
+const dialect = new PgDialect();
+
+/** Partitions are made this far ahead: two partition widths, or four rounds, whichever is longer. */
+export function partitionsAheadMs(policy: RetentionPolicy): number {
+  return Math.max(2 * policy.partitionWidthMs, 4 * policy.pruneEveryMs);
+}
+
+/** The cutoffs at database time `now` (pure). */
+export function cutoffsAt(policy: RetentionPolicy, nowMs: number): Cutoffs {
+  const before = Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, new Date(nowMs - policy.keepMs[kind]).toISOString()])) as Record<
+    RetentionKind,
+    string
+  >;
+  return { before, planOccurrences: policy.planOccurrences };
+}
+
+async function databaseNow(db: ReadOnlyPool): Promise<number> {
+  const { rows } = await db.query<{ now: Date }>('SELECT clock_timestamp() AS now');
+  return rows[0]!.now.getTime();
+}
+
+function partitionStep(policy: RetentionPolicy): Step {
+  const ms = (value: number) => sql`${value}::bigint * interval '1 millisecond'`;
+  return fencedStep({
+    name: 'partitions',
+    read: async ({ db, cursor }) => (cursor > 0 ? null : { data: await databaseNow(db), next: 1 }),
+    plan: (nowMs: number) => new Date(nowMs).toISOString(),
+    write: (w, now) => [
+      w.call<{ created: number; dropped: number; busy: number; defaultPruned: number }>(
+        'leaseboard_retention_partitions',
+        [sql`${now}::timestamptz`, ms(partitionsAheadMs(policy)), ms(policy.keepMs.reports), ms(policy.partitionWidthMs), sql`${policy.batchRows}::int`],
+        { resource: 'progress_reports' },
+      ),
+    ],
+  });
+}
+
+function pruneStep(rule: PruneRule, policy: RetentionPolicy): Step {
+  return fencedStep({
+    name: rule.step,
+    read: async ({ db, cursor }) => {
+      if (cursor >= MAX_BATCHES) return null;
+      const cutoffs = cutoffsAt(policy, await databaseNow(db));
+      const probe = dialect.sqlToQuery(sql`SELECT EXISTS (${rule.victims(cutoffs, 1)}) AS more`);
+      const { rows } = await db.query<{ more: boolean }>(probe.sql, probe.params);
+      return rows[0]!.more ? { data: cutoffs, next: cursor + 1 } : null;
+    },
+    plan: (cutoffs: Cutoffs) => cutoffs,
+    write: (w, cutoffs) => [w.delete(rule.table, sql`ctid = ANY (ARRAY(${rule.victims(cutoffs, policy.batchRows)}))`)],
+  });
+}
+
+export function retentionPrunerJob(policy: RetentionPolicy): Job {
+  return defineJob({
+    name: RETENTION_PRUNER_JOB,
+    everyMs: policy.pruneEveryMs,
+    steps: [partitionStep(policy), ...PRUNE_RULES.map((rule) => pruneStep(rule, policy))],
+  });
+}
+
+/** The job from the environment (LEASEBOARD_RETAIN_*, LEASEBOARD_PARTITION_WIDTH, LEASEBOARD_RETENTION_*); bad settings → JobDefinitionError naming the variable. */
+export function retentionPrunerFromEnv(env: Readonly<Record<string, string | undefined>>): Job {
+  try {
+    return retentionPrunerJob(parseRetentionPolicy(env));
+  } catch (error) {
+    if (error instanceof RetentionConfigError) throw new JobDefinitionError(RETENTION_PRUNER_JOB, error.message);
+    throw error;
+  }
+}

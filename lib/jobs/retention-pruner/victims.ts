@@ -1,0 +1,88 @@
+/**
+ * What the pruner deletes, per table: a SELECT of the ctids of at most
+ * `limit` rows past retention. The same SQL decides in the read (is there
+ * more?) and in the fenced DELETE, which re-evaluates it in its own snapshot,
+ * so a row is deleted only if it is past retention when the delete runs.
+ *
+ * Guarantees (the rows each rule never selects)
+ * - lease_events: the newest event at or before the cutoff of each lease —
+ *   the anchor every as-of rebuild of a later instant starts from.
+ * - occurrences: running ones, and the newest of each lease (what the status
+ *   reads as its latest occurrence); an occurrence goes only once its plan
+ *   items are gone.
+ * - plan_items: items of running occurrences, and of the lease's newest N
+ *   occurrences while younger than their own retention.
+ * - Everything else by its time column only (append-only logs: nobody
+ *   updates an old row, so no batch waits on a writer, nor a writer on it).
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { alertEvents, leaseEvents, occurrences, planItems, renewalGaps, staleWriteRejections } from '../../../db/schema';
+import type { RetentionKind } from '../../retention';
+
+/** How many of a lease's newest occurrences the plan-items rule looks at past the kept ones (older ones wait for the occurrence rule). */
+const PLAN_WINDOW_EXTRA = 20;
+
+export interface Cutoffs {
+  /** Per kind: rows older than this instant (ISO, database time) are past retention. */
+  readonly before: Readonly<Record<RetentionKind, string>>;
+  /** Plan items are kept for this many newest occurrences per lease. */
+  readonly planOccurrences: number;
+}
+
+export interface PruneRule {
+  /** Step name (also the job's step). */
+  readonly step: string;
+  readonly table: PgTable;
+  /** `SELECT <ctid> …` of at most `limit` rows past retention. */
+  victims(cutoffs: Cutoffs, limit: number): SQL;
+}
+
+const at = (cutoffs: Cutoffs, kind: RetentionKind) => sql`${cutoffs.before[kind]}::timestamptz`;
+
+export const PRUNE_RULES: readonly PruneRule[] = [
+  {
+    step: 'plan-items',
+    table: planItems,
+    victims: (c, limit) => sql`SELECT p.ctid FROM plan_items p WHERE p.occurrence IN (
+        SELECT w.key FROM leases l CROSS JOIN LATERAL (
+          SELECT o.key, o.state, o.scheduled_at, row_number() OVER (ORDER BY o.scheduled_at DESC) AS newest
+          FROM occurrences o WHERE o.lease = l.name ORDER BY o.scheduled_at DESC LIMIT ${c.planOccurrences + PLAN_WINDOW_EXTRA}::int) w
+        WHERE w.state = 'completed' AND (w.newest > ${c.planOccurrences}::int OR w.scheduled_at < ${at(c, 'planItems')})
+        UNION ALL
+        SELECT o.key FROM occurrences o WHERE o.scheduled_at < ${at(c, 'occurrences')} AND o.state = 'completed'
+      ) LIMIT ${limit}::int`,
+  },
+  {
+    step: 'occurrences',
+    table: occurrences,
+    victims: (c, limit) => sql`SELECT o.ctid FROM occurrences o
+      WHERE o.scheduled_at < ${at(c, 'occurrences')} AND o.state = 'completed'
+        AND EXISTS (SELECT 1 FROM occurrences n WHERE n.lease = o.lease AND n.scheduled_at > o.scheduled_at)
+        AND NOT EXISTS (SELECT 1 FROM plan_items p WHERE p.occurrence = o.key)
+      LIMIT ${limit}::int`,
+  },
+  {
+    step: 'lease-events',
+    table: leaseEvents,
+    victims: (c, limit) => sql`SELECT e.ctid FROM lease_events e
+      WHERE e.at < ${at(c, 'leaseEvents')}
+        AND EXISTS (SELECT 1 FROM lease_events n WHERE n.lease = e.lease AND n.at <= ${at(c, 'leaseEvents')} AND (n.at, n.id) > (e.at, e.id))
+      LIMIT ${limit}::int`,
+  },
+  {
+    step: 'renewal-gaps',
+    table: renewalGaps,
+    victims: (c, limit) => sql`SELECT g.ctid FROM renewal_gaps g WHERE g.minute < ${at(c, 'renewals')} LIMIT ${limit}::int`,
+  },
+  {
+    step: 'rejections',
+    table: staleWriteRejections,
+    victims: (c, limit) => sql`SELECT r.ctid FROM stale_write_rejections r WHERE r.at < ${at(c, 'rejections')} LIMIT ${limit}::int`,
+  },
+  {
+    step: 'alert-events',
+    table: alertEvents,
+    victims: (c, limit) => sql`SELECT a.ctid FROM alert_events a WHERE a.at < ${at(c, 'alertEvents')} LIMIT ${limit}::int`,
+  },
+];
