@@ -2,7 +2,8 @@
  * `npm run soak -- --minutes M --speed X [--horizon 60s] [--no-pruner]`
  *
  * Runs Leaseboard for M minutes of wall time against a fresh database
- * (beside DATABASE_URL's, else an embedded PostgreSQL; dropped at the end):
+ * (beside DATABASE_URL's if its server runs autovacuum, else in an embedded
+ * PostgreSQL: scripts/soak/database.ts; dropped at the end):
  * two planners contending for `retention-planner`, one more planner lease
  * (`index-compaction`), the alert evaluator and the retention pruner, each a
  * real scheduler process, with cadences and report intervals divided by X and
@@ -21,10 +22,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPool } from '../db/pool';
-import { createTestDatabase } from '../db/testing/test-database';
 import { seedDocuments } from '../lib/jobs/retention-planner/documents';
 import { StatusService } from '../lib/server/service';
+import { soakDatabase } from './soak/database';
 import { SoakFleet } from './soak/fleet';
+import { dropEmptyWidePartitions } from './soak/partitions';
 import { parseSoakArgs, SOAK_DOCUMENTS, SoakUsageError, type SoakPlan } from './soak/plan';
 import { latencySummary, sampleHeader, sampleLine, verdictReport } from './soak/report';
 import { listTables, residentBytes, sampleTables, timeList, type SoakSample } from './soak/sample';
@@ -62,7 +64,7 @@ async function main() {
       `${seconds(plan.durationMs)} at speed ${plan.speed}: horizon ${seconds(plan.horizonMs)}, partitions ${seconds(plan.partitionWidthMs)}, ` +
         `pruner every ${plan.pruner ? seconds(plan.prunerEveryMs) : '— (--no-pruner)'}, a sample every ${seconds(plan.sampleEveryMs)}, judged from ${seconds(plan.judgeAfterMs)}`,
     );
-    const database = await createTestDatabase(log);
+    const database = await soakDatabase(log);
     cleanups.push(() => database.drop());
     const db = createPool(database.url, { applicationName: 'leaseboard-soak', max: 2, statementTimeoutMs: 30_000 });
     const listDb = createPool(database.url, { applicationName: 'leaseboard-soak-list', max: 2, readOnly: true });
@@ -71,6 +73,8 @@ async function main() {
       () => listDb.end(),
     );
     log(`documents: ${await seedDocuments(db, SOAK_DOCUMENTS)}`);
+    const wide = await dropEmptyWidePartitions(db, plan.partitionWidthMs);
+    if (wide.length > 0) log(`dropped ${wide.length} empty day partitions made by the migration, so the pruner makes ${seconds(plan.partitionWidthMs)} ones (scripts/soak/partitions.ts)`);
     const service = new StatusService({ db: listDb, readTimeoutMs: 5_000, pollIntervalMs: 2_000, listMaxAgeMs: 0, log: () => {} });
 
     const fleet = new SoakFleet(plan.processes, database.url, plan.env, log, (id, code, last) => {

@@ -10,7 +10,7 @@
  * verdict then names what grew).
  */
 import { parseArgs } from 'node:util';
-import { formatDuration, parseDuration, PARTITION_WIDTH, RETENTION_FLOOR_MS, RETENTION_KINDS, RETENTION_SPECS } from '../../lib/retention/policy';
+import { formatDuration, parseDuration, PARTITION_WIDTH, PRUNE_EVERY, RETENTION_FLOOR_MS, RETENTION_KINDS, RETENTION_SPECS } from '../../lib/retention/policy';
 
 const SEC = 1_000;
 const MIN = 60 * SEC;
@@ -108,7 +108,8 @@ export function parseSoakArgs(argv: string[]): SoakPlan {
 export function planSoak(input: { durationMs: number; speed: number; horizonMs: number; pruner: boolean }): SoakPlan {
   const { durationMs, speed, horizonMs, pruner } = input;
   const partitionWidthMs = partitionWidthFor(horizonMs);
-  const prunerEveryMs = Math.max(SEC, Math.round(partitionWidthMs / 2));
+  // Half a partition width in whole seconds (the policy's variable takes whole seconds), at least its 5 s floor.
+  const prunerEveryMs = Math.max(PRUNE_EVERY.minMs, Math.floor(partitionWidthMs / 2 / SEC) * SEC);
   const fast = (ms: number, floor: number) => Math.max(floor, Math.round(ms / speed));
   const reportEvery = fast(BASE.reportEvery, 100);
   const work = {
@@ -121,6 +122,7 @@ export function planSoak(input: { durationMs: number; speed: number; horizonMs: 
   const planner = { ...LEASE_FLAGS, ...work, every: fast(BASE.plannerEvery, SEC) };
   const env: Record<string, string> = Object.fromEntries(RETENTION_KINDS.map((kind) => [RETENTION_SPECS[kind].env, formatDuration(horizonMs)]));
   env[PARTITION_WIDTH.env] = formatDuration(partitionWidthMs);
+  env[PRUNE_EVERY.env] = formatDuration(prunerEveryMs);
   const processes: SoakProcessSpec[] = [
     { id: 'planner A', lease: 'retention-planner', label: 'A', flags: planner },
     { id: 'planner B', lease: 'retention-planner', label: 'B', flags: planner },
