@@ -59,10 +59,11 @@ async function main() {
   process.on('SIGTERM', onSignal);
 
   const samples: SoakSample[] = [];
+  let judgeAfterMs = plan.judgeAfterMs;
   try {
     log(
       `${seconds(plan.durationMs)} at speed ${plan.speed}: horizon ${seconds(plan.horizonMs)}, partitions ${seconds(plan.partitionWidthMs)}, ` +
-        `pruner every ${plan.pruner ? seconds(plan.prunerEveryMs) : '— (--no-pruner)'}, a sample every ${seconds(plan.sampleEveryMs)}, judged from ${seconds(plan.judgeAfterMs)}`,
+        `pruner every ${plan.pruner ? seconds(plan.prunerEveryMs) : '— (--no-pruner)'}, a sample every ${seconds(plan.sampleEveryMs)}`,
     );
     const database = await soakDatabase(log);
     cleanups.push(() => database.drop());
@@ -73,8 +74,15 @@ async function main() {
       () => listDb.end(),
     );
     log(`documents: ${await seedDocuments(db, SOAK_DOCUMENTS)}`);
+    // Deleted rows free space for new ones only once autovacuum has passed: bytes settle one naptime after rows do.
+    const { rows: nap } = await db.query<{ ms: number }>(`SELECT extract(epoch FROM current_setting('autovacuum_naptime')::interval)::float8 * 1000 AS ms`);
+    judgeAfterMs = plan.judgeAfterMs + nap[0]!.ms;
+    log(`judged from ${seconds(judgeAfterMs)}: horizon + partition width + pruner cadence + autovacuum naptime (${seconds(nap[0]!.ms)})`);
     const wide = await dropEmptyWidePartitions(db, plan.partitionWidthMs);
-    if (wide.length > 0) log(`dropped ${wide.length} empty day partitions made by the migration, so the pruner makes ${seconds(plan.partitionWidthMs)} ones (scripts/soak/partitions.ts)`);
+    if (wide.length > 0)
+      log(
+        `dropped ${wide.length} empty day partitions made by the migration, so the pruner makes ${seconds(plan.partitionWidthMs)} ones (scripts/soak/partitions.ts)`,
+      );
     const service = new StatusService({ db: listDb, readTimeoutMs: 5_000, pollIntervalMs: 2_000, listMaxAgeMs: 0, log: () => {} });
 
     const fleet = new SoakFleet(plan.processes, database.url, plan.env, log, (id, code, last) => {
@@ -114,7 +122,7 @@ async function main() {
   }
 
   console.log(latencySummary(samples));
-  const verdict = soakVerdict(samples, plan.judgeAfterMs, plan.partitionWidthMs);
+  const verdict = soakVerdict(samples, judgeAfterMs, plan.partitionWidthMs);
   for (const line of verdictReport(verdict)) console.log(line);
   for (const failure of failures) console.log(`soak: FAILED — ${failure}`);
   if (interrupted) {

@@ -57,7 +57,7 @@ export interface SoakPlan {
   prunerEveryMs: number;
   /** One soak minute (60 s / speed), never under 2 s. */
   sampleEveryMs: number;
-  /** Samples taken this long after the fleet is up are judged. */
+  /** Samples taken this long after the fleet is up are judged (the soak adds the server's autovacuum naptime). */
   judgeAfterMs: number;
   /** Run without the pruner: shows that the verdict fails when nothing is pruned. */
   pruner: boolean;

@@ -44,56 +44,44 @@ export type Verdict =
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-export function judgeSeries(subject: string, kind: SubjectKind, values: number[]): Judgement {
-  const third = Math.floor(values.length / 3);
-  const firstMean = mean(values.slice(0, third));
-  const lastMean = mean(values.slice(values.length - third));
+export function judgeMeans(subject: string, kind: SubjectKind, firstMean: number, lastMean: number): Judgement {
   const delta = lastMean - firstMean;
   const change = firstMean === 0 ? (delta === 0 ? 0 : Infinity) : delta / firstMean;
   return { subject, kind, firstMean, lastMean, change, grew: delta > FLOOR_BYTES[kind] && change > FLAT_WITHIN };
 }
 
 /**
- * Judges the samples taken from `judgeAfterMs` on. A third of them must span
- * at least `minThirdMs` (one partition width), so a tooth is averaged out.
+ * Judges the samples taken from `judgeAfterMs` on: the mean over the first
+ * third of that window against the mean over the last third, each third cut
+ * to a whole number of sawtooth periods (`periodMs`, one partition width), so
+ * each mean averages whole teeth wherever the window starts.
  */
-export function soakVerdict(samples: SoakSample[], judgeAfterMs: number, minThirdMs: number): Verdict {
+export function soakVerdict(samples: SoakSample[], judgeAfterMs: number, periodMs: number): Verdict {
   const judged = samples.filter((sample) => sample.atMs >= judgeAfterMs);
   if (judged.length < MIN_JUDGED_SAMPLES) {
     return { kind: 'too_short', judged: judged.length, why: `${judged.length} samples after the horizon; at least ${MIN_JUDGED_SAMPLES} are needed` };
   }
-  const third = Math.floor(judged.length / 3);
-  const thirdSpanMs = judged[third]!.atMs - judged[0]!.atMs;
-  if (thirdSpanMs < minThirdMs) {
+  const from = judged[0]!.atMs;
+  const to = judged.at(-1)!.atMs;
+  const thirdMs = Math.floor((to - from) / 3 / periodMs) * periodMs;
+  if (thirdMs === 0) {
     return {
       kind: 'too_short',
       judged: judged.length,
-      why: `a third of the judged window spans ${Math.round(thirdSpanMs / 1000)} s, less than one partition width (${Math.round(minThirdMs / 1000)} s)`,
+      why: `a third of the judged window (${Math.round((to - from) / 3000)} s) is shorter than one partition width (${Math.round(periodMs / 1000)} s)`,
     };
   }
+  const first = judged.filter((sample) => sample.atMs < from + thirdMs);
+  const last = judged.filter((sample) => sample.atMs > to - thirdMs);
+  const judge = (subject: string, kind: SubjectKind, value: (sample: SoakSample) => number) =>
+    judgeMeans(subject, kind, mean(first.map(value)), mean(last.map(value)));
   const tables = Object.keys(judged[0]!.tables);
   const processes = Object.keys(judged[0]!.rss);
   const judgements = [
-    ...tables.map((table) =>
-      judgeSeries(
-        table,
-        'table',
-        judged.map((sample) => sample.tables[table]?.bytes ?? 0),
-      ),
-    ),
-    judgeSeries(
-      'all tables',
-      'total',
-      judged.map((sample) => Object.values(sample.tables).reduce((sum, t) => sum + t.bytes, 0)),
-    ),
+    ...tables.map((table) => judge(table, 'table', (sample) => sample.tables[table]?.bytes ?? 0)),
+    judge('all tables', 'total', (sample) => Object.values(sample.tables).reduce((sum, t) => sum + t.bytes, 0)),
     // A process that exited reads 0 here; the soak fails on an early exit before judging.
-    ...processes.map((id) =>
-      judgeSeries(
-        `${id} RSS`,
-        'rss',
-        judged.map((sample) => sample.rss[id] ?? 0),
-      ),
-    ),
+    ...processes.map((id) => judge(`${id} RSS`, 'rss', (sample) => sample.rss[id] ?? 0)),
   ];
   const grew = judgements.filter((judgement) => judgement.grew);
   return grew.length === 0 ? { kind: 'flat', judgements, judged: judged.length } : { kind: 'grew', judgements, grew, judged: judged.length };
