@@ -64,7 +64,10 @@ async function measure(client: pg.Client, spec: ModeledTable, schedulers: number
   const bytesPerRow = ((await tableBytes(client, spec.table)) - empty) / (schedulers * spec.seedRows);
   if ('fixed' in spec.rows) return { spec, bytesPerRow, steadyRows: spec.rows.fixed, keptFor: 'fixed size' };
   const keepMs = DEFAULT_RETENTION.keepMs[spec.rows.keep];
-  return { spec, bytesPerRow, steadyRows: (spec.rows.perDay * keepMs) / DAY_MS, keptFor: describeDuration(keepMs) };
+  // Reports go a whole partition at a time: just before a drop, one partition width more is on disk.
+  const extraMs = spec.rows.keep === 'reports' ? DEFAULT_RETENTION.partitionWidthMs : 0;
+  const keptFor = describeDuration(keepMs) + (extraMs ? ` + ${describeDuration(extraMs)} (its partition)` : '');
+  return { spec, bytesPerRow, steadyRows: (spec.rows.perDay * (keepMs + extraMs)) / DAY_MS, keptFor };
 }
 
 const size = (bytes: number) => {
