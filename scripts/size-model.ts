@@ -80,7 +80,6 @@ const size = (bytes: number) => {
   }
   return `${Math.round(bytes)} B`;
 };
-const count = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main() {
   const { schedulers, planItems } = options();
