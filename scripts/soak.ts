@@ -65,7 +65,7 @@ async function main() {
       `${seconds(plan.durationMs)} at speed ${plan.speed}: horizon ${seconds(plan.horizonMs)}, partitions ${seconds(plan.partitionWidthMs)}, ` +
         `pruner every ${plan.pruner ? seconds(plan.prunerEveryMs) : '— (--no-pruner)'}, a sample every ${seconds(plan.sampleEveryMs)}`,
     );
-    const database = await soakDatabase(log);
+    const database = await soakDatabase(log, 60 / plan.speed);
     cleanups.push(() => database.drop());
     const db = createPool(database.url, { applicationName: 'leaseboard-soak', max: 2, statementTimeoutMs: 30_000 });
     const listDb = createPool(database.url, { applicationName: 'leaseboard-soak-list', max: 2, readOnly: true });

@@ -7,6 +7,10 @@
  * reused, so every pruned table grows on disk with flat row counts, and the
  * soak would measure the server's setting, not Leaseboard (production servers
  * run autovacuum; migration 0010 tunes it for the pruned tables).
+ * The embedded server is the soak's own, so its autovacuum is accelerated
+ * like everything else: `autovacuum_naptime` = 60 s / speed (at least 1 s).
+ * At speed 20 a 60 s naptime would leave 20 soak-minutes of deleted rows
+ * between passes, and a freed index page needs two passes to be reused.
  *
  * Guarantees: the embedded server runs in its own process group
  * (db/embedded-server.ts, as the demo runs it), so a terminal's Ctrl-C reaches
@@ -72,7 +76,8 @@ async function startEmbeddedServer(log: (line: string) => void): Promise<{ url: 
   }
 }
 
-export async function soakDatabase(log: (line: string) => void): Promise<SoakDatabase> {
+/** `naptimeS`: the embedded server's autovacuum_naptime (whole seconds); DATABASE_URL's server keeps its own. */
+export async function soakDatabase(log: (line: string) => void, naptimeS: number): Promise<SoakDatabase> {
   let serverUrl = process.env.DATABASE_URL;
   let stopServer = async () => {};
   if (serverUrl && (await adminQuery<{ autovacuum: string }>(serverUrl, 'SHOW autovacuum'))[0]!.autovacuum !== 'on') {
@@ -83,6 +88,8 @@ export async function soakDatabase(log: (line: string) => void): Promise<SoakDat
     const server = await startEmbeddedServer(log);
     serverUrl = server.url;
     stopServer = server.stop;
+    await adminQuery(serverUrl, `ALTER SYSTEM SET autovacuum_naptime = '${Math.max(1, Math.round(naptimeS))}s'`);
+    await adminQuery(serverUrl, 'SELECT pg_reload_conf()');
   }
   const adminUrl = serverUrl;
   const name = `leaseboard_soak_${randomBytes(5).toString('hex')}`;
