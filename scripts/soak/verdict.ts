@@ -17,11 +17,13 @@
  * free-space and visibility maps (24 + 8 kB per relation) at the first
  * vacuum, so a table of a few pages "grows" by 50 % without growing. A change
  * below 128 kB per table (1 MB in total) is not growth; above it, 10 % is.
+ * A Node process's RSS moves by its young generation (V8's semi-spaces, tens
+ * of MB) between collections: below 16 MB an RSS change is not growth.
  */
 import type { SoakSample } from './sample';
 
 export const FLAT_WITHIN = 0.1;
-export const FLOOR_BYTES = { table: 128 * 1024, total: 1024 * 1024, rss: 0 } as const;
+export const FLOOR_BYTES = { table: 128 * 1024, total: 1024 * 1024, rss: 16 * 1024 * 1024 } as const;
 /** Fewer judged samples than this (two per third) cannot tell a trend from noise. */
 export const MIN_JUDGED_SAMPLES = 6;
 

@@ -38,13 +38,22 @@ describe('soakVerdict', () => {
     if (verdict.kind === 'grew') expect(verdict.grew.map((j) => j.subject)).toEqual(['progress_reports', 'all tables']);
   });
 
-  it('given a process whose RSS grows 20 % over the window, then its RSS is named', () => {
+  it('given a process whose RSS grows 20 MB a minute, then its RSS is named', () => {
     const verdict = soakVerdict(
-      run(180, sawtooth, (s) => 100 * MB + (s / 180) * 30 * MB),
+      run(180, sawtooth, (s) => 100 * MB + (s / 60) * 20 * MB),
       45_000,
       15_000,
     );
     expect(verdict.kind === 'grew' && verdict.grew.map((j) => j.subject)).toEqual(['pruner P RSS']);
+  });
+
+  it('given a process whose RSS swings by 10 MB between collections, then it is not growth', () => {
+    const verdict = soakVerdict(
+      run(180, sawtooth, (s) => 90 * MB + (s > 120 ? 10 * MB : 0)),
+      45_000,
+      15_000,
+    );
+    expect(verdict.kind).toBe('flat');
   });
 
   it('given a small table growing by a few pages (under 128 kB), then it is not growth', () => {
