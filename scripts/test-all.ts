@@ -2,8 +2,8 @@
  * `npm test`: every tier, in order, with a summary. Typecheck and lint, unit
  * tests (pure, fake time), the golden cases (projection and alert evaluation), integration tests
  * (real PostgreSQL — DATABASE_URL's server, else an embedded one — and real
- * scheduler processes), then the browser suite (real Chromium, production
- * build). Ends with `N passed, N failed` and a non-zero exit on any failure.
+ * scheduler processes), the short soak (retention keeps every table flat),
+ * then the browser suite (real Chromium, production build). Ends with `N passed, N failed` and a non-zero exit on any failure.
  * `--only=unit,golden` runs a subset.
  */
 import { spawnSync } from 'node:child_process';
@@ -23,8 +23,8 @@ interface Step {
   name: string;
   command: string[];
   env?: Record<string, string>;
-  /** Test counts from the step's machine-readable report; null for checks without tests. */
-  counts?: (output: string) => Counts;
+  /** Test counts from the step's machine-readable report (or its exit code); null for checks without tests. */
+  counts?: (output: string, status: number | null) => Counts;
 }
 
 const vitestCounts = (file: string) => (): Counts => {
@@ -41,6 +41,9 @@ const goldenFiles = goldenPairs.flatMap(([repo, shared]) => {
   const sharedPath = path.resolve(ROOT, shared);
   return [repo, ...(existsSync(sharedPath) ? [sharedPath] : [])];
 });
+
+/** The soak `npm test` runs: 2.5 minutes of samples at speed 20 with a 30 s horizon (README "Retention and disk"). */
+const SHORT_SOAK = ['--minutes', '2.5', '--speed', '20', '--horizon', '30s'];
 
 const STEPS: Step[] = [
   { name: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
@@ -63,6 +66,12 @@ const STEPS: Step[] = [
     name: 'int',
     command: ['npx', 'vitest', 'run', '--project', 'int', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/int.json`],
     counts: vitestCounts(`${RESULTS}/int.json`),
+  },
+  // The short soak (≤ 3 min wall): real processes, shrunk retention, flat growth or a non-zero exit (scripts/soak.ts).
+  {
+    name: 'soak',
+    command: ['npx', 'tsx', 'scripts/soak.ts', ...SHORT_SOAK],
+    counts: (_output, status) => (status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 }),
   },
   {
     name: 'e2e',
@@ -98,7 +107,7 @@ for (const step of STEPS.filter((s) => !only || only.some((name) => s.name.start
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   let counts: Counts | null = null;
   try {
-    counts = step.counts ? step.counts(result.stdout ?? '') : null;
+    counts = step.counts ? step.counts(result.stdout ?? '', result.status) : null;
   } catch {
     counts = { passed: 0, failed: 1 }; // no report: the step did not run its tests
   }

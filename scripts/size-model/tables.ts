@@ -1,0 +1,130 @@
+/**
+ * What the size model seeds: per table, how many rows one scheduler adds per
+ * day at the default cadences (or holds, for fixed-size tables), how long they
+ * are kept (DEFAULT_RETENTION), and a generate_series statement that writes
+ * `$1` schedulers × `$2` rows each with realistic widths (names, keys, tokens).
+ * Rows are written interleaved in time order (every scheduler's row for one
+ * instant, then the next), as the live system writes them, so indexes split
+ * pages as they do in production rather than filling them sorted.
+ */
+import { DEFAULT_RETENTION, type RetentionKind } from '../../lib/retention/policy';
+import { DEFAULT_LEASE_TIMING } from '../../lib/lease/config';
+import { RETENTION_PLANNER_EVERY_MS } from '../../lib/jobs/retention-planner';
+import { DEFAULT_REPORT_EVERY_MS } from '../../lib/status/thresholds';
+
+const DAY_MS = 24 * 60 * 60_000;
+
+/** Names as the product writes them: `scheduler-00042`, its occurrence keys, an instance token. */
+const NAME = `'scheduler-' || lpad(s::text, 5, '0')`;
+const KEY = `${NAME} || '@' || to_char(now() - t * interval '5 min', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+const TOKEN = `'inst_' || substr(md5(s::text || t::text), 1, 8)`;
+const EACH = (rows: string) => `FROM generate_series(1, $2::int) t, generate_series(1, $1::int) s ORDER BY t, s ${rows}`;
+
+export interface ModeledTable {
+  table: string;
+  /** Why this many rows: shown in the README table. */
+  basis: string;
+  /** Rows one scheduler adds per day (history), or holds (fixed). */
+  rows: { perDay: number; keep: RetentionKind } | { fixed: number };
+  /** Rows per scheduler to seed for the measurement (enough pages to average out page granularity). */
+  seedRows: number;
+  insert: string;
+}
+
+/** Assumed rate of rare events (holder changes, stale writes, alert transitions): one an hour per scheduler, a pessimistic churn. */
+export const RARE_PER_DAY = 24;
+
+export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
+  const planOccurrences = Math.min(DEFAULT_RETENTION.planOccurrences, Math.floor(DEFAULT_RETENTION.keepMs.planItems / RETENTION_PLANNER_EVERY_MS));
+  return [
+    {
+      table: 'progress_reports',
+      basis: `one report every ${DEFAULT_REPORT_EVERY_MS / 1000} s`,
+      rows: { perDay: DAY_MS / DEFAULT_REPORT_EVERY_MS, keep: 'reports' },
+      seedRows: 2_000,
+      insert: `INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at)
+               SELECT ${NAME}, 3, t, ${KEY}, t * 500, t % 3 = 0, now() - t * interval '2 s' ${EACH('')}`,
+    },
+    {
+      table: 'renewal_gaps',
+      basis: 'one rollup row per minute held',
+      rows: { perDay: 24 * 60, keep: 'renewals' },
+      seedRows: 1_440,
+      insert: `INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals)
+               SELECT ${NAME}, 3, date_trunc('minute', now()) - t * interval '1 min', 5000 + t % 400, 12 ${EACH('')}`,
+    },
+    {
+      table: 'occurrences',
+      basis: `one per ${RETENTION_PLANNER_EVERY_MS / 60_000} min cadence (retention-planner)`,
+      rows: { perDay: DAY_MS / RETENTION_PLANNER_EVERY_MS, keep: 'occurrences' },
+      seedRows: 288,
+      insert: `INSERT INTO occurrences (key, lease, scheduled_at, state, epoch, claimed_at, completed_at, step, cursor)
+               SELECT ${KEY}, ${NAME}, now() - t * interval '5 min', 'completed', 3, now() - t * interval '5 min', now() - t * interval '5 min' + interval '40 s', 1, 50000 ${EACH('')}`,
+    },
+    {
+      table: 'plan_items',
+      basis: `${planItemsPerOccurrence.toLocaleString('en-US')} items × the last ${planOccurrences} occurrences`,
+      rows: { fixed: planItemsPerOccurrence * planOccurrences },
+      seedRows: 2_000,
+      insert: `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at)
+               SELECT ${NAME} || '@2026-12-01T16:00:00Z', t, (ARRAY['short','standard'])[1 + t % 2], ${NAME}, 3, now() ${EACH('')}`,
+    },
+    {
+      table: 'lease_events',
+      basis: `${RARE_PER_DAY} holder changes a day (assumed)`,
+      rows: { perDay: RARE_PER_DAY, keep: 'leaseEvents' },
+      seedRows: 200,
+      insert: `INSERT INTO lease_events (lease, kind, epoch, holder, holder_label, at, previous_epoch, previous_holder, previous_ended_at, last_renewed_at)
+               SELECT ${NAME}, 'taken_over', t + 1, ${TOKEN}, 'B', now() - t * interval '1 h', t, ${TOKEN}, now() - t * interval '1 h', now() - t * interval '1 h' - interval '5 s' ${EACH('')}`,
+    },
+    {
+      table: 'stale_write_rejections',
+      basis: `${RARE_PER_DAY} refused stale writes a day (assumed)`,
+      rows: { perDay: RARE_PER_DAY, keep: 'rejections' },
+      seedRows: 200,
+      insert: `INSERT INTO stale_write_rejections (lease, attempted_epoch, current_epoch, resource, reason, at)
+               SELECT ${NAME}, t, t + 1, 'plan_items', 'stale_epoch', now() - t * interval '1 h' ${EACH('')}`,
+    },
+    {
+      table: 'alert_events',
+      basis: `${RARE_PER_DAY} alert transitions a day (assumed)`,
+      rows: { perDay: RARE_PER_DAY, keep: 'alertEvents' },
+      seedRows: 200,
+      insert: `INSERT INTO alert_events (rule, scheduler, from_state, to_state, at, mode, lease, epoch)
+               SELECT 'SchedulerStalled', ${NAME}, 'pending', 'firing', now() - t * interval '1 h', 'shadow', 'leaseboard-alerts', 7 ${EACH('')}`,
+    },
+    {
+      table: 'leases',
+      basis: 'one per scheduler',
+      rows: { fixed: 1 },
+      seedRows: 1,
+      insert: `INSERT INTO leases (name, holder, holder_label, epoch, acquired_at, renewed_at, expires_at, ttl_ms, previous_holder, previous_ended_at, previous_released, previous_renewed_at, gap_bucket, gap_bucket_max_ms, gap_bucket_renewals)
+               SELECT ${NAME}, ${TOKEN}, 'A', 3, now(), now(), now() + interval '15 s', ${DEFAULT_LEASE_TIMING.ttlMs}, ${TOKEN}, now(), false, now(), date_trunc('minute', now()), 5000, 12 ${EACH('')}`,
+    },
+    {
+      table: 'progress_summaries',
+      basis: 'one per scheduler',
+      rows: { fixed: 1 },
+      seedRows: 1,
+      insert: `INSERT INTO progress_summaries (lease, epoch, first_report_at, last_report_at, last_seq, last_advance_at, in_flight, cursor, report_every_ms)
+               SELECT ${NAME}, 3, now(), now(), 4000, now(), ${KEY}, 25000, ${DEFAULT_REPORT_EVERY_MS} ${EACH('')}`,
+    },
+    {
+      table: 'schedulers',
+      basis: 'one per scheduler',
+      rows: { fixed: 1 },
+      seedRows: 1,
+      insert: `INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at)
+               SELECT ${NAME}, ${RETENTION_PLANNER_EVERY_MS}, ${DEFAULT_REPORT_EVERY_MS}, 300000, 300000, now() ${EACH('')}`,
+    },
+    {
+      table: 'alert_state',
+      basis: 'one per rule × scheduler, at most 4',
+      rows: { fixed: 4 },
+      seedRows: 4,
+      insert: `INSERT INTO alert_state (rule, scheduler, state, active_at, fired_at, summary, updated_at, lease, epoch)
+               SELECT (ARRAY['SchedulerStalled','SchedulerNoLeader','SchedulerUnknown','LeaseRenewalAtRisk'])[t], ${NAME}, 'firing', now(), now(),
+                      'work stalled: no advance for 6 min (stall after 5 min)', now(), 'leaseboard-alerts', 7 ${EACH('')}`,
+    },
+  ];
+}

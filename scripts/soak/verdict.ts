@@ -1,0 +1,90 @@
+/**
+ * The soak's verdict: after the horizon, is every table, the total and every
+ * process's RSS flat (within 10 %)? Pure: samples in, judgements out.
+ *
+ * The statistic: the mean of the last third of the judged samples against
+ * the mean of the first third. Pairs of single samples would judge the
+ * partition sawtooth, not growth: progress_reports drops a whole partition
+ * at a time (up to width / horizon of its rows at once), the pruner deletes
+ * in rounds, and dead rows stay on disk until autovacuum comes by. A third
+ * of the window spans at least one partition width (checked: else the run
+ * is too short to judge), so each mean averages over whole teeth, while a
+ * real trend still shows as the difference between the two ends. Means of
+ * thirds rather than a regression slope: a slope over a sawtooth depends on
+ * where the window cuts the teeth, the thirds' means much less.
+ *
+ * Noise floors: PostgreSQL grows a relation in 8 kB pages and creates its
+ * free-space and visibility maps (24 + 8 kB per relation) at the first
+ * vacuum, so a table of a few pages "grows" by 50 % without growing. A change
+ * below 128 kB per table (1 MB in total) is not growth; above it, 10 % is.
+ * A Node process's RSS moves by its young generation (V8's semi-spaces, tens
+ * of MB) between collections: below 16 MB an RSS change is not growth.
+ */
+import type { SoakSample } from './sample';
+
+export const FLAT_WITHIN = 0.1;
+export const FLOOR_BYTES = { table: 128 * 1024, total: 1024 * 1024, rss: 16 * 1024 * 1024 } as const;
+/** Fewer judged samples than this (two per third) cannot tell a trend from noise. */
+export const MIN_JUDGED_SAMPLES = 6;
+
+export type SubjectKind = keyof typeof FLOOR_BYTES;
+
+export interface Judgement {
+  subject: string;
+  kind: SubjectKind;
+  firstMean: number;
+  lastMean: number;
+  /** (last − first) / first; Infinity when it grew from nothing. */
+  change: number;
+  grew: boolean;
+}
+
+export type Verdict =
+  | { kind: 'flat'; judgements: Judgement[]; judged: number }
+  | { kind: 'grew'; judgements: Judgement[]; grew: Judgement[]; judged: number }
+  | { kind: 'too_short'; judged: number; why: string };
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+export function judgeMeans(subject: string, kind: SubjectKind, firstMean: number, lastMean: number): Judgement {
+  const delta = lastMean - firstMean;
+  const change = firstMean === 0 ? (delta === 0 ? 0 : Infinity) : delta / firstMean;
+  return { subject, kind, firstMean, lastMean, change, grew: delta > FLOOR_BYTES[kind] && change > FLAT_WITHIN };
+}
+
+/**
+ * Judges the samples taken from `judgeAfterMs` on: the mean over the first
+ * third of that window against the mean over the last third, each third cut
+ * to a whole number of sawtooth periods (`periodMs`, one partition width), so
+ * each mean averages whole teeth wherever the window starts.
+ */
+export function soakVerdict(samples: SoakSample[], judgeAfterMs: number, periodMs: number): Verdict {
+  const judged = samples.filter((sample) => sample.atMs >= judgeAfterMs);
+  if (judged.length < MIN_JUDGED_SAMPLES) {
+    return { kind: 'too_short', judged: judged.length, why: `${judged.length} samples after the horizon; at least ${MIN_JUDGED_SAMPLES} are needed` };
+  }
+  const from = judged[0]!.atMs;
+  const to = judged.at(-1)!.atMs;
+  const thirdMs = Math.floor((to - from) / 3 / periodMs) * periodMs;
+  if (thirdMs === 0) {
+    return {
+      kind: 'too_short',
+      judged: judged.length,
+      why: `a third of the judged window (${Math.round((to - from) / 3000)} s) is shorter than one partition width (${Math.round(periodMs / 1000)} s)`,
+    };
+  }
+  const first = judged.filter((sample) => sample.atMs < from + thirdMs);
+  const last = judged.filter((sample) => sample.atMs > to - thirdMs);
+  const judge = (subject: string, kind: SubjectKind, value: (sample: SoakSample) => number) =>
+    judgeMeans(subject, kind, mean(first.map(value)), mean(last.map(value)));
+  const tables = Object.keys(judged[0]!.tables);
+  const processes = Object.keys(judged[0]!.rss);
+  const judgements = [
+    ...tables.map((table) => judge(table, 'table', (sample) => sample.tables[table]?.bytes ?? 0)),
+    judge('all tables', 'total', (sample) => Object.values(sample.tables).reduce((sum, t) => sum + t.bytes, 0)),
+    // A process that exited reads 0 here; the soak fails on an early exit before judging.
+    ...processes.map((id) => judge(`${id} RSS`, 'rss', (sample) => sample.rss[id] ?? 0)),
+  ];
+  const grew = judgements.filter((judgement) => judgement.grew);
+  return grew.length === 0 ? { kind: 'flat', judgements, judged: judged.length } : { kind: 'grew', judgements, grew, judged: judged.length };
+}

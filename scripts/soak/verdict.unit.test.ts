@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import type { SoakSample } from './sample';
+import { soakVerdict } from './verdict';
+
+const MB = 1024 * 1024;
+
+/** Samples every 3 s of one table (and one process) whose bytes follow `bytes(t)`. */
+function run(seconds: number, bytes: (s: number) => number, rss: (s: number) => number = () => 100 * MB): SoakSample[] {
+  const samples: SoakSample[] = [];
+  for (let s = 0; s <= seconds; s += 3) {
+    samples.push({ atMs: s * 1000, tables: { progress_reports: { rows: 0, bytes: bytes(s) } }, rss: { 'pruner P': rss(s) }, listMs: 5, listOk: true });
+  }
+  return samples;
+}
+
+/** A partition sawtooth: 4 MB of history, a 15 s partition (+1 MB) dropped whole every 15 s. */
+const sawtooth = (s: number) => 4 * MB + ((s % 15) / 15) * MB;
+
+describe('soakVerdict', () => {
+  it('given a bounded sawtooth judged from any offset, when judged over whole partition widths, then it is flat', () => {
+    for (let offset = 0; offset < 15; offset += 1) {
+      const verdict = soakVerdict(
+        run(180, (s) => sawtooth(s + offset)),
+        45_000,
+        15_000,
+      );
+      expect(verdict.kind, `offset ${offset}`).toBe('flat');
+    }
+  });
+
+  it('given the same sawtooth on a table growing 1 MB a minute, then it names that table', () => {
+    const verdict = soakVerdict(
+      run(180, (s) => sawtooth(s) + (s / 60) * MB),
+      45_000,
+      15_000,
+    );
+    expect(verdict.kind).toBe('grew');
+    if (verdict.kind === 'grew') expect(verdict.grew.map((j) => j.subject)).toEqual(['progress_reports', 'all tables']);
+  });
+
+  it('given a process whose RSS grows 20 MB a minute, then its RSS is named', () => {
+    const verdict = soakVerdict(
+      run(180, sawtooth, (s) => 100 * MB + (s / 60) * 20 * MB),
+      45_000,
+      15_000,
+    );
+    expect(verdict.kind === 'grew' && verdict.grew.map((j) => j.subject)).toEqual(['pruner P RSS']);
+  });
+
+  it('given a process whose RSS swings by 10 MB between collections, then it is not growth', () => {
+    const verdict = soakVerdict(
+      run(180, sawtooth, (s) => 90 * MB + (s > 120 ? 10 * MB : 0)),
+      45_000,
+      15_000,
+    );
+    expect(verdict.kind).toBe('flat');
+  });
+
+  it('given a small table growing by a few pages (under 128 kB), then it is not growth', () => {
+    const verdict = soakVerdict(
+      run(180, (s) => 16 * 1024 + (s > 120 ? 64 * 1024 : 0)),
+      45_000,
+      15_000,
+    );
+    expect(verdict.kind).toBe('flat');
+  });
+
+  it('given too few samples after the horizon, then it cannot judge (never a pass)', () => {
+    expect(soakVerdict(run(60, sawtooth), 45_000, 15_000).kind).toBe('too_short');
+    expect(soakVerdict(run(90, sawtooth), 45_000, 30_000)).toMatchObject({ kind: 'too_short' });
+  });
+});
