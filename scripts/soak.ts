@@ -26,7 +26,6 @@ import { seedDocuments } from '../lib/jobs/retention-planner/documents';
 import { StatusService } from '../lib/server/service';
 import { soakDatabase } from './soak/database';
 import { SoakFleet } from './soak/fleet';
-import { dropEmptyWidePartitions } from './soak/partitions';
 import { parseSoakArgs, SOAK_DOCUMENTS, SoakUsageError, type SoakPlan } from './soak/plan';
 import { latencySummary, sampleHeader, sampleLine, verdictReport } from './soak/report';
 import { listTables, residentBytes, sampleTables, timeList, type SoakSample } from './soak/sample';
@@ -78,11 +77,6 @@ async function main() {
     const { rows: nap } = await db.query<{ ms: number }>(`SELECT extract(epoch FROM current_setting('autovacuum_naptime')::interval)::float8 * 1000 AS ms`);
     judgeAfterMs = plan.judgeAfterMs + nap[0]!.ms;
     log(`judged from ${seconds(judgeAfterMs)}: horizon + partition width + pruner cadence + autovacuum naptime (${seconds(nap[0]!.ms)})`);
-    const wide = await dropEmptyWidePartitions(db, plan.partitionWidthMs);
-    if (wide.length > 0)
-      log(
-        `dropped ${wide.length} empty day partitions made by the migration, so the pruner makes ${seconds(plan.partitionWidthMs)} ones (scripts/soak/partitions.ts)`,
-      );
     const service = new StatusService({ db: listDb, readTimeoutMs: 5_000, pollIntervalMs: 2_000, listMaxAgeMs: 0, log: () => {} });
 
     const fleet = new SoakFleet(plan.processes, database.url, plan.env, log, (id, code, last) => {

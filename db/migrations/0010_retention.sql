@@ -108,12 +108,15 @@ BEGIN
 END $$;
 --> statement-breakpoint
 
--- Partitions for the data already there (whole UTC days), and for today and the next two days.
+-- Day partitions for the reports already there (none on a fresh database): the pruner makes the
+-- ones ahead at the configured width on its first round (until then reports wait in the default
+-- partition, and move into their partition when it is made).
 DO $$
 DECLARE
-  day timestamptz := date_bin('1 day', coalesce((SELECT min(reported_at) FROM progress_reports_unpartitioned), clock_timestamp()), '2000-01-01 00:00:00+00');
+  day timestamptz := date_bin('1 day', (SELECT min(reported_at) FROM progress_reports_unpartitioned), '2000-01-01 00:00:00+00');
+  last timestamptz := (SELECT max(reported_at) FROM progress_reports_unpartitioned);
 BEGIN
-  WHILE day < clock_timestamp() + interval '3 days' LOOP
+  WHILE day <= last LOOP
     PERFORM leaseboard_report_partition(day, day + interval '1 day');
     day := day + interval '1 day';
   END LOOP;
