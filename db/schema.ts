@@ -300,8 +300,9 @@ export const alertState = pgTable(
 
 /**
  * Alert state transitions (facts): rule, scheduler, from → to, at (the judged status's database
- * time), the mode in force, and the evaluator's lease and epoch (fenced). History: pruned by the
- * retention job (lib/retention, issue 9) by `at`.
+ * time), the mode in force, and the evaluator's lease and epoch (fenced). History, bounded by a
+ * retention: the pruner (lib/jobs/retention-pruner) deletes rows older than
+ * LEASEBOARD_RETAIN_ALERT_EVENTS (30 d by default) by `at`.
  */
 export const alertEvents = pgTable(
   'alert_events',
@@ -337,7 +338,10 @@ export const alertModes = pgTable(
   (t) => [unique('alert_modes_rule_scheduler').on(t.rule, t.scheduler).nullsNotDistinct()],
 );
 
-/** Every mode change, append-only, never pruned (an audit trail). */
+/**
+ * Every mode change, append-only, never pruned (an audit trail): bounded by people, not by time —
+ * it grows only when an operator changes a mode (docs/design.md "Retention").
+ */
 export const alertModeAudit = pgTable(
   'alert_mode_audit',
   {

@@ -27,9 +27,12 @@ interface Step {
   counts?: (output: string, status: number | null) => Counts;
 }
 
+// vitest runs with --retry=0, so no test can pass on a second attempt; any test neither passed nor
+// skipped counts as failed, never as passed.
 const vitestCounts = (file: string) => (): Counts => {
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { numPassedTests: number; numFailedTests: number };
-  return { passed: report.numPassedTests, failed: report.numFailedTests };
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { numTotalTests: number; numPassedTests: number; numPendingTests: number; numTodoTests?: number };
+  const passed = report.numPassedTests;
+  return { passed, failed: report.numTotalTests - passed - report.numPendingTests - (report.numTodoTests ?? 0) };
 };
 
 /** The repo's copy of each golden file, and the shared one beside the repo when it exists. */
@@ -51,7 +54,7 @@ const STEPS: Step[] = [
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   {
     name: 'unit',
-    command: ['npx', 'vitest', 'run', '--project', 'unit', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/unit.json`],
+    command: ['npx', 'vitest', 'run', '--project', 'unit', '--retry=0', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/unit.json`],
     counts: vitestCounts(`${RESULTS}/unit.json`),
   },
   ...goldenFiles.map((file) => ({
@@ -64,7 +67,7 @@ const STEPS: Step[] = [
   })),
   {
     name: 'int',
-    command: ['npx', 'vitest', 'run', '--project', 'int', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/int.json`],
+    command: ['npx', 'vitest', 'run', '--project', 'int', '--retry=0', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/int.json`],
     counts: vitestCounts(`${RESULTS}/int.json`),
   },
   // The short soak (≤ 3 min wall): real processes, shrunk retention, flat growth or a non-zero exit (scripts/soak.ts).
