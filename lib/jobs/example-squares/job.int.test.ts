@@ -1,3 +1,5 @@
+// The README example job (README "Run your own job under a lease"); its table `squares` is not part of
+// Leaseboard's schema (only this test creates it) and is bounded by the job: 1,000 rows per occurrence.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../../db/testing/pools';
 import { leaseRow, poll, useSchedulers } from '../../scheduler/testing/fixtures';

@@ -14,11 +14,7 @@ export const squares = pgTable(
   (t) => [primaryKey({ columns: [t.occurrence, t.n] })],
 );
 
-/**
- * Its migration: the table, then the fence's triggers. Not part of Leaseboard's schema (only the
- * README example and its test create it); bounded by the job itself — 1,000 rows per occurrence — and,
- * in a real deployment, by a retention step of the job's own (as lib/jobs/retention-pruner does for ours).
- */
+/** Its migration: the table, then the fence's triggers. */
 export const SQUARES_MIGRATION = `
   CREATE TABLE IF NOT EXISTS squares (occurrence text NOT NULL, n bigint NOT NULL, square bigint NOT NULL,
     lease text NOT NULL, epoch bigint NOT NULL, PRIMARY KEY (occurrence, n));
