@@ -10,8 +10,8 @@ import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
 import { parseAlertConfig } from '../alerts';
 import { changeIntent } from '../lease/intent';
 import { DEFAULT_RETENTION } from '../retention';
-import { createReadOnlyPool, schedulerConfig, SchedulerRuntime, type Job, type RuntimeEvent } from '../scheduler';
-import { leaseRow, poll, useSchedulers } from '../scheduler/testing/fixtures';
+import { createReadOnlyPool, type Job } from '../scheduler';
+import { leaseRow, poll, runOneOccurrence, useSchedulers } from '../scheduler/testing/fixtures';
 import { alertEvaluatorJob } from './alert-evaluator';
 import { retentionPrunerJob } from './retention-pruner';
 
@@ -22,24 +22,10 @@ describe('automation never overturns an operator’s choice', () => {
   /** One round of `job` under a test-unique lease, in this process. */
   async function oneRound(job: Job): Promise<void> {
     const readDb = createReadOnlyPool(databaseUrl(), { applicationName: 'leaseboard-test-read' });
-    const events: RuntimeEvent[] = [];
-    const runtime = new SchedulerRuntime(job, schedulerConfig({ name: uniqueLease(job.name), batchWorkMs: 0 }), {
-      db: pool,
-      readDb,
-      onEvent: (e) => events.push(e),
-    });
-    runtime.start();
-    try {
-      await poll(
-        async () => events,
-        (seen) => seen.some((e) => e.event === 'occurrence_completed' || e.event === 'error'),
-        30_000,
-      );
-    } finally {
-      await runtime.stop();
+    const events = await runOneOccurrence(job, uniqueLease(job.name), { db: pool, readDb }).finally(async () => {
       await job.close?.();
       await readDb.end();
-    }
+    });
     expect(events.filter((e) => e.event === 'error')).toEqual([]);
   }
 

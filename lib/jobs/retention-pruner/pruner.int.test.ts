@@ -11,9 +11,9 @@ import { fencedWrites } from '../../lease/fenced-statements';
 import { writeFenced } from '../../lease/fenced-write';
 import { newInstanceToken } from '../../lease/token';
 import { DEFAULT_RETENTION } from '../../retention';
-import { createReadOnlyPool, schedulerConfig, SchedulerRuntime, type FencedStep, type RuntimeEvent } from '../../scheduler';
+import { createReadOnlyPool, type FencedStep } from '../../scheduler';
 import { appendReport } from '../../scheduler/report-store';
-import { poll } from '../../scheduler/testing/fixtures';
+import { runOneOccurrence } from '../../scheduler/testing/fixtures';
 import { cutoffsAt, retentionPrunerJob } from './index';
 
 const DAY = 86_400_000;
@@ -28,22 +28,9 @@ describe('the retention pruner (leaseboard-retention)', () => {
   const epochs = new Map<string, number>();
 
   /** One round of the real job under its own (test-unique) lease; resolves when it completed. */
-  async function runOneRound(): Promise<RuntimeEvent[]> {
-    const events: RuntimeEvent[] = [];
-    const lease = uniqueLease('pruner');
-    const runtime = new SchedulerRuntime(job, schedulerConfig({ name: lease, batchWorkMs: 0 }), { db: pool, readDb, onEvent: (e) => events.push(e) });
-    runtime.start();
-    try {
-      await poll(
-        async () => events,
-        (seen) => seen.some((e) => e.event === 'occurrence_completed' || e.event === 'error'),
-        30_000,
-      );
-    } finally {
-      await runtime.stop();
-    }
+  async function runOneRound(): Promise<void> {
+    const events = await runOneOccurrence(job, uniqueLease('pruner'), { db: pool, readDb });
     expect(events.filter((e) => e.event === 'error' || e.event === 'write_rejected')).toEqual([]);
-    return events;
   }
 
   const q = (text: string, values: unknown[] = []) => pool.query(text, values);

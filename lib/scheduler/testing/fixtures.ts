@@ -95,3 +95,26 @@ export async function planItemsOutsideTenure(db: Pick<pg.Pool, 'query'>, lease: 
   );
   return rows[0]!;
 }
+
+/** Runs one occurrence of `job` in this process under a test-unique lease `lease`; resolves with its events once it completed (or failed). */
+export async function runOneOccurrence(
+  job: import('../job').Job,
+  lease: string,
+  deps: { db: pg.Pool; readDb: import('../../../db/pool').ReadOnlyPool },
+): Promise<import('../events').RuntimeEvent[]> {
+  const { SchedulerRuntime } = await import('../runtime');
+  const { schedulerConfig } = await import('../config');
+  const events: import('../events').RuntimeEvent[] = [];
+  const runtime = new SchedulerRuntime(job, schedulerConfig({ name: lease, batchWorkMs: 0 }), { ...deps, onEvent: (e) => events.push(e) });
+  runtime.start();
+  try {
+    await poll(
+      async () => events,
+      (seen) => seen.some((e) => e.event === 'occurrence_completed' || e.event === 'error'),
+      120_000,
+    );
+  } finally {
+    await runtime.stop();
+  }
+  return events;
+}
