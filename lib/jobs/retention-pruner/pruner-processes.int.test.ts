@@ -6,8 +6,8 @@ import { databaseUrl, uniqueLease, usePool } from '../../../db/testing/pools';
 import { LeaseAuthority } from '../../lease/authority';
 import { newInstanceToken } from '../../lease/token';
 import { DEFAULT_RETENTION } from '../../retention';
-import { createReadOnlyPool, schedulerConfig, SchedulerRuntime, type RuntimeEvent } from '../../scheduler';
-import { poll, useSchedulers } from '../../scheduler/testing/fixtures';
+import { createReadOnlyPool } from '../../scheduler';
+import { runOneOccurrence, useSchedulers } from '../../scheduler/testing/fixtures';
 import { RETENTION_PRUNER_JOB, retentionPrunerJob } from './index';
 
 const ROWS = 1_000_000;
@@ -65,25 +65,11 @@ describe('the retention pruner with real processes', () => {
       }
     })();
 
-    const events: RuntimeEvent[] = [];
-    const runtime = new SchedulerRuntime(retentionPrunerJob(DEFAULT_RETENTION), schedulerConfig({ name: uniqueLease('pruner'), batchWorkMs: 0 }), {
-      db: pool,
-      readDb,
-      onEvent: (e) => events.push(e),
-    });
     const started = performance.now();
-    runtime.start();
-    try {
-      await poll(
-        async () => events,
-        (seen) => seen.some((e) => e.event === 'occurrence_completed' || e.event === 'error'),
-        120_000,
-      );
-    } finally {
-      await runtime.stop();
+    const events = await runOneOccurrence(retentionPrunerJob(DEFAULT_RETENTION), uniqueLease('pruner'), { db: pool, readDb }).finally(async () => {
       pruning = false;
       await renewing;
-    }
+    });
     const seconds = (performance.now() - started) / 1000;
     expect(events.filter((e) => e.event === 'error')).toEqual([]);
     expect((await pool.query(`SELECT count(*)::int AS n FROM plan_items WHERE lease = $1`, [owner])).rows[0].n).toBe(0);
