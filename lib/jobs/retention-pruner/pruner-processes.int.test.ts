@@ -16,6 +16,9 @@ const RENEW_DEADLINE_MS = 2_000;
 
 describe('the retention pruner with real processes', () => {
   const pool = usePool({ max: 6 });
+  // Seeding a million rows through the fence trigger and indexes takes seconds on a loaded machine: it gets
+  // its own pool without the product's 5 s statement timeout, which stays on every pool that is measured.
+  const seedPool = usePool({ max: 1, statementTimeoutMs: 120_000 });
   const readDb = createReadOnlyPool(databaseUrl(), { applicationName: 'leaseboard-test-read' });
   afterAll(() => readDb.end());
   const spawn = useSchedulers(databaseUrl);
@@ -35,7 +38,7 @@ describe('the retention pruner with real processes', () => {
        FROM generate_series(0, 40) o`,
       [owner, grant.epoch],
     );
-    await pool.query(
+    await seedPool.query(
       `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at)
        SELECT $1 || '@' || (d / 25000), d, 'short', $1, $2, clock_timestamp() FROM generate_series(0, $3::int - 1) d`,
       [owner, grant.epoch, ROWS],
