@@ -10,8 +10,8 @@
  */
 import { isoOrNull, msCol, type Queryable } from './db';
 
-export interface StoredDeliveryTarget {
-  id: string;
+/** One Alertmanager's delivery counters, as the evaluator measures them and the table stores them. */
+export interface DeliveryCounters {
   queueDepth: number;
   inFlight: number;
   consecutiveFailures: number;
@@ -23,6 +23,10 @@ export interface StoredDeliveryTarget {
   failedAttempts: number;
   rejectedAlerts: number;
   droppedAlerts: number;
+}
+
+export interface StoredDeliveryTarget extends DeliveryCounters {
+  id: string;
   observedAt: string;
 }
 

@@ -24,6 +24,7 @@ import {
   type SchedulerEvidence,
   type ServiceEvidence,
 } from '../../alerts';
+import type { DeliveryCounters } from '../../alerts/store/delivery';
 import type { StoredAlert } from '../../alerts/store/state';
 
 /** What the read step gathered (see ./read.ts). */
@@ -39,19 +40,9 @@ export interface RoundData {
   delivery: DeliveryRow[];
 }
 
-export interface DeliveryRow {
+/** One Alertmanager's counters, as this process's delivery sees them, under its id (`alertmanager-N`). */
+export interface DeliveryRow extends DeliveryCounters {
   target: string;
-  queueDepth: number;
-  inFlight: number;
-  consecutiveFailures: number;
-  lastError: string | null;
-  lastSuccessAgeMs: number | null;
-  lastFailureAgeMs: number | null;
-  nextAttemptInMs: number | null;
-  sentAlerts: number;
-  failedAttempts: number;
-  rejectedAlerts: number;
-  droppedAlerts: number;
 }
 
 /** An alert_state row as the evaluator writes it (lease, epoch and updated_at are the fence's). */
