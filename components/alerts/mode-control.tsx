@@ -7,13 +7,13 @@
  * confirmed it, then refreshes what depends on it.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useRef, useState } from 'react';
-import { REASON_MAX_LENGTH } from '@/lib/api/limits';
+import { useRef, useState } from 'react';
 import type { AlertModeName, AlertModeResponse, AlertRuleName } from '@/lib/api/types';
 import { MODE_TEXT } from '@/lib/client/alerts-display';
 import { putAlertMode } from '@/lib/client/api';
 import { formatUtc } from '@/lib/client/format';
 import { queryKeys, sessionQuery } from '@/lib/client/queries';
+import { ReasonDialog } from '../reason-dialog';
 
 const MODES: AlertModeName[] = ['on', 'shadow', 'off'];
 
@@ -21,7 +21,6 @@ export function ModeControl({ rule, scheduler, current }: { rule: AlertRuleName;
   const queryClient = useQueryClient();
   const session = useQuery(sessionQuery());
   const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   const [mode, setMode] = useState<AlertModeName>(current === 'on' ? 'shadow' : 'on');
   const [reason, setReason] = useState('');
   const [confirmed, setConfirmed] = useState<AlertModeResponse | null>(null);
@@ -41,10 +40,6 @@ export function ModeControl({ rule, scheduler, current }: { rule: AlertRuleName;
       ]),
   });
   if (session.data?.body.role !== 'operator') return null;
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    mutation.mutate();
-  };
   return (
     <span className="mode-control" data-testid="mode-control" data-rule={rule}>
       <button type="button" className="small-button" onClick={() => (mutation.reset(), dialog.current?.showModal())} data-testid="mode-open">
@@ -56,40 +51,31 @@ export function ModeControl({ rule, scheduler, current }: { rule: AlertRuleName;
           {formatUtc(confirmed.setting.at)}.
         </span>
       ) : null}
-      <dialog ref={dialog} className="confirm-dialog" aria-labelledby={titleId} data-testid="mode-dialog">
-        <form onSubmit={submit} className="form">
-          <h3 id={titleId}>Mode of {target}</h3>
-          <p className="small">
-            Now <strong>{current}</strong>. {scheduler === null ? 'Applies to every scheduler without its own setting.' : 'Applies to this scheduler only.'}{' '}
-            Leaving <em>on</em> withdraws what Alertmanager holds of it.
-          </p>
-          <fieldset>
-            <legend>New mode</legend>
-            {MODES.map((m) => (
-              <label key={m} className="radio">
-                <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} data-testid={`mode-${m}`} /> {MODE_TEXT[m]}
-              </label>
-            ))}
-          </fieldset>
-          <label>
-            Reason (recorded in the audit trail)
-            <textarea value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={REASON_MAX_LENGTH} rows={3} data-testid="mode-reason" />
-          </label>
-          {mutation.error ? (
-            <p className="banner tone-bad" role="alert" data-testid="mode-error">
-              {mutation.error.message}
-            </p>
-          ) : null}
-          <div className="dialog-buttons">
-            <button type="button" onClick={() => dialog.current?.close()} disabled={mutation.isPending}>
-              Cancel
-            </button>
-            <button type="submit" className="danger" disabled={mutation.isPending || reason.trim() === '' || mode === current} data-testid="mode-confirm">
-              {mutation.isPending ? 'Waiting for the server…' : `Set ${mode}`}
-            </button>
-          </div>
-        </form>
-      </dialog>
+      <ReasonDialog
+        dialogRef={dialog}
+        testIdPrefix="mode"
+        title={`Mode of ${target}`}
+        reason={reason}
+        onReasonChange={setReason}
+        pending={mutation.isPending}
+        error={mutation.error}
+        confirmLabel={`Set ${mode}`}
+        canConfirm={mode !== current}
+        onConfirm={() => mutation.mutate()}
+      >
+        <p className="small">
+          Now <strong>{current}</strong>. {scheduler === null ? 'Applies to every scheduler without its own setting.' : 'Applies to this scheduler only.'}{' '}
+          Leaving <em>on</em> withdraws what Alertmanager holds of it.
+        </p>
+        <fieldset>
+          <legend>New mode</legend>
+          {MODES.map((m) => (
+            <label key={m} className="radio">
+              <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} data-testid={`mode-${m}`} /> {MODE_TEXT[m]}
+            </label>
+          ))}
+        </fieldset>
+      </ReasonDialog>
     </span>
   );
 }

@@ -8,13 +8,13 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { type FormEvent, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { IntentResponse } from '@/lib/api/types';
-import { REASON_MAX_LENGTH } from '@/lib/api/limits';
 import type { SchedulerStatus } from '@/lib/status/types';
 import { postIntent } from '@/lib/client/api';
 import { formatUtc } from '@/lib/client/format';
 import { queryKeys, sessionQuery } from '@/lib/client/queries';
+import { ReasonDialog } from '../reason-dialog';
 
 export function IntentControl({ name, intent }: { name: string; intent: SchedulerStatus['intent'] }) {
   const queryClient = useQueryClient();
@@ -39,10 +39,6 @@ export function IntentControl({ name, intent }: { name: string; intent: Schedule
   });
   const role = session.data?.body.role;
   const verb = disabled ? 'Enable' : 'Disable';
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    mutation.mutate();
-  };
 
   return (
     <section className="panel intent-control" aria-labelledby="intent-heading" data-testid="intent-control">
@@ -72,35 +68,23 @@ export function IntentControl({ name, intent }: { name: string; intent: Schedule
           {session.data?.body.localSignIn ? <Link href={`/login?next=${encodeURIComponent(`/schedulers/${encodeURIComponent(name)}`)}`}>Sign in</Link> : null}
         </p>
       ) : null}
-      <dialog ref={dialog} className="confirm-dialog" aria-labelledby="intent-dialog-title" data-testid="intent-dialog">
-        <form onSubmit={submit} className="form">
-          <h3 id="intent-dialog-title">
-            {verb} {name}?
-          </h3>
-          <p className="small">
-            {disabled
-              ? 'Holders will acquire the lease and run it again.'
-              : 'The holder finishes the occurrence in flight, then releases the lease; nobody acquires it until an operator enables it again.'}
-          </p>
-          <label>
-            Reason (recorded in the audit trail)
-            <textarea value={reason} onChange={(e) => setReason(e.target.value)} required maxLength={REASON_MAX_LENGTH} rows={3} data-testid="intent-reason" />
-          </label>
-          {mutation.error ? (
-            <p className="banner tone-bad" role="alert" data-testid="intent-error">
-              {mutation.error.message}
-            </p>
-          ) : null}
-          <div className="dialog-buttons">
-            <button type="button" onClick={() => dialog.current?.close()} disabled={mutation.isPending}>
-              Cancel
-            </button>
-            <button type="submit" className="danger" disabled={mutation.isPending || reason.trim() === ''} data-testid="intent-confirm">
-              {mutation.isPending ? 'Waiting for the server…' : `${verb} ${name}`}
-            </button>
-          </div>
-        </form>
-      </dialog>
+      <ReasonDialog
+        dialogRef={dialog}
+        testIdPrefix="intent"
+        title={`${verb} ${name}?`}
+        reason={reason}
+        onReasonChange={setReason}
+        pending={mutation.isPending}
+        error={mutation.error}
+        confirmLabel={`${verb} ${name}`}
+        onConfirm={() => mutation.mutate()}
+      >
+        <p className="small">
+          {disabled
+            ? 'Holders will acquire the lease and run it again.'
+            : 'The holder finishes the occurrence in flight, then releases the lease; nobody acquires it until an operator enables it again.'}
+        </p>
+      </ReasonDialog>
     </section>
   );
 }
