@@ -11,7 +11,9 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..');
-const RESULTS = path.join(ROOT, 'test-reports');
+// One folder per database, so a run against DATABASE_URL beside a run against the embedded server
+// (as .ci/run does) never reads the other's report.
+const RESULTS = path.join(ROOT, 'test-reports', process.env.DATABASE_URL ? 'database-url' : 'embedded');
 mkdirSync(RESULTS, { recursive: true });
 
 interface Counts {
@@ -92,6 +94,12 @@ const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
+// A misspelt tier would otherwise select nothing and pass: every name must select a step.
+const unknown = (only ?? []).filter((name) => !STEPS.some((s) => s.name.startsWith(name)));
+if (unknown.length > 0) {
+  console.error(`test-all: --only names no step: ${unknown.join(', ')} (steps: ${[...new Set(STEPS.map((s) => s.name.split(' ')[0]))].join(', ')})`);
+  process.exit(2);
+}
 const total: Counts = { passed: 0, failed: 0 };
 const summary: string[] = [];
 let broken = false;
