@@ -14,53 +14,45 @@ import { formatUtc } from '@/lib/client/format';
 import { ALERTS_PAGE_LIMIT, alertsQuery } from '@/lib/client/queries';
 import { AlertStateBadge } from './alert-state-badge';
 import { ModeControl } from './mode-control';
+import { ScrollTable } from '../scroll-table';
 
 function RulesTable({ body }: { body: AlertsResponse }) {
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="rules-heading">
-      <table className="plain-table" data-testid="alert-rules">
-        <thead>
-          <tr>
-            <th scope="col">Rule</th>
-            <th scope="col">Severity</th>
-            <th scope="col">Mode</th>
-            <th scope="col" className="num">
-              Firing
-            </th>
-            <th scope="col" className="num">
-              Pending
-            </th>
-            <th scope="col" className="num">
-              Shadow
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {body.rules.map((r) => (
-            <tr key={r.rule} data-testid="alert-rule" data-rule={r.rule} data-mode={r.mode}>
-              <th scope="row">
-                <Link href={runbookPath(r.rule)}>{r.rule}</Link>
-              </th>
-              <td>{r.severity}</td>
-              <td>
-                <span data-testid="rule-mode">{MODE_TEXT[r.mode]}</span>
-                <span className="muted small"> {r.setting ? `(${r.setting.by}, ${formatUtc(r.setting.at)}: ${r.setting.reason})` : '(default)'}</span>{' '}
-                <ModeControl rule={r.rule} scheduler={null} current={r.mode} />
-              </td>
-              <td className="num" data-testid="count-firing">
-                {r.counts.firing}
-              </td>
-              <td className="num" data-testid="count-pending">
-                {r.counts.pending}
-              </td>
-              <td className="num" data-testid="count-shadow">
-                {r.counts.shadow}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ScrollTable
+      labelledBy="rules-heading"
+      testId="alert-rules"
+      columns={[
+        { label: 'Rule' },
+        { label: 'Severity' },
+        { label: 'Mode' },
+        { label: 'Firing', num: true },
+        { label: 'Pending', num: true },
+        { label: 'Shadow', num: true },
+      ]}
+    >
+      {body.rules.map((r) => (
+        <tr key={r.rule} data-testid="alert-rule" data-rule={r.rule} data-mode={r.mode}>
+          <th scope="row">
+            <Link href={runbookPath(r.rule)}>{r.rule}</Link>
+          </th>
+          <td>{r.severity}</td>
+          <td>
+            <span data-testid="rule-mode">{MODE_TEXT[r.mode]}</span>
+            <span className="muted small"> {r.setting ? `(${r.setting.by}, ${formatUtc(r.setting.at)}: ${r.setting.reason})` : '(default)'}</span>{' '}
+            <ModeControl rule={r.rule} scheduler={null} current={r.mode} />
+          </td>
+          <td className="num" data-testid="count-firing">
+            {r.counts.firing}
+          </td>
+          <td className="num" data-testid="count-pending">
+            {r.counts.pending}
+          </td>
+          <td className="num" data-testid="count-shadow">
+            {r.counts.shadow}
+          </td>
+        </tr>
+      ))}
+    </ScrollTable>
   );
 }
 
@@ -88,36 +80,33 @@ function AlertsTable({ body }: { body: AlertsResponse }) {
           The {body.alerts.length} worst of {body.total} alerts.
         </p>
       ) : null}
-      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="list-heading">
-        <table className="plain-table" data-testid="alert-list">
-          <thead>
-            <tr>
-              <th scope="col">Rule</th>
-              <th scope="col">Scheduler (as it was then)</th>
-              <th scope="col">State</th>
-              <th scope="col">Since (UTC)</th>
-              <th scope="col">Summary</th>
-              <th scope="col">Alertmanager</th>
-            </tr>
-          </thead>
-          <tbody>
-            {body.alerts.map((a) => (
-              <tr key={`${a.rule}/${a.scheduler ?? ''}`} data-testid="alert-entry" data-rule={a.rule} data-scheduler={a.scheduler ?? ''} data-state={a.state}>
-                <th scope="row">{a.rule}</th>
-                <td>
-                  <AlertLink alert={a} />
-                </td>
-                <td>
-                  <AlertStateBadge state={a.state} mode={a.mode} />
-                </td>
-                <td className="num">{formatUtc(a.since)}</td>
-                <td className="wrap">{a.summary ?? ''}</td>
-                <td data-testid="alert-delivery">{deliveryText(a)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ScrollTable
+        labelledBy="list-heading"
+        testId="alert-list"
+        columns={[
+          { label: 'Rule' },
+          { label: 'Scheduler (as it was then)' },
+          { label: 'State' },
+          { label: 'Since (UTC)' },
+          { label: 'Summary' },
+          { label: 'Alertmanager' },
+        ]}
+      >
+        {body.alerts.map((a) => (
+          <tr key={`${a.rule}/${a.scheduler ?? ''}`} data-testid="alert-entry" data-rule={a.rule} data-scheduler={a.scheduler ?? ''} data-state={a.state}>
+            <th scope="row">{a.rule}</th>
+            <td>
+              <AlertLink alert={a} />
+            </td>
+            <td>
+              <AlertStateBadge state={a.state} mode={a.mode} />
+            </td>
+            <td className="num">{formatUtc(a.since)}</td>
+            <td className="wrap">{a.summary ?? ''}</td>
+            <td data-testid="alert-delivery">{deliveryText(a)}</td>
+          </tr>
+        ))}
+      </ScrollTable>
     </>
   );
 }
@@ -144,38 +133,31 @@ function Delivery({ body }: { body: AlertsResponse }) {
       {targets.length === 0 ? (
         <p className="muted small">The evaluator has not reported on delivery yet.</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="delivery-heading">
-          <table className="plain-table" data-testid="delivery-targets">
-            <thead>
-              <tr>
-                <th scope="col">Alertmanager</th>
-                <th scope="col">State</th>
-                <th scope="col" className="num">
-                  Waiting
-                </th>
-                <th scope="col" className="num">
-                  Accepted
-                </th>
-                <th scope="col">Last accepted (UTC)</th>
-              </tr>
-            </thead>
-            <tbody>
-              {targets.map((t) => (
-                <tr key={t.id} data-testid="delivery-target" data-failing={t.consecutiveFailures > 0}>
-                  <th scope="row">{t.id}</th>
-                  <td className={t.consecutiveFailures > 0 ? 'tone-text-bad' : ''}>
-                    {t.consecutiveFailures > 0
-                      ? `failing (${t.lastError ?? 'error'}), ${t.consecutiveFailures} attempt${t.consecutiveFailures === 1 ? '' : 's'}; retrying with backoff`
-                      : 'delivering'}
-                  </td>
-                  <td className="num">{t.queueDepth}</td>
-                  <td className="num">{t.sentAlerts}</td>
-                  <td className="num">{t.lastSuccessAt ? formatUtc(t.lastSuccessAt) : 'never'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable
+          labelledBy="delivery-heading"
+          testId="delivery-targets"
+          columns={[
+            { label: 'Alertmanager' },
+            { label: 'State' },
+            { label: 'Waiting', num: true },
+            { label: 'Accepted', num: true },
+            { label: 'Last accepted (UTC)' },
+          ]}
+        >
+          {targets.map((t) => (
+            <tr key={t.id} data-testid="delivery-target" data-failing={t.consecutiveFailures > 0}>
+              <th scope="row">{t.id}</th>
+              <td className={t.consecutiveFailures > 0 ? 'tone-text-bad' : ''}>
+                {t.consecutiveFailures > 0
+                  ? `failing (${t.lastError ?? 'error'}), ${t.consecutiveFailures} attempt${t.consecutiveFailures === 1 ? '' : 's'}; retrying with backoff`
+                  : 'delivering'}
+              </td>
+              <td className="num">{t.queueDepth}</td>
+              <td className="num">{t.sentAlerts}</td>
+              <td className="num">{t.lastSuccessAt ? formatUtc(t.lastSuccessAt) : 'never'}</td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </>
   );
@@ -211,32 +193,24 @@ export function AlertsOverview() {
         {body.overrides.length === 0 ? (
           <p className="muted">None: every scheduler follows its rule&apos;s mode.</p>
         ) : (
-          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="overrides-heading">
-            <table className="plain-table" data-testid="alert-overrides">
-              <thead>
-                <tr>
-                  <th scope="col">Rule</th>
-                  <th scope="col">Scheduler</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Who, when, why</th>
-                </tr>
-              </thead>
-              <tbody>
-                {body.overrides.map((o) => (
-                  <tr key={`${o.rule}/${o.scheduler}`} data-testid="alert-override">
-                    <th scope="row">{o.rule}</th>
-                    <td>
-                      <Link href={`/schedulers/${encodeURIComponent(o.scheduler)}`}>{o.scheduler}</Link>
-                    </td>
-                    <td>{o.mode}</td>
-                    <td className="wrap small">
-                      {o.by}, {formatUtc(o.at)}: {o.reason}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable
+            labelledBy="overrides-heading"
+            testId="alert-overrides"
+            columns={[{ label: 'Rule' }, { label: 'Scheduler' }, { label: 'Mode' }, { label: 'Who, when, why' }]}
+          >
+            {body.overrides.map((o) => (
+              <tr key={`${o.rule}/${o.scheduler}`} data-testid="alert-override">
+                <th scope="row">{o.rule}</th>
+                <td>
+                  <Link href={`/schedulers/${encodeURIComponent(o.scheduler)}`}>{o.scheduler}</Link>
+                </td>
+                <td>{o.mode}</td>
+                <td className="wrap small">
+                  {o.by}, {formatUtc(o.at)}: {o.reason}
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
         )}
       </section>
       <section className="panel" aria-labelledby="delivery-heading">

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import type { AuditEntry } from '@/lib/api/types';
 import { formatUtc } from '@/lib/client/format';
 import { auditQuery } from '@/lib/client/queries';
+import { ScrollTable } from '../scroll-table';
 
 const ACTION: Record<AuditEntry['action'], string> = {
   'scheduler.disable': 'disabled scheduler',
@@ -43,40 +44,38 @@ export function AuditTable({ scheduler, headingId }: { scheduler: string | null;
     );
   }
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-labelledby={headingId}>
-      <table className="plain-table audit-table" data-testid="audit-table">
-        <thead>
-          <tr>
-            <th scope="col">When (UTC)</th>
-            <th scope="col">Who</th>
-            <th scope="col">What</th>
-            {scheduler === null ? <th scope="col">Scheduler or rule</th> : null}
-            <th scope="col">From → to</th>
-            <th scope="col">Why</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((entry) => (
-            <tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
-              <td className="num">{formatUtc(entry.at)}</td>
-              <td>{entry.who}</td>
-              <td>
-                {ACTION[entry.action]}
-                {scheduler !== null && entry.rule !== null ? ` of ${entry.rule}` : ''}
-              </td>
-              {scheduler === null ? (
-                <td>
-                  <Target entry={entry} />
-                </td>
-              ) : null}
-              <td>
-                {entry.from} → {entry.to}
-              </td>
-              <td className="wrap">{entry.reason}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ScrollTable
+      labelledBy={headingId}
+      testId="audit-table"
+      className="audit-table"
+      columns={[
+        { label: 'When (UTC)' },
+        { label: 'Who' },
+        { label: 'What' },
+        scheduler === null ? { label: 'Scheduler or rule' } : null,
+        { label: 'From → to' },
+        { label: 'Why' },
+      ]}
+    >
+      {entries.map((entry) => (
+        <tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
+          <td className="num">{formatUtc(entry.at)}</td>
+          <td>{entry.who}</td>
+          <td>
+            {ACTION[entry.action]}
+            {scheduler !== null && entry.rule !== null ? ` of ${entry.rule}` : ''}
+          </td>
+          {scheduler === null ? (
+            <td>
+              <Target entry={entry} />
+            </td>
+          ) : null}
+          <td>
+            {entry.from} → {entry.to}
+          </td>
+          <td className="wrap">{entry.reason}</td>
+        </tr>
+      ))}
+    </ScrollTable>
   );
 }

@@ -14,6 +14,7 @@ import { alertMoment, deliveryText, MODE_SOURCE_TEXT, runbookPath, schedulerAt }
 import { formatUtc } from '@/lib/client/format';
 import { AlertStateBadge } from '../alerts/alert-state-badge';
 import { ModeControl } from '../alerts/mode-control';
+import { ScrollTable } from '../scroll-table';
 
 function AlertRow({ name, alert, live }: { name: string; alert: SchedulerAlert; live: boolean }) {
   return (
@@ -60,59 +61,43 @@ export function AlertsSection({ name, alerts, modes, asOf }: { name: string; ale
           {live ? 'No alert is pending or firing for this scheduler.' : `No alert was pending or firing at ${formatUtc(asOf)}.`}
         </p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="alerts-heading">
-          <table className="plain-table" data-testid="scheduler-alerts">
-            <thead>
-              <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">State</th>
-                <th scope="col">When</th>
-                <th scope="col">Summary</th>
-                <th scope="col">{live ? 'Alertmanager' : ''}</th>
-                <th scope="col">
-                  <span className="visually-hidden">Silence</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {alerts.map((alert) => (
-                <AlertRow key={alert.rule} name={name} alert={alert} live={live} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable
+          labelledBy="alerts-heading"
+          testId="scheduler-alerts"
+          columns={[
+            { label: 'Rule' },
+            { label: 'State' },
+            { label: 'When' },
+            { label: 'Summary' },
+            { label: live ? 'Alertmanager' : '' },
+            { label: 'Silence', hidden: true },
+          ]}
+        >
+          {alerts.map((alert) => (
+            <AlertRow key={alert.rule} name={name} alert={alert} live={live} />
+          ))}
+        </ScrollTable>
       )}
       {live && modes.length > 0 ? (
         <details className="alert-modes" data-testid="alert-modes">
           <summary>Rule modes for {name}</summary>
-          <div className="table-scroll" tabIndex={0} role="region" aria-label={`Rule modes for ${name}`}>
-            <table className="plain-table">
-              <thead>
-                <tr>
-                  <th scope="col">Rule</th>
-                  <th scope="col">Mode here</th>
-                  <th scope="col">Set by</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Change</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {modes.map((m) => (
-                  <tr key={m.rule} data-testid="alert-mode-row" data-rule={m.rule} data-mode={m.mode}>
-                    <th scope="row">{m.rule}</th>
-                    <td>
-                      <strong>{m.mode}</strong> <span className="muted small">({MODE_SOURCE_TEXT[m.source]})</span>
-                    </td>
-                    <td className="wrap small">{m.setting ? `${m.setting.by}, ${formatUtc(m.setting.at)}: ${m.setting.reason}` : '—'}</td>
-                    <td>
-                      <ModeControl rule={m.rule} scheduler={name} current={m.mode} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable
+            label={`Rule modes for ${name}`}
+            columns={[{ label: 'Rule' }, { label: 'Mode here' }, { label: 'Set by' }, { label: 'Change', hidden: true }]}
+          >
+            {modes.map((m) => (
+              <tr key={m.rule} data-testid="alert-mode-row" data-rule={m.rule} data-mode={m.mode}>
+                <th scope="row">{m.rule}</th>
+                <td>
+                  <strong>{m.mode}</strong> <span className="muted small">({MODE_SOURCE_TEXT[m.source]})</span>
+                </td>
+                <td className="wrap small">{m.setting ? `${m.setting.by}, ${formatUtc(m.setting.at)}: ${m.setting.reason}` : '—'}</td>
+                <td>
+                  <ModeControl rule={m.rule} scheduler={name} current={m.mode} />
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
         </details>
       ) : null}
     </section>

@@ -1,6 +1,7 @@
 /** Fenced writes the resource refused because their epoch was no longer current (a paused holder waking up). */
 import type { StaleWriteRejection } from '@/lib/api/types';
 import { formatUtc } from '@/lib/client/format';
+import { ScrollTable } from '../scroll-table';
 
 const REASON: Record<StaleWriteRejection['reason'], string> = {
   stale_epoch: 'a newer epoch holds the lease',
@@ -18,32 +19,23 @@ export function RejectionsTable({ rejections }: { rejections: readonly StaleWrit
           No stale write was rejected recently.
         </p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="rejections-heading">
-          <table className="plain-table" data-testid="rejections-table">
-            <thead>
-              <tr>
-                <th scope="col">At</th>
-                <th scope="col">Epoch tried</th>
-                <th scope="col">Current epoch</th>
-                <th scope="col">Resource</th>
-                <th scope="col">Why refused</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rejections.map((rejection, index) => (
-                <tr key={`${rejection.at}-${index}`} data-testid="rejection-row" data-attempted-epoch={rejection.attemptedEpoch}>
-                  <td className="num">{formatUtc(rejection.at)}</td>
-                  <td className="num">{rejection.attemptedEpoch}</td>
-                  <td className="num">{rejection.currentEpoch ?? '—'}</td>
-                  <td>
-                    <code>{rejection.resource}</code>
-                  </td>
-                  <td>{REASON[rejection.reason]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable
+          labelledBy="rejections-heading"
+          testId="rejections-table"
+          columns={[{ label: 'At' }, { label: 'Epoch tried' }, { label: 'Current epoch' }, { label: 'Resource' }, { label: 'Why refused' }]}
+        >
+          {rejections.map((rejection, index) => (
+            <tr key={`${rejection.at}-${index}`} data-testid="rejection-row" data-attempted-epoch={rejection.attemptedEpoch}>
+              <td className="num">{formatUtc(rejection.at)}</td>
+              <td className="num">{rejection.attemptedEpoch}</td>
+              <td className="num">{rejection.currentEpoch ?? '—'}</td>
+              <td>
+                <code>{rejection.resource}</code>
+              </td>
+              <td>{REASON[rejection.reason]}</td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );

@@ -2,6 +2,7 @@
 import type { Tenure } from '@/lib/api/types';
 import { formatUtc } from '@/lib/client/format';
 import { formatDuration } from '@/lib/status';
+import { ScrollTable } from '../scroll-table';
 
 const BEGAN: Record<Tenure['began'], string> = { acquired: 'acquired', taken_over: 'took over' };
 const ENDED: Record<NonNullable<Tenure['ended']>, string> = { released: 'released', expired: 'expired' };
@@ -17,36 +18,27 @@ export function TransitionsTable({ transitions, observedAt }: { transitions: rea
       {transitions.length === 0 ? (
         <p className="muted">The lease has never been held.</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="transitions-heading">
-          <table className="plain-table" data-testid="transitions-table">
-            <thead>
-              <tr>
-                <th scope="col">Epoch</th>
-                <th scope="col">Holder</th>
-                <th scope="col">From</th>
-                <th scope="col">To</th>
-                <th scope="col">Tenure</th>
-              </tr>
-            </thead>
-            <tbody>
-              {transitions.map((tenure) => (
-                <tr key={tenure.epoch} data-testid="transition-row" data-epoch={tenure.epoch} data-holder={tenure.holder}>
-                  <td className="num">{tenure.epoch}</td>
-                  <td>
-                    <code>{tenure.holder}</code> {tenure.label ? <span className="muted">({tenure.label})</span> : null}
-                  </td>
-                  <td className="num">
-                    {formatUtc(tenure.from)} <span className="muted small">{BEGAN[tenure.began]}</span>
-                  </td>
-                  <td className="num">
-                    {tenure.to ? formatUtc(tenure.to) : 'now'} <span className="muted small">{tenure.ended ? ENDED[tenure.ended] : 'holding'}</span>
-                  </td>
-                  <td className="num">{formatDuration(tenureMs(tenure, observedAt))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable
+          labelledBy="transitions-heading"
+          testId="transitions-table"
+          columns={[{ label: 'Epoch' }, { label: 'Holder' }, { label: 'From' }, { label: 'To' }, { label: 'Tenure' }]}
+        >
+          {transitions.map((tenure) => (
+            <tr key={tenure.epoch} data-testid="transition-row" data-epoch={tenure.epoch} data-holder={tenure.holder}>
+              <td className="num">{tenure.epoch}</td>
+              <td>
+                <code>{tenure.holder}</code> {tenure.label ? <span className="muted">({tenure.label})</span> : null}
+              </td>
+              <td className="num">
+                {formatUtc(tenure.from)} <span className="muted small">{BEGAN[tenure.began]}</span>
+              </td>
+              <td className="num">
+                {tenure.to ? formatUtc(tenure.to) : 'now'} <span className="muted small">{tenure.ended ? ENDED[tenure.ended] : 'holding'}</span>
+              </td>
+              <td className="num">{formatDuration(tenureMs(tenure, observedAt))}</td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );
