@@ -1,8 +1,10 @@
-// ESLint flat config: Next.js core-web-vitals + TypeScript rules, the layer
-// rules of docs/design.md ("Layers"), no import cycles, and prettier's check.
+// ESLint flat config: Next.js core-web-vitals + TypeScript rules and the layer
+// rules of docs/design.md ("Layers"). `npm run lint` also runs the cycle check
+// (scripts/check-cycles.ts, madge: seconds, where import/no-cycle took most of
+// a minute) and prettier's check.
 //
 // Layers are enforced on production modules; tests (`*.test.ts`, `testing/`)
-// compose layers on purpose and are only held to `import/no-cycle`.
+// compose layers on purpose and are held only to the cycle check.
 // scripts/lint-rules.unit.test.ts proves that a forbidden import fails.
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
@@ -183,10 +185,6 @@ const config = [
   ...nextTs,
   // Playwright fixtures call their `use` callback, which is not React's `use`.
   { files: ['e2e/**'], rules: { 'react-hooks/rules-of-hooks': 'off' } },
-  {
-    files: ['**/*.{ts,tsx,mts,mjs}'],
-    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
-  },
   {
     files: ['**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts', '**/testing/**'],

@@ -1,14 +1,17 @@
-// The layer rules and the cycle check of eslint.config.mjs, run through ESLint
-// itself: given a module in one layer importing another, expect lint to fail
-// (or pass) with the rule that names the layer.
-import { ESLint } from 'eslint';
+// The layer rules of eslint.config.mjs, run through ESLint itself: given a
+// module in one layer importing another, expect lint to fail (or pass) with
+// the rule that names the layer. And the cycle check `npm run lint` runs
+// (scripts/check-cycles.ts): given a deliberate cycle, expect it named and a
+// non-zero exit.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { findCycles } from './check-cycles';
 
 const ROOT = path.resolve(__dirname, '..');
-const eslint = new ESLint({ cwd: ROOT, ignore: false });
-// no-cycle walks the importing file on disk; the layer cases lint text at a path that does not exist.
-const layersOnly = new ESLint({ cwd: ROOT, ignore: false, overrideConfig: { rules: { 'import/no-cycle': 'off' } } });
+const layersOnly = new ESLint({ cwd: ROOT, ignore: false });
 
 async function lint(filePath: string, code: string): Promise<string[]> {
   const [result] = await layersOnly.lintText(code, { filePath: path.join(ROOT, filePath) });
@@ -82,10 +85,26 @@ describe('layer rules', () => {
 
 describe('cycles', () => {
   it(
-    'an import cycle fails lint (scripts/lint-fixtures/cycle-a.ts ⇄ cycle-b.ts)',
+    'an import cycle fails lint (scripts/lint-fixtures/cycle-a.ts ⇄ cycle-b.ts), and the check is part of `npm run lint`',
+    () => {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-cycles.ts', 'scripts/lint-fixtures/cycle-a.ts'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).toBe(1);
+      expect(run.stderr).toContain('scripts/lint-fixtures/cycle-a.ts → scripts/lint-fixtures/cycle-b.ts → scripts/lint-fixtures/cycle-a.ts');
+      const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+      expect(scripts.lint).toContain('tsx scripts/check-cycles.ts');
+    },
+    SLOW,
+  );
+
+  it(
+    'a cycle of type-only imports, through the `@/` alias, counts too (type-cycle-a.ts ⇄ type-cycle-b.ts)',
     async () => {
-      const [result] = await eslint.lintFiles(['scripts/lint-fixtures/cycle-a.ts']);
-      expect(result?.messages.map((m) => m.ruleId)).toContain('import/no-cycle');
+      expect(await findCycles(['scripts/lint-fixtures/type-cycle-a.ts'])).toEqual([
+        ['scripts/lint-fixtures/type-cycle-a.ts', 'scripts/lint-fixtures/type-cycle-b.ts'],
+      ]);
     },
     SLOW,
   );

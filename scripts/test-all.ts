@@ -52,7 +52,7 @@ const SHORT_SOAK = ['--minutes', '2.5', '--speed', '20', '--horizon', '30s'];
 
 const STEPS: Step[] = [
   { name: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
-  // ESLint (with the layer rules and no-cycle) and prettier's check: `npm run lint`.
+  // ESLint (with the layer rules), the cycle check and prettier's check: `npm run lint`.
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   {
     name: 'unit',
