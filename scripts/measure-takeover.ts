@@ -9,19 +9,9 @@ import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
 import { seedDocuments } from '../lib/jobs/retention-planner/documents';
 import { SchedulerProcess } from '../lib/scheduler/process';
+import { FAST_FLAGS } from '../lib/scheduler/testing/fast-flags';
 
 const RUNS = Number(process.env.RUNS ?? 10);
-const FLAGS = {
-  ttl: 3_000,
-  'renew-every': 1_000,
-  'renew-deadline': 2_000,
-  'safety-margin': 500,
-  'report-every': 250,
-  every: 60_000,
-  'batch-size': 50,
-  'batch-work': 400,
-  'stall-after': 2_000,
-};
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main() {
@@ -31,10 +21,10 @@ async function main() {
   const processes: SchedulerProcess[] = [];
   try {
     await seedDocuments(pool, 50_000);
-    const a = new SchedulerProcess({ lease, label: 'A', databaseUrl: database.url, flags: FLAGS });
+    const a = new SchedulerProcess({ lease, label: 'A', databaseUrl: database.url, flags: FAST_FLAGS });
     processes.push(a);
     await a.waitFor((line) => line.event === 'acquired');
-    const b = new SchedulerProcess({ lease, label: 'B', databaseUrl: database.url, flags: FLAGS });
+    const b = new SchedulerProcess({ lease, label: 'B', databaseUrl: database.url, flags: FAST_FLAGS });
     processes.push(b);
     await b.waitFor((line) => line.event === 'held');
     const fromPause: number[] = [];
@@ -71,7 +61,7 @@ async function main() {
         `run ${run + 1}: epoch ${epoch}→${epoch + 1}, takeover ${fromPause.at(-1)} ms after the pause, ${Math.round(fromExpiry.at(-1)!)} ms after expiry; stale writes attempted ${stale.rows[0].rejected + stale.rows[0].accepted}, accepted ${stale.rows[0].accepted}`,
       );
     }
-    console.log(`\nttl ${FLAGS.ttl} ms, renew every ${FLAGS['renew-every']} ms, acquisition retry ≈ renew-every ±10%`);
+    console.log(`\nttl ${FAST_FLAGS.ttl} ms, renew every ${FAST_FLAGS['renew-every']} ms, acquisition retry ≈ renew-every ±10%`);
     console.log(`takeover after pause: median ${median(fromPause)} ms (min ${Math.min(...fromPause)}, max ${Math.max(...fromPause)}) over ${RUNS} runs`);
     console.log(`takeover after expiry (database clock): median ${Math.round(median(fromExpiry))} ms`);
     console.log(`stale writes after resume: attempted ${attempted}, accepted ${accepted}`);

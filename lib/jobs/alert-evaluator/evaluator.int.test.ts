@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertEvents } from '../../../db/schema';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
@@ -41,11 +42,9 @@ const ALERT_ENV = {
 const EVALUATOR_FLAGS = { every: 1_000, 'batch-work': 0, ttl: 3_000, 'renew-every': 1_000, 'renew-deadline': 2_000, 'safety-margin': 500 };
 const POLL = 30_000;
 
-describe('the alert evaluator with a real Alertmanager', () => {
-  const pool = usePool();
-  const spawn = useSchedulers(databaseUrl);
-  let am: LocalAlertmanager;
-
+/** Per describe: documents for the schedulers to plan over, and a real Alertmanager on loopback, closed after its tests. */
+function useAlertEnvironment(pool: pg.Pool): { readonly am: LocalAlertmanager } {
+  let am: LocalAlertmanager | null = null;
   beforeAll(async () => {
     await seedDocuments(pool, 20_000);
     const started = await startLocalAlertmanager();
@@ -53,9 +52,21 @@ describe('the alert evaluator with a real Alertmanager', () => {
     am = started.am;
   });
   afterAll(() => am?.close());
+  return {
+    get am() {
+      if (am === null) throw new Error('the Alertmanager has not started');
+      return am;
+    },
+  };
+}
+
+describe('the alert evaluator with a real Alertmanager', () => {
+  const pool = usePool();
+  const spawn = useSchedulers(databaseUrl);
+  const env = useAlertEnvironment(pool);
 
   const evaluator = (label: string) =>
-    spawn(ALERT_EVALUATOR_JOB, label, EVALUATOR_FLAGS, { job: ALERT_EVALUATOR_JOB, env: { ...ALERT_ENV, ALERTMANAGER_URL: am.url } });
+    spawn(ALERT_EVALUATOR_JOB, label, EVALUATOR_FLAGS, { job: ALERT_EVALUATOR_JOB, env: { ...ALERT_ENV, ALERTMANAGER_URL: env.am.url } });
   /** A retention planner with an occurrence in flight (400 batches of 50 documents, 400 ms each). */
   const scheduler = async (name: string) => {
     const s = spawn(name, 'A');
@@ -89,7 +100,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
       )
     ).rows;
   const notified = (scheduler: string, alertname: string, status: 'firing' | 'resolved') =>
-    am.webhook.alerts().filter((a) => a.labels.scheduler === scheduler && a.labels.alertname === alertname && a.status === status);
+    env.am.webhook.alerts().filter((a) => a.labels.scheduler === scheduler && a.labels.alertname === alertname && a.status === status);
   const roundsOf = (process: { lines: { event: string }[] }) => process.lines.filter((line) => line.event === 'occurrence_completed').length;
   /** Resolves once `process` has completed `n` more rounds. */
   const moreRounds = async (process: { lines: { event: string }[] }, n: number) => {
@@ -172,7 +183,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
     await moreRounds(e, 3);
     expect(await stateOf('SchedulerStalled', name)).toMatchObject({ state: 'firing', sent_at: null, sent_as: null });
     expect(notified(name, 'SchedulerStalled', 'firing')).toEqual([]);
-    expect((await am.alerts()).filter((a) => a.labels.scheduler === name)).toEqual([]); // Alertmanager's own view: nothing
+    expect((await env.am.alerts()).filter((a) => a.labels.scheduler === name)).toEqual([]); // Alertmanager's own view: nothing
     expect((await eventsOf(name)).map((x) => [x.rule, x.to, x.mode])).toContainEqual(['SchedulerStalled', 'firing', 'shadow']);
 
     expect((await setMode('SchedulerStalled', name, 'off')).kind).toBe('changed');
@@ -335,7 +346,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
     await moreRounds(e2, 3);
     expect(notified(name, 'SchedulerStalled', 'firing')).toHaveLength(1);
     expect(notified(name, 'SchedulerStalled', 'resolved')).toHaveLength(1);
-    expect((await am.alerts()).filter((a) => a.labels.scheduler === name)).toEqual([]); // resolved at Alertmanager
+    expect((await env.am.alerts()).filter((a) => a.labels.scheduler === name)).toEqual([]); // resolved at Alertmanager
   });
 
   it('Alertmanager stopped: delivery retries with backoff, evaluation goes on; back: delivery resumes', async () => {
@@ -344,7 +355,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
     await setMode('SchedulerStalled', name, 'on');
     const e = evaluator('E1');
     await e.waitFor((line) => line.event === 'acquired', POLL);
-    await am.stop();
+    await env.am.stop();
     try {
       s.signal('SIGUSR1');
       const firing = await poll(
@@ -375,7 +386,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
         POLL,
       );
     } finally {
-      await am.start();
+      await env.am.start();
     }
     await poll(
       async () => notified(name, 'SchedulerStalled', 'firing'),
@@ -398,21 +409,14 @@ describe('the alert evaluator with a real Alertmanager', () => {
 describe('a round whose write the database refuses delivers nothing', () => {
   const pool = usePool();
   const spawn = useSchedulers(databaseUrl);
-  let am: LocalAlertmanager;
-  beforeAll(async () => {
-    await seedDocuments(pool, 20_000);
-    const started = await startLocalAlertmanager();
-    if (started.kind === 'missing') throw new Error(started.hint);
-    am = started.am;
-  });
-  afterAll(() => am?.close());
+  const env = useAlertEnvironment(pool);
 
   it('the first round that would page is paused before its write while another holder takes the lease: refused, and never sent', async () => {
     const name = uniqueLease('refused');
     const s = spawn(name, 'A');
     await s.waitFor((line) => line.event === 'occurrence_started', POLL);
     await changeAlertMode(pool, { rule: 'SchedulerStalled', scheduler: name, mode: 'on', by: 'tester', reason: 'refused round' });
-    const config = parseAlertConfig({ ...ALERT_ENV, ALERTMANAGER_URL: am.url });
+    const config = parseAlertConfig({ ...ALERT_ENV, ALERTMANAGER_URL: env.am.url });
     const real = alertEvaluatorJob({ config }).steps[0] as FencedStep<RoundData, RoundPlan>;
     // The real step, watched: which round first plans to page for this scheduler.
     let paging: RoundPlan | null = null;
@@ -469,11 +473,11 @@ describe('a round whose write the database refuses delivers nothing', () => {
       });
       expect(held.kind).toBe('released');
       await poll(
-        async () => am.webhook.alerts().filter((a) => a.labels.scheduler === name && a.status === 'firing'),
+        async () => env.am.webhook.alerts().filter((a) => a.labels.scheduler === name && a.status === 'firing'),
         (alerts) => alerts.length > 0,
         POLL,
       );
-      const [page] = am.webhook.alerts().filter((a) => a.labels.scheduler === name && a.status === 'firing');
+      const [page] = env.am.webhook.alerts().filter((a) => a.labels.scheduler === name && a.status === 'firing');
       const stored = await pool.query<{ fired_at: string }>(
         `SELECT to_char(fired_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS fired_at FROM alert_state WHERE rule = 'SchedulerStalled' AND scheduler = $1`,
         [name],
@@ -481,7 +485,7 @@ describe('a round whose write the database refuses delivers nothing', () => {
       const refusedSend = refused!.outgoing.find((o) => o.key === `SchedulerStalled/${name}`)!;
       expect(Date.parse(page!.startsAt)).toBe(Date.parse(stored.rows[0]!.fired_at)); // the committed round's firing
       expect(Date.parse(page!.startsAt)).toBeGreaterThan(Date.parse(refusedSend.alert.startsAt)); // not the refused one's
-      expect(am.webhook.alerts().filter((a) => a.labels.scheduler === name && a.status === 'firing')).toHaveLength(1);
+      expect(env.am.webhook.alerts().filter((a) => a.labels.scheduler === name && a.status === 'firing')).toHaveLength(1);
     } finally {
       await runtime.stop();
       await job.close?.();
@@ -494,7 +498,7 @@ describe('a round whose write the database refuses delivers nothing', () => {
     const s = spawn(name, 'A');
     await s.waitFor((line) => line.event === 'occurrence_started', POLL);
     await changeAlertMode(pool, { rule: 'SchedulerUnknown', scheduler: name, mode: 'on', by: 'tester', reason: 'unreadable store' });
-    const config = parseAlertConfig({ ...ALERT_ENV, ALERTMANAGER_URL: am.url });
+    const config = parseAlertConfig({ ...ALERT_ENV, ALERTMANAGER_URL: env.am.url });
     const job = alertEvaluatorJob({ config, readTimeoutMs: 300 });
     const db = createPool(databaseUrl(), { applicationName: 'leaseboard-test-evaluator' });
     const real = createReadOnlyPool(databaseUrl(), { applicationName: 'leaseboard-test-evaluator' });

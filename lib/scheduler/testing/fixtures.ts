@@ -2,20 +2,9 @@
 import type pg from 'pg';
 import { afterEach, expect } from 'vitest';
 import { SchedulerProcess } from '../process';
+import { FAST_FLAGS } from './fast-flags';
 
-/** Short timings: ttl 3 s, renew 1 s, report 250 ms; long planning work per batch so a pause lands mid-batch. */
-export const FAST_FLAGS = {
-  ttl: 3_000,
-  'renew-every': 1_000,
-  'renew-deadline': 2_000,
-  'safety-margin': 500,
-  'report-every': 250,
-  every: 60_000,
-  'batch-size': 50,
-  'batch-work': 400,
-  'stall-after': 2_000,
-  'overdue-after': 10_000,
-};
+export { FAST_FLAGS };
 
 /** Spawns scheduler processes and stops every one after each test. */
 export function useSchedulers(databaseUrl: () => string) {
