@@ -1,5 +1,5 @@
 /**
- * The synthetic retention planner, one job among examples (DESIGN.md "Jobs"):
+ * The synthetic retention planner, one job among examples (docs/design.md "Jobs"):
  * every 5 minutes, plan which synthetic documents would expire (step `plan`,
  * fenced), then export the occurrence's summary to the archive (step
  * `export`, external) when an archive is configured. Nothing is ever deleted.
