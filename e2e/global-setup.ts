@@ -2,9 +2,10 @@
  * One environment for the whole run:
  * 1. a fresh migrated database (DATABASE_URL's server, else an embedded one),
  *    seeded with synthetic documents for the schedulers to plan over;
- * 2. the production server (scripts/serve.ts) of the build made beforehand —
- *    this setup builds nothing, it checks the build has our base path — with
- *    a local operator token and an SSO proxy trusted only at 127.0.0.2;
+ * 2. the production server (scripts/serve.ts) of the suite's own build
+ *    (support/build.ts: made here when its sources changed, or ahead by
+ *    `npm run build:e2e`; checked to carry our base path), with a local
+ *    operator token and an SSO proxy trusted only at 127.0.0.2;
  * 3. a loopback proxy that serves only the base-path prefix;
  * 4. a real Alertmanager (Debian `prometheus-alertmanager`, loopback) the
  *    server's hosted alert evaluator delivers to, with short alert timings
@@ -19,9 +20,10 @@ import path from 'node:path';
 import { freePort } from '../db/free-port';
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
-import { ensureBuild, runDashboard } from '../lib/demo/next-build';
+import { runDashboard } from '../lib/demo/next-build';
 import { seedDocuments } from '../lib/jobs/retention-planner/documents';
 import { startLocalAlertmanager } from '../lib/alerts/local/alertmanager';
+import { E2E_BUILD_ENV, ensureE2eBuild } from './support/build';
 import { E2E_BASE_PATH, E2E_SSO } from './support/e2e-env';
 import { startPrefixProxy } from './support/prefix-proxy';
 
@@ -29,11 +31,8 @@ const ROOT = path.resolve(__dirname, '..');
 const POLL_INTERVAL_MS = 1_000;
 const DOCUMENTS = 20_000;
 
-/** The suite's own production build (base path, separate dist dir), rebuilt only when sources change. */
-const BUILD_ENV = { ...process.env, LEASEBOARD_BASE_PATH: E2E_BASE_PATH, LEASEBOARD_DIST_DIR: '.next-e2e' };
-
 function assertBuiltWithBasePath(): void {
-  const manifest = path.join(ROOT, BUILD_ENV.LEASEBOARD_DIST_DIR, 'required-server-files.json');
+  const manifest = path.join(ROOT, E2E_BUILD_ENV.LEASEBOARD_DIST_DIR, 'required-server-files.json');
   const basePath = (JSON.parse(readFileSync(manifest, 'utf8')) as { config?: { basePath?: string } }).config?.basePath ?? '';
   if (basePath !== E2E_BASE_PATH) throw new Error(`e2e: the build has basePath "${basePath}", the suite needs "${E2E_BASE_PATH}"`);
 }
@@ -66,7 +65,7 @@ function stopServer(server: ChildProcess): Promise<void> {
 }
 
 export default async function globalSetup() {
-  await ensureBuild(ROOT, (line) => console.log(`[e2e] ${line}`), BUILD_ENV);
+  await ensureE2eBuild();
   assertBuiltWithBasePath();
   const database = await createTestDatabase((line) => console.log(`[e2e] ${line}`));
   const pool = createPool(database.url, { applicationName: 'leaseboard-e2e-setup' });
@@ -85,7 +84,7 @@ export default async function globalSetup() {
   const server = runDashboard(ROOT, ['-p', String(port)], {
     detached: true,
     env: {
-      ...BUILD_ENV,
+      ...E2E_BUILD_ENV,
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
       LEASEBOARD_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),

@@ -4,7 +4,7 @@
  * (real PostgreSQL — DATABASE_URL's server, else an embedded one — and real
  * scheduler processes), the short soak (retention keeps every table flat),
  * then the browser suite (real Chromium, production build). Ends with `N passed, N failed` and a non-zero exit on any failure.
- * `--only=unit,golden` runs a subset.
+ * `--only=unit,golden` runs a subset (tiers: typecheck, lint, unit, golden, int, soak, e2e).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -90,21 +90,19 @@ const STEPS: Step[] = [
   },
 ];
 
-const only = process.argv
-  .find((arg) => arg.startsWith('--only='))
-  ?.slice('--only='.length)
-  .split(',');
-// A misspelt tier would otherwise select nothing and pass: every name must select a step.
-const unknown = (only ?? []).filter((name) => !STEPS.some((s) => s.name.startsWith(name)));
-if (unknown.length > 0) {
-  console.error(`test-all: --only names no step: ${unknown.join(', ')} (steps: ${[...new Set(STEPS.map((s) => s.name.split(' ')[0]))].join(', ')})`);
+const TIERS = [...new Set(STEPS.map((s) => s.name.split(' ')[0]!))];
+const onlyArg = process.argv.slice(2).find((arg) => arg === '--only' || arg.startsWith('--only='));
+const only = onlyArg?.slice('--only='.length).split(',');
+// A misspelt or empty tier would otherwise select nothing (and pass) or everything: every name must be a tier.
+if (onlyArg !== undefined && (onlyArg === '--only' || only!.some((name) => !TIERS.includes(name)))) {
+  console.error(`test-all: --only takes tiers separated by commas (${TIERS.join(', ')}); got ${JSON.stringify(onlyArg)}`);
   process.exit(2);
 }
 const total: Counts = { passed: 0, failed: 0 };
 const summary: string[] = [];
 let broken = false;
 
-for (const step of STEPS.filter((s) => !only || only.some((name) => s.name.startsWith(name)))) {
+for (const step of STEPS.filter((s) => !only || only.includes(s.name.split(' ')[0]!))) {
   console.log(`\n▶ ${step.name}: ${step.command.join(' ')}`);
   const started = Date.now();
   const result = spawnSync(step.command[0]!, step.command.slice(1), {

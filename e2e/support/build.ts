@@ -1,0 +1,24 @@
+/**
+ * The suite's own production build: base path /ops/leaseboard, dist dir
+ * .next-e2e, rebuilt only when its sources change (lib/demo/next-build.ts).
+ * The global setup calls it; `npm run build:e2e` makes it ahead of a run, so
+ * that CI builds before, not during, work that runs beside the browser tier.
+ */
+import path from 'node:path';
+import { ensureBuild } from '../../lib/demo/next-build';
+import { E2E_BASE_PATH } from './e2e-env';
+
+export const E2E_BUILD_ENV = { ...process.env, LEASEBOARD_BASE_PATH: E2E_BASE_PATH, LEASEBOARD_DIST_DIR: '.next-e2e' };
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export function ensureE2eBuild(log: (line: string) => void = (line) => console.log(`[e2e] ${line}`)): Promise<void> {
+  return ensureBuild(ROOT, log, E2E_BUILD_ENV);
+}
+
+if (require.main === module) {
+  ensureE2eBuild().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}
