@@ -28,19 +28,11 @@ import { nowToMs } from '../../status/time';
 import type { Health, SchedulerStatus } from '../../status/types';
 import type { SchedulerRead } from './facts';
 import type { NormalizedListParams } from './list-params';
-import { type LiveView, matchesName, type MetricRow } from './view';
+import { type Judgement, judgementOf, type LiveView, matchesName, type MetricRow } from './view';
 
-interface Entry {
+/** A scheduler's judgement, its ages at `judgedAtMs` (they grow one for one with time), and when time alone next changes it. */
+interface Entry extends Judgement {
   readonly read: SchedulerRead;
-  readonly name: string;
-  readonly health: Health;
-  readonly gap: boolean;
-  readonly atRisk: boolean;
-  readonly epoch: number | null;
-  /** Ages at `judgedAtMs`; they grow one for one with time. */
-  readonly renewalAgeMs: number | null;
-  readonly lastAdvanceAgeMs: number | null;
-  readonly lastReportAgeMs: number | null;
   readonly judgedAtMs: number;
   readonly nextChangeMs: number;
 }
@@ -56,17 +48,9 @@ export interface ApplyStats {
 }
 
 function judge(read: SchedulerRead, now: string, nowMs: number): Entry {
-  const s = project(read.facts, now, read.thresholds);
   return {
+    ...judgementOf(project(read.facts, now, read.thresholds)),
     read,
-    name: read.facts.name,
-    health: s.health,
-    gap: s.observation.gap !== null,
-    atRisk: s.authority.atRisk,
-    epoch: s.authority.epoch,
-    renewalAgeMs: s.authority.renewalAgeMs,
-    lastAdvanceAgeMs: s.work.lastAdvanceAgeMs,
-    lastReportAgeMs: s.work.lastReportAgeMs,
     judgedAtMs: nowMs,
     nextChangeMs: nextJudgementChangeMs(read.facts, nowMs, read.thresholds),
   };

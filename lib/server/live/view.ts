@@ -14,18 +14,35 @@ import { healthRank, zeroCounts } from '../../status';
 import type { Health, SchedulerStatus } from '../../status/types';
 import type { NormalizedListParams } from './list-params';
 
+/** What a status says that /api/metrics exports: its judgement and its ages at the status's `now`. */
+export interface Judgement {
+  readonly name: string;
+  readonly health: Health;
+  readonly gap: boolean;
+  readonly atRisk: boolean;
+  readonly epoch: number | null;
+  readonly renewalAgeMs: number | null;
+  readonly lastAdvanceAgeMs: number | null;
+  readonly lastReportAgeMs: number | null;
+}
+
+export function judgementOf(s: SchedulerStatus): Judgement {
+  return {
+    name: s.name,
+    health: s.health,
+    gap: s.observation.gap !== null,
+    atRisk: s.authority.atRisk,
+    epoch: s.authority.epoch,
+    renewalAgeMs: s.authority.renewalAgeMs,
+    lastAdvanceAgeMs: s.work.lastAdvanceAgeMs,
+    lastReportAgeMs: s.work.lastReportAgeMs,
+  };
+}
+
 /** The per-scheduler numbers /api/metrics exports, at the view's `now`. */
-export interface MetricRow {
-  name: string;
-  health: Health;
-  gap: boolean;
-  atRisk: boolean;
-  epoch: number | null;
-  renewalAgeMs: number | null;
-  lastAdvanceAgeMs: number | null;
-  lastReportAgeMs: number | null;
+export interface MetricRow extends Judgement {
   /** The newest stale-write rejection logged for the lease (a store fact, not judged), or null. */
-  lastRejectionAt: string | null;
+  readonly lastRejectionAt: string | null;
 }
 
 export interface LiveView {
@@ -71,17 +88,6 @@ export function statusesView(sorted: readonly SchedulerStatus[]): LiveView {
       return { total, schedulers };
     },
     all: () => [...sorted],
-    metricRows: () =>
-      sorted.map((s) => ({
-        name: s.name,
-        health: s.health,
-        gap: s.observation.gap !== null,
-        atRisk: s.authority.atRisk,
-        epoch: s.authority.epoch,
-        renewalAgeMs: s.authority.renewalAgeMs,
-        lastAdvanceAgeMs: s.work.lastAdvanceAgeMs,
-        lastReportAgeMs: s.work.lastReportAgeMs,
-        lastRejectionAt: null,
-      })),
+    metricRows: () => sorted.map((s) => ({ ...judgementOf(s), lastRejectionAt: null })),
   };
 }
