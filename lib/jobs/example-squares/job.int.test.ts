@@ -5,6 +5,8 @@ import { databaseUrl, uniqueLease, usePool } from '../../../db/testing/pools';
 import { leaseRow, poll, useSchedulers } from '../../scheduler/testing/fixtures';
 import { SQUARES_MIGRATION, squaresJob } from './job';
 
+const DAY = 86_400_000;
+
 // The README's example job (this very file's neighbour, job.ts) under a lease,
 // as real processes: two instances, a takeover mid-occurrence, each row once.
 describe('the README example: a user-defined job', () => {
@@ -12,13 +14,25 @@ describe('the README example: a user-defined job', () => {
   const spawnScheduler = useSchedulers(databaseUrl);
   beforeAll(() => pool.query(SQUARES_MIGRATION));
 
+  /** Returns once the database clock is at least `marginMs` before the end of its current `everyMs` slot (at once, nearly always). */
+  async function clearOfSlotEnd(everyMs: number, marginMs: number): Promise<void> {
+    const { rows } = await pool.query<{ ms: string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms');
+    const leftMs = everyMs - (Number(rows[0]!.ms) % everyMs);
+    if (leftMs < marginMs) await new Promise((resolve) => setTimeout(resolve, leftMs + 1_000));
+  }
+
   it('runs under a lease with two instances, survives a takeover, and writes each item at most once', async () => {
     expect(squaresJob.steps.map((step) => step.class)).toEqual(['fenced']);
     const lease = uniqueLease('squares');
     const job = { job: 'squares' };
-    const a = spawnScheduler(lease, 'A', {}, job);
+    // B must resume A's occurrence, which it does only while that occurrence's slot is the one due: with
+    // the job's own minute, a takeover across a minute boundary ran the next slot instead (a CI failure).
+    // A day's cadence, and a start clear of the day's end on the database clock, keep one slot throughout.
+    const cadence = { every: DAY };
+    await clearOfSlotEnd(DAY, 120_000);
+    const a = spawnScheduler(lease, 'A', cadence, job);
     const acquired = await a.waitFor((line) => line.event === 'acquired');
-    const b = spawnScheduler(lease, 'B', {}, job);
+    const b = spawnScheduler(lease, 'B', cadence, job);
     await b.waitFor((line) => line.event === 'held');
     const started = await a.waitFor((line) => line.event === 'occurrence_started');
     const key = String(started.occurrence);

@@ -24,7 +24,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
   const readDb = createReadOnlyPool(databaseUrl(), { applicationName: 'leaseboard-test-read' });
   afterAll(() => readDb.end());
   const authority = new LeaseAuthority(pool);
-  const names = { planner: uniqueLease('planner'), lonely: uniqueLease('lonely'), old: uniqueLease('old') };
+  const names = { planner: uniqueLease('planner'), lonely: uniqueLease('lonely'), old: uniqueLease('old'), busy: uniqueLease('busy') };
   const epochs = new Map<string, number>();
 
   /** One round of the real job under its own (test-unique) lease; resolves when it completed. */
@@ -74,8 +74,10 @@ describe('the retention pruner (leaseboard-retention)', () => {
         [names.old, days],
       );
     }
-    // Occurrences with plan items: `planner` has 6 recent completed ones and a running one 10 days old;
-    // `lonely` has a single completed occurrence 9 days old; `old` a completed one 9 days old and a newer one.
+    // Occurrences with plan items: `planner` has 6 recent completed ones and a running one 10 days old that
+    // they superseded (abandoned: interrupted, and its slot passed before anyone resumed it); `busy` is
+    // still running its one occurrence, 10 days long; `lonely` has a single completed occurrence 9 days old;
+    // `old` a completed one 9 days old and a newer one.
     const occurrence = async (name: string, key: string, ageMs: number, state: 'running' | 'completed', items: number) => {
       await q(
         `INSERT INTO occurrences (key, lease, scheduled_at, state, epoch, claimed_at) VALUES ($1, $2, clock_timestamp() - $3 * interval '1 millisecond', $4, $5, clock_timestamp())`,
@@ -87,7 +89,8 @@ describe('the retention pruner (leaseboard-retention)', () => {
       );
     };
     for (let i = 1; i <= 6; i++) await occurrence(names.planner, `${names.planner}@${i}`, (7 - i) * 60_000, 'completed', 2);
-    await occurrence(names.planner, `${names.planner}@running`, 10 * DAY, 'running', 2);
+    await occurrence(names.planner, `${names.planner}@abandoned`, 10 * DAY, 'running', 2);
+    await occurrence(names.busy, `${names.busy}@running`, 10 * DAY, 'running', 2);
     await occurrence(names.lonely, `${names.lonely}@only`, 9 * DAY, 'completed', 2);
     await occurrence(names.old, `${names.old}@old`, 9 * DAY, 'completed', 2);
     await occurrence(names.old, `${names.old}@new`, 60_000, 'completed', 0);
@@ -116,7 +119,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
     expect(partitionTables.rows[0].n).toBe(listed.rows[0].n + 1); // + the default partition
   });
 
-  it('keeps what each rule promises: anchors, the newest occurrence, the newest plans, running work, audit trails', async () => {
+  it('keeps what each rule promises: anchors, the newest occurrence, the newest plans, running work, audit trails; an abandoned occurrence goes', async () => {
     const events = await q(
       `SELECT lease, round(extract(epoch FROM clock_timestamp() - at) / 86400)::int AS days FROM lease_events WHERE lease IN ($1, $2) ORDER BY lease, at`,
       [names.old, names.lonely],
@@ -141,12 +144,12 @@ describe('the retention pruner (leaseboard-retention)', () => {
     expect(items.rows).toEqual(
       [4, 5, 6]
         .map((i) => ({ occurrence: `${names.planner}@${i}`, n: 2 }))
-        .concat([{ occurrence: `${names.planner}@running`, n: 2 }])
+        .concat([{ occurrence: `${names.busy}@running`, n: 2 }])
         .sort((a, b) => a.occurrence.localeCompare(b.occurrence)),
     );
     const occurrences = await q(`SELECT key FROM occurrences WHERE lease = ANY ($1) ORDER BY key`, [Object.values(names)]);
     expect(occurrences.rows.map((r: { key: string }) => r.key)).toEqual(
-      [...[1, 2, 3, 4, 5, 6, 'running'].map((i) => `${names.planner}@${i}`), `${names.lonely}@only`, `${names.old}@new`].sort(),
+      [...[1, 2, 3, 4, 5, 6].map((i) => `${names.planner}@${i}`), `${names.busy}@running`, `${names.lonely}@only`, `${names.old}@new`].sort(),
     );
     expect((await q(`SELECT count(*)::int AS n FROM intent_audit WHERE lease = $1`, [names.old])).rows[0].n).toBe(1);
   });

@@ -7,11 +7,16 @@
  * Guarantees (the rows each rule never selects)
  * - lease_events: the newest event at or before the cutoff of each lease —
  *   the anchor every as-of rebuild of a later instant starts from.
- * - occurrences: running ones, and the newest of each lease (what the status
- *   reads as its latest occurrence); an occurrence goes only once its plan
- *   items are gone.
- * - plan_items: items of running occurrences, and of the lease's newest N
- *   occurrences while younger than their own retention.
+ * - occurrences: running ones that are still the lease's newest (work in
+ *   flight, however long it takes), and the newest of each lease (what the
+ *   status reads as its latest occurrence); an occurrence goes only once its
+ *   plan items are gone. A running occurrence with a newer one beside it was
+ *   abandoned — interrupted, and its slot passed before anyone resumed it
+ *   (the runtime only ever claims the slot due now) — and goes like a
+ *   completed one once past retention; kept, it would stay forever.
+ * - plan_items: items of running occurrences still their lease's newest, and
+ *   of the lease's newest N occurrences while younger than their own
+ *   retention.
  * - Everything else by its time column only (append-only logs: nobody
  *   updates an old row, so no batch waits on a writer, nor a writer on it).
  */
@@ -40,6 +45,9 @@ export interface PruneRule {
 
 const at = (cutoffs: Cutoffs, kind: RetentionKind) => sql`${cutoffs.before[kind]}::timestamptz`;
 
+/** Occurrence `o` has a newer one of its lease beside it: it is done with, completed or abandoned. */
+const SUPERSEDED = sql`EXISTS (SELECT 1 FROM occurrences n WHERE n.lease = o.lease AND n.scheduled_at > o.scheduled_at)`;
+
 export const PRUNE_RULES: readonly PruneRule[] = [
   {
     step: 'plan-items',
@@ -50,15 +58,15 @@ export const PRUNE_RULES: readonly PruneRule[] = [
           FROM occurrences o WHERE o.lease = l.name ORDER BY o.scheduled_at DESC LIMIT ${c.planOccurrences + PLAN_WINDOW_EXTRA}::int) w
         WHERE w.state = 'completed' AND (w.newest > ${c.planOccurrences}::int OR w.scheduled_at < ${at(c, 'planItems')})
         UNION ALL
-        SELECT o.key FROM occurrences o WHERE o.scheduled_at < ${at(c, 'occurrences')} AND o.state = 'completed'
+        SELECT o.key FROM occurrences o WHERE o.scheduled_at < ${at(c, 'occurrences')}
+          AND (o.state = 'completed' OR ${SUPERSEDED})
       ) LIMIT ${limit}::int`,
   },
   {
     step: 'occurrences',
     table: occurrences,
     victims: (c, limit) => sql`SELECT o.ctid FROM occurrences o
-      WHERE o.scheduled_at < ${at(c, 'occurrences')} AND o.state = 'completed'
-        AND EXISTS (SELECT 1 FROM occurrences n WHERE n.lease = o.lease AND n.scheduled_at > o.scheduled_at)
+      WHERE o.scheduled_at < ${at(c, 'occurrences')} AND ${SUPERSEDED}
         AND NOT EXISTS (SELECT 1 FROM plan_items p WHERE p.occurrence = o.key)
       LIMIT ${limit}::int`,
   },
