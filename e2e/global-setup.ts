@@ -81,10 +81,14 @@ export default async function globalSetup() {
   const directUrl = `http://127.0.0.1:${port}${E2E_BASE_PATH}`;
   mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
   const log = createWriteStream(path.join(ROOT, 'test-results', 'e2e-server.log'));
+  // Started exactly as `npm start` starts it: `-p` only, and no HOST even when the caller's shell has one
+  // (e2e/loopback-only.spec.ts checks that it listens on loopback alone).
+  const buildEnv = { ...E2E_BUILD_ENV };
+  delete buildEnv.HOST;
   const server = runDashboard(ROOT, ['-p', String(port)], {
     detached: true,
     env: {
-      ...E2E_BUILD_ENV,
+      ...buildEnv,
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
       LEASEBOARD_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
