@@ -83,12 +83,12 @@ export default async function globalSetup() {
   const log = createWriteStream(path.join(ROOT, 'test-results', 'e2e-server.log'));
   // Started exactly as `npm start` starts it: `-p` only, and no HOST even when the caller's shell has one
   // (e2e/loopback-only.spec.ts checks that it listens on loopback alone).
-  const buildEnv = { ...E2E_BUILD_ENV };
-  delete buildEnv.HOST;
+  const serverEnv = { ...E2E_BUILD_ENV };
+  delete serverEnv.HOST;
   const server = runDashboard(ROOT, ['-p', String(port)], {
     detached: true,
     env: {
-      ...buildEnv,
+      ...serverEnv,
       NODE_ENV: 'production',
       DATABASE_URL: database.url,
       LEASEBOARD_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),

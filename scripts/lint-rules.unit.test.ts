@@ -84,13 +84,13 @@ describe('layer rules', () => {
 });
 
 describe('cycles', () => {
+  /** The cycle check as `npm run lint` runs it, on one path. */
+  const checkCycles = (target: string) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-cycles.ts', target], { cwd: ROOT, encoding: 'utf8' });
+
   it(
     'an import of the project that does not resolve fails the check instead of dropping an edge',
     () => {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-cycles.ts', 'scripts/lint-fixtures/unresolved.ts'], {
-        cwd: ROOT,
-        encoding: 'utf8',
-      });
+      const run = checkCycles('scripts/lint-fixtures/unresolved.ts');
       expect(run.status, run.stderr).toBe(1);
       expect(run.stderr).toContain('an import of "@/lib/no-such-module" does not resolve');
     },
@@ -100,10 +100,7 @@ describe('cycles', () => {
   it(
     'an import cycle fails lint (scripts/lint-fixtures/cycle-a.ts ⇄ cycle-b.ts), and the check is part of `npm run lint`',
     () => {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-cycles.ts', 'scripts/lint-fixtures/cycle-a.ts'], {
-        cwd: ROOT,
-        encoding: 'utf8',
-      });
+      const run = checkCycles('scripts/lint-fixtures/cycle-a.ts');
       expect(run.status, run.stderr).toBe(1);
       expect(run.stderr).toContain('scripts/lint-fixtures/cycle-a.ts → scripts/lint-fixtures/cycle-b.ts → scripts/lint-fixtures/cycle-a.ts');
       const scripts = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;

@@ -90,7 +90,9 @@ const STEPS: Step[] = [
   },
 ];
 
-const TIERS = [...new Set(STEPS.map((s) => s.name.split(' ')[0]!))];
+/** A step's tier: its name's first word (`golden lib/…` is tier `golden`). */
+const tierOf = (step: Step) => step.name.split(' ')[0]!;
+const TIERS = [...new Set(STEPS.map(tierOf))];
 const onlyArg = process.argv.slice(2).find((arg) => arg === '--only' || arg.startsWith('--only='));
 const only = onlyArg?.slice('--only='.length).split(',');
 // A misspelt or empty tier would otherwise select nothing (and pass) or everything: every name must be a tier.
@@ -102,7 +104,7 @@ const total: Counts = { passed: 0, failed: 0 };
 const summary: string[] = [];
 let broken = false;
 
-for (const step of STEPS.filter((s) => !only || only.includes(s.name.split(' ')[0]!))) {
+for (const step of STEPS.filter((s) => !only || only.includes(tierOf(s)))) {
   console.log(`\n▶ ${step.name}: ${step.command.join(' ')}`);
   const started = Date.now();
   const result = spawnSync(step.command[0]!, step.command.slice(1), {
