@@ -27,6 +27,8 @@ interface Step {
   env?: Record<string, string>;
   /** Test counts from the step's machine-readable report (or its exit code); null for checks without tests. */
   counts?: (output: string, status: number | null) => Counts;
+  /** The lines of a failed step's output that say why, repeated under its summary line (a long log's tail rarely does). */
+  why?: (output: string) => string[];
 }
 
 // vitest runs with --retry=0, so no test can pass on a second attempt; any test neither passed nor
@@ -77,6 +79,7 @@ const STEPS: Step[] = [
     name: 'soak',
     command: ['npx', 'tsx', 'scripts/soak.ts', ...SHORT_SOAK],
     counts: (_output, status) => (status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 }),
+    why: (output) => output.split('\n').filter((line) => /^(verdict: |soak: |.* GREW$)/.test(line)),
   },
   {
     name: 'e2e',
@@ -130,6 +133,7 @@ for (const step of STEPS.filter((s) => !only || only.includes(tierOf(s)))) {
   if (!ok) broken = true;
   summary.push(
     `${ok ? 'ok  ' : 'FAIL'} ${step.name.padEnd(40)} ${counts ? `${counts.passed} passed, ${counts.failed} failed` : result.status === 0 ? 'clean' : `exit ${result.status}`}  (${seconds} s)`,
+    ...(ok || !step.why ? [] : step.why(result.stdout ?? '').map((line) => `       ${line}`)),
   );
 }
 

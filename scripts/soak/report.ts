@@ -44,14 +44,14 @@ export function sampleLine(sample: SoakSample): string {
 function judgementLine(j: Judgement): string {
   const size = j.kind === 'rss' ? MB : kB;
   const change = Number.isFinite(j.change) ? `${j.change >= 0 ? '+' : ''}${(j.change * 100).toFixed(1)} %` : 'from 0';
-  return `${j.subject.padEnd(28)} ${pad(size(j.firstMean), 12)} ${pad(size(j.lastMean), 12)} ${pad(change, 9)}  ${j.grew ? 'GREW' : 'flat'}`;
+  return `${j.subject.padEnd(28)} ${pad(size(j.firstPeak), 12)} ${pad(size(j.lastMean), 12)} ${pad(change, 9)}  ${j.grew ? 'GREW' : 'flat'}`;
 }
 
 export function verdictReport(verdict: Verdict): string[] {
   if (verdict.kind === 'too_short') return [`verdict: cannot judge — ${verdict.why}; run longer (--minutes) or faster (--speed)`];
   const lines = [
-    `judged ${verdict.judged} samples after the horizon: mean of the first third → mean of the last third`,
-    `${'subject'.padEnd(28)} ${pad('first third', 12)} ${pad('last third', 12)} ${pad('change', 9)}`,
+    `judged ${verdict.judged} samples after the horizon: peak of the first third → mean of the last third`,
+    `${'subject'.padEnd(28)} ${pad('first peak', 12)} ${pad('last mean', 12)} ${pad('change', 9)}`,
     ...verdict.judgements.map(judgementLine),
   ];
   if (verdict.kind === 'flat') lines.push('verdict: flat — every table, the total and every process RSS within 10 % after the horizon');

@@ -34,8 +34,36 @@ describe('soakVerdict', () => {
       45_000,
       15_000,
     );
-    expect(verdict.kind).toBe('grew');
-    if (verdict.kind === 'grew') expect(verdict.grew.map((j) => j.subject)).toEqual(['progress_reports', 'all tables']);
+    // Its last third stands 0.9 MB (+14 %) above the first third's peak: the table, not yet the total (1 MB floor).
+    expect(verdict.kind === 'grew' && verdict.grew.map((j) => j.subject)).toEqual(['progress_reports']);
+  });
+
+  it('given the same sawtooth growing 2 MB a minute, then it names the table and the total', () => {
+    const verdict = soakVerdict(
+      run(180, (s) => sawtooth(s) + (s / 30) * MB),
+      45_000,
+      15_000,
+    );
+    expect(verdict.kind === 'grew' && verdict.grew.map((j) => j.subject)).toEqual(['progress_reports', 'all tables']);
+  });
+
+  it('given a file that steps up by 25 % late in the first third and stays there (a high-water mark), then it is flat', () => {
+    // Judged 45–180 s: thirds of 45 s; the step at 84 s is inside the first third (45–90 s).
+    const verdict = soakVerdict(
+      run(180, (s) => 2 * MB + (s >= 84 ? MB / 2 : 0)),
+      45_000,
+      15_000,
+    );
+    expect(verdict.kind).toBe('flat');
+  });
+
+  it('given the same step after the first third, then it names that table', () => {
+    const verdict = soakVerdict(
+      run(180, (s) => 2 * MB + (s >= 96 ? MB / 2 : 0)),
+      45_000,
+      15_000,
+    );
+    expect(verdict.kind === 'grew' && verdict.grew.map((j) => j.subject)).toEqual(['progress_reports']);
   });
 
   it('given a process whose RSS grows 20 MB a minute, then its RSS is named', () => {

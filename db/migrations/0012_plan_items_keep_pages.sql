@@ -1,0 +1,14 @@
+-- plan_items keeps its empty trailing pages: vacuum no longer truncates it.
+--
+-- The table holds a few occurrences' plans per lease and churns a whole plan at a time: the pruner
+-- deletes the oldest occurrence's items, the planner inserts the next one's within a cadence. With
+-- truncation, each vacuum that found the newest pages empty gave them back to the operating system
+-- (under an ACCESS EXCLUSIVE lock, which a planner's insert waits on and which cancels queries on a
+-- hot standby) and the next plan extended the file again, so its size swung by a plan's worth
+-- around a flat row count. Without it the heap settles at its high-water mark, the space of the
+-- live plans plus one freed plan, and stays there, reused.
+--
+-- Guarantees: unchanged retention (rows are deleted as before; the space stays reusable once
+-- autovacuum has passed). Not guaranteed: the file shrinks after a lasting drop in plan size
+-- (fewer documents, fewer leases); VACUUM (TRUNCATE true) plan_items gives the pages back by hand.
+ALTER TABLE "plan_items" SET (vacuum_truncate = false);
