@@ -84,7 +84,16 @@ describe('soakVerdict', () => {
     expect(verdict.kind).toBe('flat');
   });
 
-  it('given a small table growing by a few pages (under 128 kB), then it is not growth', () => {
+  it('given a 1.6 MB table that steps up by one 200 kB extension after the first third, then it is not growth', () => {
+    const verdict = soakVerdict(
+      run(180, (s) => 1.6 * MB + (s >= 96 ? 200 * 1024 : 0)),
+      45_000,
+      15_000,
+    );
+    expect(verdict.kind).toBe('flat');
+  });
+
+  it('given a small table growing by a few pages (under 256 kB), then it is not growth', () => {
     const verdict = soakVerdict(
       run(180, (s) => 16 * 1024 + (s > 120 ? 64 * 1024 : 0)),
       45_000,
