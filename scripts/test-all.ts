@@ -31,13 +31,41 @@ interface Step {
   why?: (output: string) => string[];
 }
 
-// vitest runs with --retry=0, so no test can pass on a second attempt; any test neither passed nor
-// skipped counts as failed, never as passed.
-const vitestCounts = (file: string) => (): Counts => {
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { numTotalTests: number; numPassedTests: number; numPendingTests: number; numTodoTests?: number };
-  const passed = report.numPassedTests;
-  return { passed, failed: report.numTotalTests - passed - report.numPendingTests - (report.numTodoTests ?? 0) };
-};
+// vitest runs with --retry=0, but a test's own `retry` option overrides that: a test that passed
+// only on a retry (scripts/vitest-retried-reporter.ts) is flaky, and counts as failed; any test
+// neither passed nor skipped counts as failed, never as passed.
+function vitestStep(project: 'unit' | 'int'): Step {
+  const report = `${RESULTS}/${project}.json`;
+  const retried = `${RESULTS}/${project}-retried.json`;
+  return {
+    name: project,
+    command: [
+      'npx',
+      'vitest',
+      'run',
+      '--project',
+      project,
+      '--retry=0',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      '--reporter=./scripts/vitest-retried-reporter.ts',
+    ],
+    env: { VITEST_RETRIED_FILE: retried },
+    counts: () => {
+      const totals = JSON.parse(readFileSync(report, 'utf8')) as {
+        numTotalTests: number;
+        numPassedTests: number;
+        numPendingTests: number;
+        numTodoTests?: number;
+      };
+      const flaky = (JSON.parse(readFileSync(retried, 'utf8')) as string[]).length;
+      const passed = totals.numPassedTests - flaky;
+      return { passed, failed: totals.numTotalTests - passed - totals.numPendingTests - (totals.numTodoTests ?? 0) };
+    },
+    why: () => (JSON.parse(readFileSync(retried, 'utf8')) as string[]).map((name) => `flaky (passed only on a retry): ${name}`),
+  };
+}
 
 /** The repo's copy of each golden file, and the shared one beside the repo when it exists. */
 const goldenPairs: [repo: string, shared: string][] = [
@@ -56,11 +84,7 @@ const STEPS: Step[] = [
   { name: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
   // ESLint (with the layer rules), the cycle check and prettier's check: `npm run lint`.
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
-  {
-    name: 'unit',
-    command: ['npx', 'vitest', 'run', '--project', 'unit', '--retry=0', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/unit.json`],
-    counts: vitestCounts(`${RESULTS}/unit.json`),
-  },
+  vitestStep('unit'),
   ...goldenFiles.map((file) => ({
     name: `golden ${path.relative(ROOT, file)}`,
     command: ['npx', 'tsx', 'scripts/golden.ts', file],
@@ -69,11 +93,7 @@ const STEPS: Step[] = [
       return match ? { passed: Number(match[1]), failed: Number(match[2]) } : { passed: 0, failed: 1 };
     },
   })),
-  {
-    name: 'int',
-    command: ['npx', 'vitest', 'run', '--project', 'int', '--retry=0', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/int.json`],
-    counts: vitestCounts(`${RESULTS}/int.json`),
-  },
+  vitestStep('int'),
   // The short soak (≤ 3 min wall): real processes, shrunk retention, flat growth or a non-zero exit (scripts/soak.ts).
   {
     name: 'soak',

@@ -19,6 +19,12 @@
 -- partition. The lock is asked for under the caller's lock_timeout (200 ms in the pruner's
 -- round: else `busy`, and the next round tries again) and held to the caller's commit. A range
 -- already covered returns before any lock, as before: a round whose partitions exist takes none.
+--
+-- Tables: each CREATE TABLE below makes one partition of progress_reports (one per partition
+-- width); every partition is listed in report_partitions and dropped whole once its range is past
+-- the reports' retention (leaseboard_retention_partitions, migration 0010), so they number at most
+-- retention / width + the ones made ahead + one. Unchanged from 0010: this replaces the function
+-- whole (a migration never edits an applied one), adding only the lock and the re-check.
 CREATE OR REPLACE FUNCTION leaseboard_report_partition(p_from timestamptz, p_to timestamptz) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
