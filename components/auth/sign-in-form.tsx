@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
-import { OPERATOR_NAME_MAX_LENGTH } from '@/lib/api/limits';
+import { OPERATOR_NAME_MAX_LENGTH } from '@/lib/status/limits';
 import { signIn } from '@/lib/client/api';
 import { queryKeys } from '@/lib/client/queries';
 

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { HEALTH_SEVERITY } from '../status/health';
-import { OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from './limits';
+import { OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../status/limits';
 import type * as status from '../status/types';
 
 /** Schemas that become `#/components/schemas/{id}`. */

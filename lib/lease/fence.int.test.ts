@@ -8,7 +8,7 @@ import { poll } from '../scheduler/testing/fixtures';
 import { LeaseAuthority } from './authority';
 import { FENCE_MISSING, FENCE_REFUSED, fenceFor } from './fence';
 import { writeFenced } from './fenced-write';
-import { completeOccurrence } from './occurrences';
+import { completeOccurrence } from '../scheduler/occurrences';
 import { newInstanceToken } from './token';
 
 const TTL = 15_000;

@@ -31,7 +31,7 @@
  * Not guaranteed: a target that says it checks epochs but does not.
  */
 import { leaseNameSchema } from '../lease/config';
-import type { ActionClass, ReadOnlyPool } from '../lease/actions';
+import type { ActionClass, ReadOnlyPool } from './actions';
 import type { FencedStatement, FencedWrites } from '../lease/fenced-statements';
 
 export interface OccurrenceInfo {

@@ -15,7 +15,7 @@
  * a write of its old epoch; the resource fence rejects it.
  */
 import type pg from 'pg';
-import type { ReadOnlyPool } from '../lease/actions';
+import type { ReadOnlyPool } from './actions';
 import { LeaseAuthority } from '../lease/authority';
 import { newInstanceToken } from '../lease/token';
 import { type Clock, systemClock, withDeadline } from './clock';

@@ -19,11 +19,11 @@
  * counted in `writes.rejected` and logged in stale_write_rejections.
  */
 import type pg from 'pg';
-import type { ReadOnlyPool } from '../lease/actions';
+import type { ReadOnlyPool } from './actions';
 import { type Fence, logRejection } from '../lease/fence';
 import { type FencedResult, writeFenced } from '../lease/fenced-write';
 import { readIntent } from '../lease/intent';
-import { advanceOccurrence, claimOccurrence, completeOccurrence, nextOccurrenceStep, occurrenceKey } from '../lease/occurrences';
+import { advanceOccurrence, claimOccurrence, completeOccurrence, nextOccurrenceStep, occurrenceKey } from './occurrences';
 import type { Clock } from './clock';
 import type { SchedulerConfig } from './config';
 import { type EventSink, safeMessage, type SideEffect, type WriteStats } from './events';

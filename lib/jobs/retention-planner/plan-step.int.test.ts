@@ -4,7 +4,7 @@ import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/test
 import { LeaseAuthority } from '../../lease/authority';
 import { type Fence, fenceFor } from '../../lease/fence';
 import { writeFenced } from '../../lease/fenced-write';
-import { advanceOccurrence, claimOccurrence, completeOccurrence, occurrenceKey } from '../../lease/occurrences';
+import { advanceOccurrence, claimOccurrence, completeOccurrence, occurrenceKey } from '../../scheduler/occurrences';
 import { newInstanceToken } from '../../lease/token';
 import { seedDocuments } from './documents';
 import { planStep } from './plan-step';

@@ -6,8 +6,7 @@
  * The runtime moves the cursor in the same statement. Nothing is deleted.
  */
 import { planItems } from '../../../db/schema';
-import type { ReadOnlyPool } from '../../lease/actions';
-import { fencedStep } from '../../scheduler';
+import { fencedStep, type ReadOnlyPool } from '../../scheduler';
 import { type DocumentRow, planExpiries } from './policy';
 
 export interface DocumentBatch {

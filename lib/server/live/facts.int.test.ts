@@ -5,7 +5,7 @@ import { forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
 import { LeaseAuthority } from '../../lease/authority';
 import { setIntent } from '../../lease/intent';
 import { StatusService } from '../service';
-import { claimOccurrence, completeOccurrence, occurrenceKey } from '../../lease/occurrences';
+import { claimOccurrence, completeOccurrence, occurrenceKey } from '../../scheduler/occurrences';
 import { fenceFor } from '../../lease/fence';
 import { writeFenced } from '../../lease/fenced-write';
 import { acquire, countingDb, register, reporter, serviceOn, sleep } from '../testing/seed';

@@ -12,7 +12,7 @@ import { LeaseAuthority, type Grant } from '../../lease/authority';
 import { fenceFor } from '../../lease/fence';
 import { writeFenced } from '../../lease/fenced-write';
 import { changeIntent } from '../../lease/intent';
-import { claimOccurrence, completeOccurrence, occurrenceKey } from '../../lease/occurrences';
+import { claimOccurrence, completeOccurrence, occurrenceKey } from '../../scheduler/occurrences';
 import { newInstanceToken } from '../../lease/token';
 import { appendReport } from '../../scheduler/report-store';
 import { register, serviceOn, sleep } from '../testing/seed';

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { forceExpire, uniqueLease } from '../../../db/testing/pools';
 import { fenceFor } from '../../lease/fence';
 import { writeFenced } from '../../lease/fenced-write';
-import { completeOccurrence } from '../../lease/occurrences';
+import { completeOccurrence } from '../../scheduler/occurrences';
 import { setIntent } from '../../lease/intent';
 import { acquire, register, reporter, sleep } from './seed';
 

@@ -1,13 +1,13 @@
 /**
  * Action classes: every step of a job declares what it touches, and gets
- * exactly the handle that class allows (lib/scheduler/job.ts).
+ * exactly the handle that class allows (./job.ts).
  *
  * - `read_only` — reads. It gets a ReadOnlyPool: sessions that refuse writes
  *   at run time, with no way to reach a fence in its type. Safe without
  *   authority (it may read data a newer holder is changing).
  * - `pure` — plans: values in, values out; no handle at all.
  * - `fenced` — writes to this database. It gets no connection, only the
- *   statement builder (./fenced-statements.ts); the runtime runs what it
+ *   statement builder (../lease/fenced-statements.ts); the runtime runs what it
  *   builds behind the current Fence, and the database refuses a stale epoch.
  * - `external` — calls outside this database. Each call carries the lease,
  *   the epoch and an idempotency key; only targets that check the epoch

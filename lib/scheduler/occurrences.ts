@@ -1,7 +1,7 @@
 /**
  * Idempotent occurrences: one scheduled run has a deterministic key
  * (`lease@2026-11-30T16:00:00Z`); claim, resume, advance and complete are
- * keyed, and every one is a fenced write (./fenced-write.ts).
+ * keyed, and every one is a fenced write (../lease/fenced-write.ts).
  *
  * Guarantees: a new leader claiming a running occurrence takes it over at the
  * stored step and cursor (resume), never restarts a completed one; a cursor
@@ -14,11 +14,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { occurrences } from '../../db/schema';
-import type { Fence } from './fence';
-import type { FencedStatement, FencedWrites } from './fenced-statements';
-import { type FencedResult, writeFenced } from './fenced-write';
+import type { Fence } from '../lease/fence';
+import type { FencedStatement, FencedWrites } from '../lease/fenced-statements';
+import { type FencedResult, writeFenced } from '../lease/fenced-write';
 
-export { occurrenceKey } from './occurrence-key';
+export { occurrenceKey } from '../lease/occurrence-key';
 
 export type ClaimResult =
   { kind: 'claimed'; step: number; cursor: number; resumed: boolean } | { kind: 'already_completed' } | Exclude<FencedResult<never>, { kind: 'written' }>;
