@@ -76,6 +76,13 @@ const zones = [
     from: ['lib/scheduler', 'lib/jobs', 'lib/server', 'lib/client', 'lib/demo', 'lib/alerts', 'lib/archive', 'app', 'components', 'scripts', 'e2e'],
     message: 'lib/lease is the authority protocol: it imports no runtime, reads or UI.',
   },
+  // lib/lease has one public door, its index.ts (authority, fence, writeFenced, config, errors, intent).
+  {
+    target: ['lib/!(lease)/**', 'app', 'components', 'scripts', 'e2e', 'db'],
+    from: 'lib/lease',
+    except: ['./index.ts'],
+    message: 'lib/lease has one public door: import lib/lease (its index.ts), never one of its modules.',
+  },
   // lib/scheduler: the runtime runs ANY job; it knows no job and no reads.
   {
     target: 'lib/scheduler/**/!(cli).ts',

@@ -12,11 +12,7 @@ import { bigint, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-cor
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { planItems } from '../db/schema';
-import { LeaseAuthority } from '../lib/lease/authority';
-import { fenceFor } from '../lib/lease/fence';
-import { fencedWrites } from '../lib/lease/fenced-statements';
-import { writeFenced } from '../lib/lease/fenced-write';
-import { newInstanceToken } from '../lib/lease/token';
+import { fencedWrites, fenceFor, LeaseAuthority, newInstanceToken, writeFenced } from '../lib/lease';
 
 export const BATCH_ROWS = 500;
 

@@ -16,8 +16,7 @@
 import os from 'node:os';
 import pg from 'pg';
 import { createTestDatabase } from '../db/testing/test-database';
-import { LeaseAuthority } from '../lib/lease/authority';
-import { newInstanceToken } from '../lib/lease/token';
+import { LeaseAuthority, newInstanceToken } from '../lib/lease';
 import { benchFencedWrites } from './bench-fenced-writes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);

@@ -6,8 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createPool } from '../db/pool';
-import { leaseNameSchema } from '../lib/lease/config';
-import { changeIntent, intentChangeSchema } from '../lib/lease/intent';
+import { changeIntent, intentChangeSchema, leaseNameSchema } from '../lib/lease';
 import { runningDatabaseUrl } from '../lib/scheduler/running-database';
 
 function fail(message: string): never {

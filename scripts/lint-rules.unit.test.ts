@@ -34,6 +34,8 @@ describe('layer rules', () => {
     ['lib/scheduler/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/scheduler runs any job'],
     ['lib/server/fixture.ts', "import { appendReport } from '../scheduler/report-store';\nexport const x = appendReport;\n", 'lib/scheduler internals'],
     ['lib/lease/fixture.ts', "import { runScheduler } from '../scheduler/runtime';\nexport const x = runScheduler;\n", 'lib/lease is the authority protocol'],
+    ['lib/scheduler/fixture.ts', "import { LeaseAuthority } from '../lease/authority';\nexport const x = LeaseAuthority;\n", 'lib/lease has one public door'],
+    ['scripts/fixture.ts', "import { writeFenced } from '../lib/lease/fenced-write';\nexport const x = writeFenced;\n", 'lib/lease has one public door'],
     [
       'lib/jobs/example/fixture.ts',
       "import { runScheduler } from '../../scheduler/runtime';\nexport const x = runScheduler;\n",
@@ -56,7 +58,7 @@ describe('layer rules', () => {
   it.each([
     ['lib/server/fixture.ts', "import { project } from '../status';\nexport const x = project;\n"],
     ['app/fixture/page.tsx', "import { readSchedulerList } from '@/lib/server';\nexport const x = readSchedulerList;\n"],
-    ['lib/scheduler/fixture.ts', "import { leaseConfig } from '../lease/config';\nexport const x = leaseConfig;\n"],
+    ['lib/scheduler/fixture.ts', "import { leaseConfig } from '../lease';\nexport const x = leaseConfig;\n"],
     ['components/fixture.tsx', "import { project } from '@/lib/status';\nexport const x = project;\n"],
   ])(
     '%s: an allowed import passes',

@@ -23,7 +23,7 @@ import { checkSameOrigin } from '../auth/csrf';
 import { authorizeWrite, type WriteRefusal } from '../auth/guard';
 import { resolveIdentity } from '../auth/identity';
 import { clearedSessionCookie, issueSession, sessionCookie, tokenMatches } from '../auth/session';
-import { changeIntent } from '../lease/intent';
+import { changeIntent } from '../lease';
 import { guarded, json } from '../server/http/respond';
 import { checkName } from '../server/http/params';
 

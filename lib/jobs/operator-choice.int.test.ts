@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
 import { parseAlertConfig } from '../alerts';
-import { changeIntent } from '../lease/intent';
+import { changeIntent } from '../lease';
 import { DEFAULT_RETENTION } from '../retention';
 import { createReadOnlyPool, type Job } from '../scheduler';
 import { leaseRow, poll, runOneOccurrence, useSchedulers } from '../scheduler/testing/fixtures';

@@ -5,7 +5,7 @@
  * (otherwise a stall could never be told from silence). What a job does per
  * batch (e.g. its batch size) is the job's own option (lib/jobs).
  */
-import { LeaseConfigError, type LeaseConfig, leaseConfig } from '../lease/config';
+import { type LeaseConfig, leaseConfig, LeaseConfigError } from '../lease';
 import { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, SILENCE_FACTOR } from '../status/thresholds';
 
 export interface SchedulerConfig {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
-import { setIntent } from '../lease/intent';
+import { setIntent } from '../lease';
 import { seedDocuments } from '../jobs/retention-planner/documents';
 import { ArchiveProcess } from '../archive/process';
 import type { SchedulerLine, SchedulerProcess } from './process';

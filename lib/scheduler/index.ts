@@ -32,6 +32,6 @@ export { schedulerConfig, DEFAULT_SCHEDULER } from './config';
 export type { SchedulerConfig, SchedulerConfigInput } from './config';
 export type { RuntimeEvent, SideEffect, WriteStats } from './events';
 export { SchedulerProcess } from './process';
-export type { FencedStatement, FencedTable, FencedWrites, RowOf } from '../lease/fenced-statements';
+export type { FencedStatement, FencedTable, FencedWrites, RowOf } from '../lease';
 export { createPool, createReadOnlyPool } from '../../db/pool';
 export type { ReadOnlyPool } from '../../db/pool';

@@ -30,9 +30,8 @@
  *   loop and must return at once; a throw is reported as an `error` event.
  * Not guaranteed: a target that says it checks epochs but does not.
  */
-import { leaseNameSchema } from '../lease/config';
+import { type FencedStatement, type FencedWrites, leaseNameSchema } from '../lease';
 import type { ActionClass, ReadOnlyPool } from './actions';
-import type { FencedStatement, FencedWrites } from '../lease/fenced-statements';
 
 export interface OccurrenceInfo {
   /** The lease the job runs under. */

@@ -14,11 +14,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { occurrences } from '../../db/schema';
-import type { Fence } from '../lease/fence';
-import type { FencedStatement, FencedWrites } from '../lease/fenced-statements';
-import { type FencedResult, writeFenced } from '../lease/fenced-write';
-
-export { occurrenceKey } from '../lease/occurrence-key';
+import { type Fence, type FencedResult, type FencedStatement, type FencedWrites, writeFenced } from '../lease';
 
 export type ClaimResult =
   { kind: 'claimed'; step: number; cursor: number; resumed: boolean } | { kind: 'already_completed' } | Exclude<FencedResult<never>, { kind: 'written' }>;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createReadOnlyPool } from '../../db/pool';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
 import { retentionPlannerJob } from '../jobs/retention-planner';
-import { LeaseAuthority } from '../lease/authority';
+import { LeaseAuthority } from '../lease';
 import { systemClock } from './clock';
 import { schedulerConfig } from './config';
 import { BatchRenewer } from './renewer';

@@ -24,7 +24,7 @@
  * statement waits for every row lock among its leases (see renewMany).
  * Clock: the injected Clock, for scheduling only.
  */
-import type { Grant, LeaseAuthority, RenewResult } from '../lease/authority';
+import type { Grant, LeaseAuthority, RenewResult } from '../lease';
 import type { Clock } from './clock';
 
 export interface Renewer {

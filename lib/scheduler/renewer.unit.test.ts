@@ -5,7 +5,7 @@
  * own result or the statement's error, and nothing is left registered.
  */
 import { describe, expect, it } from 'vitest';
-import type { Grant, RenewResult } from '../lease/authority';
+import type { Grant, RenewResult } from '../lease';
 import type { Clock } from './clock';
 import { BatchRenewer } from './renewer';
 

@@ -16,8 +16,7 @@
  */
 import type pg from 'pg';
 import type { ReadOnlyPool } from './actions';
-import { LeaseAuthority } from '../lease/authority';
-import { newInstanceToken } from '../lease/token';
+import { LeaseAuthority, newInstanceToken } from '../lease';
 import { type Clock, systemClock, withDeadline } from './clock';
 import type { SchedulerConfig } from './config';
 import { type EventSink, safeMessage, type SideEffect, type WriteStats } from './events';

@@ -13,9 +13,7 @@
  * tenure ends — a step begun earlier still carries the fence it captured,
  * and only the resource fence (../lease/fence.ts) stops it.
  */
-import type { Grant } from '../lease/authority';
-import type { LeaseConfig } from '../lease/config';
-import { type Fence, fenceFor } from '../lease/fence';
+import { type Fence, fenceFor, type Grant, type LeaseConfig } from '../lease';
 import { type Clock, withDeadline } from './clock';
 import { type EventSink, safeMessage } from './events';
 import type { Renewer } from './renewer';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RenewResult } from '../lease/authority';
-import { leaseConfig } from '../lease/config';
+import { leaseConfig, type RenewResult } from '../lease';
 import type { Clock } from './clock';
 import type { RuntimeEvent } from './events';
 import type { Renewer } from './renewer';

@@ -20,10 +20,8 @@
  */
 import type pg from 'pg';
 import type { ReadOnlyPool } from './actions';
-import { type Fence, logRejection } from '../lease/fence';
-import { type FencedResult, writeFenced } from '../lease/fenced-write';
-import { readIntent } from '../lease/intent';
-import { advanceOccurrence, claimOccurrence, completeOccurrence, nextOccurrenceStep, occurrenceKey } from './occurrences';
+import { type Fence, type FencedResult, logRejection, occurrenceKey, readIntent, writeFenced } from '../lease';
+import { advanceOccurrence, claimOccurrence, completeOccurrence, nextOccurrenceStep } from './occurrences';
 import type { Clock } from './clock';
 import type { SchedulerConfig } from './config';
 import { type EventSink, safeMessage, type SideEffect, type WriteStats } from './events';

@@ -3,7 +3,7 @@
 // series climbs through that span — past ttl in the bucket of the expiry.
 import { describe, expect, it } from 'vitest';
 import { uniqueLease, usePool } from '../../db/testing/pools';
-import { LeaseAuthority } from '../lease/authority';
+import { LeaseAuthority } from '../lease';
 import { poll } from '../scheduler/testing/fixtures';
 import { acquire, register, serviceOn, sleep } from './testing/seed';
 import { dbNow } from './testing/scenario';

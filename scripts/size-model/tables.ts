@@ -8,7 +8,7 @@
  * pages as they do in production rather than filling them sorted.
  */
 import { DEFAULT_RETENTION, type RetentionKind } from '../../lib/retention/policy';
-import { DEFAULT_LEASE_TIMING } from '../../lib/lease/config';
+import { DEFAULT_LEASE_TIMING } from '../../lib/lease';
 import { RETENTION_PLANNER_EVERY_MS } from '../../lib/jobs/retention-planner';
 import { DEFAULT_REPORT_EVERY_MS } from '../../lib/status/thresholds';
 

@@ -14,10 +14,7 @@ import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/test
 import { parseAlertConfig } from '../../alerts';
 import { startLocalAlertmanager, type LocalAlertmanager } from '../../alerts/local/alertmanager';
 import { changeAlertMode } from '../../alerts/store/modes';
-import { LeaseAuthority } from '../../lease/authority';
-import { fenceFor } from '../../lease/fence';
-import { writeFenced } from '../../lease/fenced-write';
-import { newInstanceToken } from '../../lease/token';
+import { fenceFor, LeaseAuthority, newInstanceToken, writeFenced } from '../../lease';
 import { createPool, createReadOnlyPool, defineJob, fencedStep, schedulerConfig, SchedulerRuntime, type FencedStep } from '../../scheduler';
 import type { RuntimeEvent } from '../../scheduler';
 import { poll, useSchedulers } from '../../scheduler/testing/fixtures';

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createReadOnlyPool } from '../../../db/pool';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
-import { LeaseAuthority } from '../../lease/authority';
-import { type Fence, fenceFor } from '../../lease/fence';
-import { writeFenced } from '../../lease/fenced-write';
-import { advanceOccurrence, claimOccurrence, completeOccurrence, occurrenceKey } from '../../scheduler/occurrences';
-import { newInstanceToken } from '../../lease/token';
+import { type Fence, fenceFor, LeaseAuthority, newInstanceToken, occurrenceKey, writeFenced } from '../../lease';
+import { advanceOccurrence, claimOccurrence, completeOccurrence } from '../../scheduler/occurrences';
 import { seedDocuments } from './documents';
 import { planStep } from './plan-step';
 

@@ -3,8 +3,7 @@
 // Waits are on events and stored facts, never sleeps.
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../../db/testing/pools';
-import { LeaseAuthority } from '../../lease/authority';
-import { newInstanceToken } from '../../lease/token';
+import { LeaseAuthority, newInstanceToken } from '../../lease';
 import { DEFAULT_RETENTION } from '../../retention';
 import { createReadOnlyPool } from '../../scheduler';
 import { runOneOccurrence, useSchedulers } from '../../scheduler/testing/fixtures';

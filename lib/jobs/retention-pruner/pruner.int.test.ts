@@ -5,11 +5,7 @@
 // renewal or a report waits on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
-import { LeaseAuthority } from '../../lease/authority';
-import { fenceFor } from '../../lease/fence';
-import { fencedWrites } from '../../lease/fenced-statements';
-import { writeFenced } from '../../lease/fenced-write';
-import { newInstanceToken } from '../../lease/token';
+import { fencedWrites, fenceFor, LeaseAuthority, newInstanceToken, writeFenced } from '../../lease';
 import { DEFAULT_RETENTION } from '../../retention';
 import { createReadOnlyPool, type FencedStep } from '../../scheduler';
 import { appendReport } from '../../scheduler/report-store';

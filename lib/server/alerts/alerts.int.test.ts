@@ -6,8 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
 import { changeAlertMode } from '../../alerts/store/modes';
-import { fenceFor } from '../../lease/fence';
-import { writeFenced } from '../../lease/fenced-write';
+import { fenceFor, writeFenced } from '../../lease';
 import { roundStatements } from '../../jobs/alert-evaluator/write';
 import type { RoundPlan } from '../../jobs/alert-evaluator/plan';
 import { toIso } from '../../status/time';

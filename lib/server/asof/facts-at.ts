@@ -19,7 +19,7 @@
  * scheduler's current registration (not logged either). An occurrence resumed
  * by a later leader has its claimed_at moved, so its earlier claim is unseen.
  */
-import { DEFAULT_LEASE_TIMING } from '../../lease/config';
+import { DEFAULT_LEASE_TIMING } from '../../lease';
 import type { SchedulerFacts } from '../../status/types';
 import type { ReportAgg, SchedulerLogs } from './logs';
 import { tenureAt, type TenureLog } from './tenures';

@@ -19,7 +19,7 @@
  * Breaks use the store's own rule (lib/scheduler/report-store.ts, with SILENCE_FACTOR from lib/status): a seq jump
  * is `lost_reports`, else quiet > SILENCE_FACTOR × reportEvery is `silence`.
  */
-import { occurrenceKeySql } from '../../lease/occurrence-key';
+import { occurrenceKeySql } from '../../lease';
 import { SILENCE_FACTOR } from '../../status';
 import { dueSlotOf, msOf } from '../live/facts-sql';
 import { EVENT_COLUMNS } from './recent-sql';

@@ -28,7 +28,7 @@
  * (the next one). A dumb mapping: every judgement (overdue or not) stays in
  * lib/status.
  */
-import { occurrenceKeySql } from '../../lease/occurrence-key';
+import { occurrenceKeySql } from '../../lease';
 
 /** Epoch ms of a timestamptz expression, as float8 (sub-ms fraction kept; callers truncate). */
 export const msOf = (expr: string) => `(extract(epoch FROM ${expr}) * 1000)::float8`;

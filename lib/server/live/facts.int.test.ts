@@ -2,12 +2,9 @@
 // lib/status projection, and a query count independent of the report count.
 import { describe, expect, it } from 'vitest';
 import { forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
-import { LeaseAuthority } from '../../lease/authority';
-import { setIntent } from '../../lease/intent';
+import { fenceFor, LeaseAuthority, occurrenceKey, setIntent, writeFenced } from '../../lease';
 import { StatusService } from '../service';
-import { claimOccurrence, completeOccurrence, occurrenceKey } from '../../scheduler/occurrences';
-import { fenceFor } from '../../lease/fence';
-import { writeFenced } from '../../lease/fenced-write';
+import { claimOccurrence, completeOccurrence } from '../../scheduler/occurrences';
 import { acquire, countingDb, register, reporter, serviceOn, sleep } from '../testing/seed';
 
 describe('status list read (real PostgreSQL)', () => {

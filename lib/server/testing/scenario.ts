@@ -6,10 +6,8 @@
  */
 import type pg from 'pg';
 import { forceExpire, uniqueLease } from '../../../db/testing/pools';
-import { fenceFor } from '../../lease/fence';
-import { writeFenced } from '../../lease/fenced-write';
+import { fenceFor, setIntent, writeFenced } from '../../lease';
 import { completeOccurrence } from '../../scheduler/occurrences';
-import { setIntent } from '../../lease/intent';
 import { acquire, register, reporter, sleep } from './seed';
 
 type Db = Pick<pg.Pool, 'query'>;

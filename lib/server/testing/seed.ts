@@ -6,8 +6,7 @@
  * lease state). Never imported by production code.
  */
 import type pg from 'pg';
-import { LeaseAuthority, type Grant } from '../../lease/authority';
-import { newInstanceToken } from '../../lease/token';
+import { type Grant, LeaseAuthority, newInstanceToken } from '../../lease';
 import { appendReport } from '../../scheduler/report-store';
 import { StatusService, type StatusServiceOptions } from '../service';
 
