@@ -21,7 +21,7 @@ import { freePort } from '../db/free-port';
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
 import { runDashboard } from '../lib/demo/next-build';
-import { seedDocuments } from '../lib/jobs/retention-planner/documents';
+import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
 import { startLocalAlertmanager } from '../lib/alerts/local/alertmanager';
 import { E2E_BUILD_ENV, ensureE2eBuild } from './support/build';
 import { E2E_BASE_PATH, E2E_SSO } from './support/e2e-env';

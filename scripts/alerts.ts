@@ -29,7 +29,7 @@ import { serviceRuleTests } from '../lib/alerts/prometheus/service-tests';
 import { toYaml } from '../lib/alerts/yaml';
 import { changeAlertMode, modeChangeSchema } from '../lib/alerts/store/modes';
 import { createPool } from '../db/pool';
-import { runningDatabaseUrl } from '../lib/scheduler/running-database';
+import { runningDatabaseUrl } from '../lib/cli/running-database';
 
 const ROOT = path.resolve(__dirname, '..');
 const USAGE = `usage: npm run alerts -- rules [--out FILE]

@@ -23,8 +23,8 @@ import { ArchiveProcess } from '../lib/archive/process';
 import { startControlServer } from '../lib/demo/control-server';
 import { ensureBuild, runDashboard } from '../lib/demo/next-build';
 import { type DemoSchedulerSpec, DemoSupervisor } from '../lib/demo/supervisor';
-import { seedDocuments } from '../lib/jobs/retention-planner/documents';
-import { clearRunningDatabase, writeRunningDatabase } from '../lib/scheduler/running-database';
+import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
+import { clearRunningDatabase, writeRunningDatabase } from '../lib/cli/running-database';
 
 const ROOT = path.resolve(__dirname, '..');
 

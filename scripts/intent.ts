@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { createPool } from '../db/pool';
 import { changeIntent, intentChangeSchema, leaseNameSchema } from '../lib/lease';
-import { runningDatabaseUrl } from '../lib/scheduler/running-database';
+import { runningDatabaseUrl } from '../lib/cli/running-database';
 
 function fail(message: string): never {
   process.stderr.write(`intent: ${message}\n`);

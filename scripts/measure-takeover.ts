@@ -7,7 +7,7 @@
  */
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
-import { seedDocuments } from '../lib/jobs/retention-planner/documents';
+import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
 import { SchedulerProcess } from '../lib/scheduler/process';
 import { FAST_FLAGS } from '../lib/scheduler/testing/fast-flags';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
 import type { DemoProcess } from '../api/types';
-import { seedDocuments } from '../jobs/retention-planner/documents';
+import { seedDocuments } from '../jobs/demo/retention-planner/documents';
 import { FAST_FLAGS, poll } from '../scheduler/testing/fixtures';
 import { type ControlServer, startControlServer } from './control-server';
 import { DemoSupervisor, midWritePauseMs } from './supervisor';

@@ -1,11 +1,18 @@
 /**
- * The jobs the CLI can run by name (`npm run scheduler -- --job NAME`). The
- * runtime itself imports none of them: a job is handed to it.
+ * The jobs the composition roots run by name: the CLI (lib/cli,
+ * `npm run scheduler -- --job NAME`) and the dashboard's process (lib/host,
+ * `housekeepingJobs`). The runtime itself imports none of them: a job is
+ * handed to it.
+ *
+ * Two kinds, kept apart: Leaseboard's own housekeeping (./alert-evaluator,
+ * ./retention-pruner — real work on its own tables, hosted by every dashboard
+ * server), and jobs that only show the runtime at work (./demo/retention-planner,
+ * the demo's synthetic planner; ./example-squares, the README's example).
  */
 import { JobDefinitionError, schedulerConfig, type Job, type SchedulerConfig } from '../scheduler';
 import { ALERT_EVALUATOR_JOB, alertEvaluatorFromEnv } from './alert-evaluator';
 import { squaresJob } from './example-squares/job';
-import { retentionPlannerJob } from './retention-planner';
+import { retentionPlannerJob } from './demo/retention-planner';
 import { RETENTION_PRUNER_JOB, retentionPrunerFromEnv } from './retention-pruner';
 
 /** What the CLI passes on to a job: its own options, from flags, and where its own log lines go. */

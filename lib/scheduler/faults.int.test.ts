@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
 import { setIntent } from '../lease';
-import { seedDocuments } from '../jobs/retention-planner/documents';
+import { seedDocuments } from '../jobs/demo/retention-planner/documents';
 import { ArchiveProcess } from '../archive/process';
 import type { SchedulerLine, SchedulerProcess } from './process';
 import { StatusService } from '../server/service';

@@ -1,6 +1,6 @@
 /**
  * A scheduler as a child process: spawns the CLI (`node --import tsx
- * lib/scheduler/cli.ts`), parses its JSON-line events, and sends the fault
+ * lib/cli/main.ts scheduler …`, the composition root), parses its JSON-line events, and sends the fault
  * signals and commands. Used by the demo supervisor and by tests (real
  * processes, real signals). Guarantees: those of ../child/json-line-process.ts
  * (`stop()` leaves nothing running; a child stops by itself when this process
@@ -35,8 +35,8 @@ export class SchedulerProcess extends JsonLineProcess {
     const flags = Object.entries({ ...options.flags, ...options.options }).flatMap(([flag, value]) => [`--${flag}`, String(value)]);
     super({
       name: `scheduler ${options.label}`,
-      entry: 'lib/scheduler/cli.ts',
-      args: ['--lease', options.lease, '--label', options.label, ...(options.job ? ['--job', options.job] : []), ...flags],
+      entry: 'lib/cli/main.ts',
+      args: ['scheduler', '--lease', options.lease, '--label', options.label, ...(options.job ? ['--job', options.job] : []), ...flags],
       env: { ...options.env, DATABASE_URL: options.databaseUrl },
       cwd: options.cwd,
       onLine: options.onLine,

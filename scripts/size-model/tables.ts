@@ -9,7 +9,7 @@
  */
 import { DEFAULT_RETENTION, type RetentionKind } from '../../lib/retention/policy';
 import { DEFAULT_LEASE_TIMING } from '../../lib/lease';
-import { RETENTION_PLANNER_EVERY_MS } from '../../lib/jobs/retention-planner';
+import { RETENTION_PLANNER_EVERY_MS } from '../../lib/jobs/demo/retention-planner';
 import { DEFAULT_REPORT_EVERY_MS } from '../../lib/status/thresholds';
 
 const DAY_MS = 24 * 60 * 60_000;

@@ -1,5 +1,5 @@
 /**
- * The soak's processes: real scheduler processes (lib/scheduler/cli.ts, the
+ * The soak's processes: real scheduler processes (lib/cli/main.ts scheduler, the
  * same entry as `npm run scheduler`), spawned as `node --import tsx` so the
  * pid whose RSS is sampled is the scheduler itself, not an npm wrapper.
  *

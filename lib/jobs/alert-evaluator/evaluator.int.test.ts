@@ -19,7 +19,7 @@ import { createPool, createReadOnlyPool, defineJob, fencedStep, schedulerConfig,
 import type { RuntimeEvent } from '../../scheduler';
 import { poll, useSchedulers } from '../../scheduler/testing/fixtures';
 import { serviceOn } from '../../server/testing/seed';
-import { seedDocuments } from '../retention-planner/documents';
+import { seedDocuments } from '../demo/retention-planner/documents';
 import { ALERT_EVALUATOR_JOB, alertEvaluatorJob } from './index';
 import type { RoundData, RoundPlan } from './plan';
 

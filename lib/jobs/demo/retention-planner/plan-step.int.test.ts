@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createReadOnlyPool } from '../../../db/pool';
-import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
-import { type Fence, fenceFor, LeaseAuthority, newInstanceToken, occurrenceKey, writeFenced } from '../../lease';
-import { advanceOccurrence, claimOccurrence, completeOccurrence } from '../../scheduler/occurrences';
+import { createReadOnlyPool } from '../../../../db/pool';
+import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../../db/testing/pools';
+import { type Fence, fenceFor, LeaseAuthority, newInstanceToken, occurrenceKey, writeFenced } from '../../../lease';
+import { advanceOccurrence, claimOccurrence, completeOccurrence } from '../../../scheduler/occurrences';
 import { seedDocuments } from './documents';
 import { planStep } from './plan-step';
 

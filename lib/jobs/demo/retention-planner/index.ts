@@ -4,7 +4,7 @@
  * fenced), then export the occurrence's summary to the archive (step
  * `export`, external) when an archive is configured. Nothing is ever deleted.
  */
-import { defineJob, type Job, JobDefinitionError, type Step } from '../../scheduler';
+import { defineJob, type Job, JobDefinitionError, type Step } from '../../../scheduler';
 import { exportStep } from './export-step';
 import { planStep } from './plan-step';
 

@@ -1,5 +1,7 @@
 /**
- * `npm run scheduler -- [--job NAME] [--lease NAME] [--label A] [--ttl MS] [--renew-every MS] …`
+ * `leaseboard scheduler [--job NAME] [--lease NAME] [--label A] [--ttl MS] [--renew-every MS] …`
+ * (`npm run scheduler -- …`): the composition of one job from lib/jobs' registry with the
+ * runtime (lib/scheduler), which knows no job itself.
  *
  * Starts one scheduler process (one instance token) running one job from
  * lib/jobs (default `retention-planner`) under the lease `--lease` (default:
@@ -14,15 +16,11 @@
  * supervisor resumes it). Bad options: a message on stderr and exit code 2.
  */
 import { parseArgs } from 'node:util';
-import { createPool, createReadOnlyPool } from '../../db/pool';
 import { listenToParent } from '../child/json-line-process';
 import { JOBS, type JobOptions } from '../jobs';
 import { LABEL_PATTERN, LeaseConfigError } from '../lease';
-import { schedulerConfig } from './config';
-import type { RuntimeEvent } from './events';
-import { JobDefinitionError } from './job';
+import { createPool, createReadOnlyPool, JobDefinitionError, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../scheduler';
 import { runningDatabaseUrl } from './running-database';
-import { SchedulerRuntime } from './runtime';
 
 const NUMERIC = {
   ttl: 'ttlMs',
@@ -76,8 +74,9 @@ function parse(argv: string[]) {
   }
 }
 
-async function main() {
-  const { job, config } = parse(process.argv.slice(2));
+/** Runs until stopped by a signal (or the parent's going away); exits the process itself. */
+export async function run(argv: string[]): Promise<void> {
+  const { job, config } = parse(argv);
   const url = process.env.DATABASE_URL ?? runningDatabaseUrl();
   if (!url) fail('no database: set DATABASE_URL, or start `npm run demo` first');
   const pool = createPool(url, { applicationName: 'leaseboard-scheduler', max: 4 });
@@ -114,5 +113,3 @@ async function main() {
   print({ event: 'started', pid: process.pid, token: runtime.token, lease: config.lease.name, job: job.name, label: config.label });
   runtime.start();
 }
-
-void main();

@@ -6,8 +6,8 @@
  * highest it has seen (409), so a paused, superseded holder cannot overwrite
  * the new holder's summary (lib/archive/server.ts).
  */
-import { putToArchive } from '../../archive/client';
-import { externalStep } from '../../scheduler';
+import { putToArchive } from '../../../archive/client';
+import { externalStep } from '../../../scheduler';
 
 export interface PlanSummary {
   occurrence: string;

@@ -5,8 +5,8 @@
  * keyed (occurrence, document), so a re-run batch writes each at most once.
  * The runtime moves the cursor in the same statement. Nothing is deleted.
  */
-import { planItems } from '../../../db/schema';
-import { fencedStep, type ReadOnlyPool } from '../../scheduler';
+import { planItems } from '../../../../db/schema';
+import { fencedStep, type ReadOnlyPool } from '../../../scheduler';
 import { type DocumentRow, planExpiries } from './policy';
 
 export interface DocumentBatch {
