@@ -24,7 +24,7 @@ import { authorizeWrite, type WriteRefusal } from '../auth/guard';
 import { resolveIdentity } from '../auth/identity';
 import { clearedSessionCookie, issueSession, sessionCookie, tokenMatches } from '../auth/session';
 import { changeIntent } from '../lease';
-import { guarded, json } from '../server/http/respond';
+import { guarded, json } from '../http/respond';
 import { checkName } from '../server/http/params';
 
 export interface ActionDeps {

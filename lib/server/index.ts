@@ -11,11 +11,11 @@
  */
 import 'server-only';
 import type { AlertsResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
-import { statusService } from './process';
+import { statusService } from './instance';
 import { okResult, type ListParams, type ReadResult } from './http/result';
 
 export type { ListParams, ReadResult, ServiceError, ServiceErrorCode } from './http/result';
-export { closeStatusService, heavyGate, statusService } from './process';
+export { closeStatusService, heavyGate, statusService } from './instance';
 export { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './http/handlers';
 export { auditRoute } from './http/audit-route';
 export { alertsRoute } from './http/alerts-route';

@@ -9,7 +9,7 @@
 import { ALERTS_LIMIT_DEFAULT, ALERTS_LIMIT_MAX } from '../alerts/read';
 import type { ServiceSource } from './handlers';
 import { type HeavyGate, OPEN_GATE } from './heavy-gate';
-import { badRequest, errorResponse, guarded, json } from './respond';
+import { badRequest, errorResponse, guarded, json } from '../../http/respond';
 
 export function alertsRoute(request: Request, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
   return guarded('alerts', async () => {

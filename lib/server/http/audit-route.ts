@@ -7,7 +7,7 @@ import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
 import { checkName } from './params';
 import type { ServiceSource } from './handlers';
 import { type HeavyGate, OPEN_GATE } from './heavy-gate';
-import { errorResponse, guarded, json } from './respond';
+import { errorResponse, guarded, json } from '../../http/respond';
 
 export function auditRoute(request: Request, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
   return guarded('audit', async () => {

@@ -14,7 +14,7 @@ import { parseListQuery } from './params';
 import type { ReadResult } from './result';
 import type { StatusService } from '../service';
 import { type HeavyGate, OPEN_GATE } from './heavy-gate';
-import { errorResponse, guarded, json, jsonText, text } from './respond';
+import { errorResponse, guarded, json, jsonText, text } from '../../http/respond';
 
 export type ServiceSource = () => StatusService;
 

@@ -15,7 +15,7 @@ import * as historyRoute from '../../../app/api/v1/schedulers/[name]/history/rou
 import * as listRoute from '../../../app/api/v1/schedulers/route';
 import { enablePeerStamping, PEER_HEADER } from '../../auth/peer';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
-import { closeStatusService } from '../process';
+import { closeStatusService } from '../instance';
 import { acquire, register, reporter } from '../testing/seed';
 
 const BASE = 'http://leaseboard.test/api/v1/schedulers';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 process.env.DATABASE_URL = inject('databaseUrl');
 
 import { uniqueLease, usePool } from '../../../db/testing/pools';
-import { closeStatusService, statusService } from '../process';
+import { closeStatusService, statusService } from '../instance';
 import { register } from '../testing/seed';
 import { listRoute } from './handlers';
 import { hotReadRoutes } from './node-routes';

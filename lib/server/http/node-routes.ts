@@ -11,7 +11,7 @@
  * the server sets before calling this stay on the response.
  */
 import type http from 'node:http';
-import { statusService } from '../process';
+import { statusService } from '../instance';
 import { healthzRoute, listRoute, metricsRoute } from './handlers';
 
 type Route = (request: Request) => Promise<Response>;

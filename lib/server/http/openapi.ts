@@ -16,7 +16,7 @@ import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
 import { ALERTS_LIMIT_DEFAULT, ALERTS_LIMIT_MAX } from '../alerts/read';
 import { describeDuration, DEFAULT_RETENTION, historyRetentionMs } from '../../retention';
 import { NAME_MAX } from './params';
-import { NO_STORE } from './respond';
+import { NO_STORE } from '../../http/respond';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 

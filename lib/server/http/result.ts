@@ -8,21 +8,14 @@
  * `message` is a short sentence for humans — never a stack trace,
  * never SQL text.
  */
-import type { ErrorCode, RetentionRefusal } from '../../api/types';
+import type { ErrorCode } from '../../api/types';
+import type { HttpError } from '../../http/respond';
 import type { Health } from '../../status/types';
 
 /** The error codes of the contract (lib/api/schemas.ts). */
 export type ServiceErrorCode = ErrorCode;
 
-export interface ServiceError {
-  status: 400 | 404 | 410 | 429 | 500 | 503;
-  code: ServiceErrorCode;
-  message: string;
-  /** For 410 `outside_retention`: the oldest instant kept and the retention. */
-  retention?: RetentionRefusal;
-  /** For 429 and 503 `busy`: when to try again (seconds), sent as Retry-After. */
-  retryAfterS?: number;
-}
+export type ServiceError = HttpError;
 
 export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: ServiceError };
 

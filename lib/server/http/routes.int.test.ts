@@ -16,7 +16,7 @@ import * as listRoute from '../../../app/api/v1/schedulers/route';
 import * as healthzRoute from '../../../app/api/healthz/route';
 import * as openapiRoute from '../../../app/api/v1/openapi.json/route';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
-import { closeStatusService } from '../process';
+import { closeStatusService } from '../instance';
 import { acquire, register, reporter } from '../testing/seed';
 
 const BASE = 'http://leaseboard.test';

@@ -1,6 +1,6 @@
 // GET/POST/DELETE /api/v1/session — thin binding; logic and guarantees in lib/actions/http.ts.
 import { sessionRoute, signInRoute, signOutRoute } from '@/lib/actions/http';
-import { actionDeps } from '@/lib/actions/process';
+import { actionDeps } from '@/lib/actions/instance';
 
 export const dynamic = 'force-dynamic';
 

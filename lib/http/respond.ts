@@ -1,13 +1,25 @@
 /**
- * HTTP responses of the status API: JSON bodies, the `{ error: { code,
- * message } }` shape, and `Cache-Control: no-store` on every response (a
- * status page must never be served from a cache).
+ * HTTP responses of Leaseboard's API, shared by the status reads
+ * (lib/server/http) and the operator actions (lib/actions): JSON bodies, the
+ * `{ error: { code, message } }` shape, and `Cache-Control: no-store` on every
+ * response (a status page must never be served from a cache).
  *
  * Guarantees: `guarded` turns ANY thrown value into a 500 with the error
  * shape and a fixed message — never a stack trace or SQL text to the client.
  */
-import type { ApiError } from '../../api/types';
-import type { ServiceError } from './result';
+import type { ApiError, ErrorCode, RetentionRefusal } from '../api/types';
+
+/** An answer that is not a success, as the API sends it: the status, the contract's error code and a sentence for humans. */
+export interface HttpError {
+  status: 400 | 403 | 404 | 409 | 410 | 413 | 429 | 500 | 503;
+  code: ErrorCode;
+  /** A short sentence — never a stack trace, never SQL text. */
+  message: string;
+  /** With 410 `outside_retention`: the oldest instant kept and the retention. */
+  retention?: RetentionRefusal;
+  /** With 429 and 503 `busy`: when to try again (seconds), sent as Retry-After. */
+  retryAfterS?: number;
+}
 
 export const NO_STORE = 'no-store';
 
@@ -27,7 +39,7 @@ export function text(body: string | Uint8Array<ArrayBuffer>, contentType: string
   return new Response(body, { status, headers: { 'content-type': contentType, 'cache-control': NO_STORE } });
 }
 
-export function errorResponse(error: ServiceError): Response {
+export function errorResponse(error: HttpError): Response {
   const body: ApiError = { error: { code: error.code, message: error.message, ...(error.retention ? { retention: error.retention } : {}) } };
   return json(body, error.status, error.retryAfterS === undefined ? {} : { 'retry-after': String(error.retryAfterS) });
 }
