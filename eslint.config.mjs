@@ -109,6 +109,30 @@ const zones = [
     from: ['lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
     message: 'lib/server: reads only, no jobs, UI or routes.',
   },
+  // Inside lib/server, layers (docs/design.md "Layers"): domain results at the bottom, the store's
+  // observer above them, the reads above those, the service composing the reads, http/ on top —
+  // the one layer that parses, validates, maps results to statuses and serialises.
+  ...serverLayers(),
+  // lib/http: HTTP plumbing shared by the status reads and the operator actions; it knows neither.
+  {
+    target: 'lib/http',
+    from: [
+      'lib/server',
+      'lib/actions',
+      'lib/auth',
+      'lib/lease',
+      'lib/scheduler',
+      'lib/jobs',
+      'lib/client',
+      'lib/demo',
+      'db',
+      'app',
+      'components',
+      'scripts',
+      'e2e',
+    ],
+    message: 'lib/http is shared HTTP plumbing: it imports only lib/api and lib/status.',
+  },
   // lib/retention, lib/archive, lib/auth: services below the runtime and the app.
   {
     target: ['lib/retention', 'lib/archive', 'lib/auth'],
@@ -147,6 +171,12 @@ const zones = [
     from: ['lib/scheduler', 'lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
     message: 'lib/actions: writes for operators; no runtime, UI or routes.',
   },
+  {
+    target: 'lib/actions',
+    from: 'lib/server',
+    except: ['./env.ts'],
+    message: 'lib/actions never reaches into the status reads: HTTP plumbing is in lib/http, the environment in lib/server/env.ts.',
+  },
   // lib/host: the dashboard's process — its HTTP server around Next.js (peer stamps, security
   // headers) and the jobs it hosts (through the runtime's public entry and lib/jobs' registry).
   {
@@ -168,6 +198,50 @@ const zones = [
   // db: the bottom layer.
   { target: 'db', from: ['lib', 'app', 'components', 'scripts', 'e2e'], message: 'db is the bottom layer: it imports no lib, app or UI.' },
 ];
+
+/**
+ * lib/server's own layers. Each read folder may use the folders below it; none reaches the
+ * HTTP layer, lib/http, or the modules that compose the reads (service, door, instance).
+ */
+function serverLayers() {
+  const root = ['lib/server/service.ts', 'lib/server/index.ts', 'lib/server/instance.ts'];
+  const http = ['lib/server/http', 'lib/http'];
+  const reads = { live: [], alerts: ['live'], audit: ['live'], metrics: ['live'], asof: ['live', 'alerts'] };
+  const readZones = Object.entries(reads).map(([folder, below]) => ({
+    target: `lib/server/${folder}`,
+    from: [
+      ...Object.keys(reads)
+        .filter((other) => other !== folder && !below.includes(other))
+        .map((other) => `lib/server/${other}`),
+      ...http,
+      ...root,
+    ],
+    message: `lib/server/${folder} is a read: it returns domain results (lib/server/domain) and may use ${['domain', 'store', ...below].join(', ')} only — no HTTP, no service above it.`,
+  }));
+  return [
+    {
+      target: 'lib/server/domain',
+      from: 'lib/server',
+      except: ['./domain'],
+      message: 'lib/server/domain is the bottom: read results with no HTTP in them; it imports nothing else of lib/server.',
+    },
+    { target: 'lib/server/domain', from: http, message: 'lib/server/domain is the bottom: read results with no HTTP in them.' },
+    {
+      target: 'lib/server/store',
+      from: 'lib/server',
+      except: ['./domain', './store'],
+      message: "lib/server/store is the store's observer and deadline: it imports only lib/server/domain.",
+    },
+    { target: 'lib/server/store', from: http, message: "lib/server/store is the store's observer and deadline: no HTTP." },
+    ...readZones,
+    {
+      target: 'lib/server/service.ts',
+      from: http,
+      message: 'lib/server/service.ts composes reads into domain results: it neither parses nor serialises (lib/server/http does).',
+    },
+    { target: 'lib/server/http', from: 'lib/server/index.ts', message: 'lib/server/http sits below the door for app/ (lib/server/index.ts), never above it.' },
+  ];
+}
 
 const restrictPackages = (files, groups, message) => ({
   files,

@@ -51,6 +51,25 @@ describe('layer rules', () => {
     ],
     ['lib/alerts/fixture.ts', "import { readAllFacts } from '../server/live/facts';\nexport const x = readAllFacts;\n", 'lib/alerts is pure'],
     ['db/fixture.ts', "import { project } from '../lib/status';\nexport const x = project;\n", 'db is the bottom layer'],
+    ['lib/server/domain/fixture.ts', "import { httpError } from '../http/result';\nexport const x = httpError;\n", 'lib/server/domain is the bottom'],
+    [
+      'lib/server/store/fixture.ts',
+      "import { readAllFacts } from '../live/facts';\nexport const x = readAllFacts;\n",
+      "lib/server/store is the store's observer",
+    ],
+    ['lib/server/live/fixture.ts', "import { readHistory } from '../asof/history';\nexport const x = readHistory;\n", 'lib/server/live is a read'],
+    ['lib/server/asof/fixture.ts', "import { parseInstant } from '../http/params';\nexport const x = parseInstant;\n", 'lib/server/asof is a read'],
+    ['lib/server/alerts/fixture.ts', "import { StatusService } from '../service';\nexport const x = StatusService;\n", 'lib/server/alerts is a read'],
+    ['lib/server/audit/fixture.ts', "import { json } from '../../http/respond';\nexport const x = json;\n", 'lib/server/audit is a read'],
+    ['lib/server/metrics/fixture.ts', "import { readDetail } from '../asof/detail';\nexport const x = readDetail;\n", 'lib/server/metrics is a read'],
+    ['lib/server/service.ts', "import { respond } from './http/handlers';\nexport const x = respond;\n", 'lib/server/service.ts composes reads'],
+    ['lib/server/http/fixture.ts', "import { readSchedulerList } from '../index';\nexport const x = readSchedulerList;\n", 'sits below the door'],
+    ['lib/http/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/http is shared HTTP plumbing'],
+    [
+      'lib/actions/fixture.ts',
+      "import { parseInstant } from '../server/http/params';\nexport const x = parseInstant;\n",
+      'lib/actions never reaches into the status reads',
+    ],
   ])(
     '%s: a forbidden import fails lint',
     async (file, code, says) => {
@@ -68,6 +87,8 @@ describe('layer rules', () => {
     ['app/fixture/page.tsx', "import { readSchedulerList } from '@/lib/server';\nexport const x = readSchedulerList;\n"],
     ['lib/scheduler/fixture.ts', "import { leaseConfig } from '../lease';\nexport const x = leaseConfig;\n"],
     ['components/fixture.tsx', "import { project } from '@/lib/status';\nexport const x = project;\n"],
+    ['lib/server/asof/fixture.ts', "import { readAllFacts } from '../live/facts';\nexport const x = readAllFacts;\n"],
+    ['lib/actions/fixture.ts', "import { checkName } from '../http/params';\nexport const x = checkName;\n"],
   ])(
     '%s: an allowed import passes',
     async (file, code) => {

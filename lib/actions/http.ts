@@ -25,7 +25,7 @@ import { resolveIdentity } from '../auth/identity';
 import { clearedSessionCookie, issueSession, sessionCookie, tokenMatches } from '../auth/session';
 import { changeIntent } from '../lease';
 import { guarded, json } from '../http/respond';
-import { checkName } from '../server/http/params';
+import { checkName } from '../http/params';
 
 export interface ActionDeps {
   auth: AuthConfig;

@@ -7,6 +7,7 @@ import { LeaseAuthority } from '../lease';
 import { poll } from '../scheduler/testing/fixtures';
 import { acquire, register, serviceOn, sleep } from './testing/seed';
 import { dbNow } from './testing/scenario';
+import { answersOf } from './testing/answers';
 
 const TTL = 1_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -39,7 +40,7 @@ describe('renewal age across the end of a tenure (real PostgreSQL)', () => {
     const takeover = await ms(`SELECT extract(epoch FROM at) * 1000 AS ms FROM lease_events WHERE lease = $1 AND epoch = 2`, [name]);
     expect(expiry - lastRenewal).toBeCloseTo(TTL, 0);
 
-    const result = await service.history(name, iso(start), iso(end));
+    const result = await answersOf(service).history(name, iso(start), iso(end));
     if (!result.ok) throw new Error(result.error.message);
     const h = result.value;
     expect(bucketAt(h, expiry).renewalAgeMaxMs).toBeGreaterThanOrEqual(TTL);
@@ -66,7 +67,7 @@ describe('renewal age across the end of a tenure (real PostgreSQL)', () => {
     await expired(lapsed);
     await sleep(200);
     const now = await dbNow(pool);
-    const open = await service.history(lapsed, iso(start), iso(now));
+    const open = await answersOf(service).history(lapsed, iso(start), iso(now));
     if (!open.ok) throw new Error(open.error.message);
     expect(open.value.buckets.at(-1)!.renewalAgeMaxMs).toBeGreaterThanOrEqual(TTL + 150);
 
@@ -81,7 +82,7 @@ describe('renewal age across the end of a tenure (real PostgreSQL)', () => {
     await sleep(200);
     const to = await dbNow(pool);
     const releasedAt = await ms(`SELECT extract(epoch FROM at) * 1000 AS ms FROM lease_events WHERE lease = $1 AND kind = 'released'`, [released]);
-    const h = await service.history(released, iso(from), iso(to));
+    const h = await answersOf(service).history(released, iso(from), iso(to));
     if (!h.ok) throw new Error(h.error.message);
     expect(bucketAt(h.value, releasedAt - 1).renewalAgeMaxMs).toBeGreaterThanOrEqual(250);
     // After the release nobody holds it: no climb, and the minute's rollup stays inside the tenure.

@@ -4,40 +4,44 @@
  * build. The one door for app/ (lint-enforced): reads for server components
  * and the route handlers. Tests, scripts and jobs import the modules directly.
  *
- * Guarantees: the three reads return exactly the lib/api/types.ts bodies or a
- * typed `ServiceError` (400 input, 404 unknown name, 503 store unreadable);
- * the list never fails for a dead store — it answers `observation.ok=false`
- * with every scheduler unknown. All reads share one process-wide pool.
+ * Guarantees: the reads return exactly the lib/api/types.ts bodies or the
+ * error the API would send for the same request (./http/answers.ts: 400
+ * input, 404 unknown name, 410 older than kept, 503 store unreadable or
+ * busy); the list never fails for a dead store — it answers
+ * `observation.ok=false` with every scheduler unknown. All reads share one
+ * process-wide pool.
  */
 import 'server-only';
 import type { AlertsResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { statusService } from './instance';
-import { okResult, type ListParams, type ReadResult } from './http/result';
+import { alertsAnswer, detailAnswer, historyAnswer } from './http/answers';
+import type { HttpResult } from './http/result';
+import type { ListParams } from './live/list-params';
 
-export type { ListParams, ReadResult, ServiceError, ServiceErrorCode } from './http/result';
+export type { HttpResult, ServiceError, ServiceErrorCode } from './http/result';
+export type { ListParams } from './live/list-params';
 export { closeStatusService, heavyGate, statusService } from './instance';
 export { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './http/handlers';
 export { auditRoute } from './http/audit-route';
 export { alertsRoute } from './http/alerts-route';
+export { readRunbook } from './runbooks';
 
 /** GET /api/v1/schedulers. Numbers are clamped; the result is always ok (a dead store is reported inside). */
-export async function readSchedulerList(params: ListParams = {}): Promise<ReadResult<SchedulerListResponse>> {
-  return okResult(await statusService().list(params));
+export async function readSchedulerList(params: ListParams = {}): Promise<HttpResult<SchedulerListResponse>> {
+  return { ok: true, value: await statusService().list(params) };
 }
 
 /** GET /api/v1/schedulers/{name}[?at=ISO]. */
-export function readSchedulerDetail(name: string, at?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {
-  return statusService().detail(name, at);
+export function readSchedulerDetail(name: string, at?: string | null): Promise<HttpResult<SchedulerDetailResponse>> {
+  return detailAnswer(statusService(), name, at);
 }
 
 /** GET /api/v1/alerts?limit=N: rules, modes, alerts (at most `limit`), delivery. */
-export function readAlertList(limit: number): Promise<ReadResult<AlertsResponse>> {
-  return statusService().alerts(limit);
+export function readAlertList(limit: number): Promise<HttpResult<AlertsResponse>> {
+  return alertsAnswer(statusService(), limit);
 }
 
-export { readRunbook } from './runbooks';
-
 /** GET /api/v1/schedulers/{name}/history?from=&to= (ISO instants; defaults: the last hour). */
-export function readSchedulerHistory(name: string, from?: string | null, to?: string | null): Promise<ReadResult<SchedulerHistoryResponse>> {
-  return statusService().history(name, from, to);
+export function readSchedulerHistory(name: string, from?: string | null, to?: string | null): Promise<HttpResult<SchedulerHistoryResponse>> {
+  return historyAnswer(statusService(), name, from, to);
 }

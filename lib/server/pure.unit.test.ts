@@ -8,7 +8,8 @@ import { DEFAULT_RETENTION, historyRetentionMs } from '../retention';
 import { bucketEnds, bucketMsFor } from './asof/history';
 import { buildList, sortStatuses, statusesView } from './live/list';
 import { StoreObserver } from './store/observer';
-import { checkName, parseInstant, parseListQuery } from './http/params';
+import { checkName } from '../http/params';
+import { parseInstant, parseListQuery } from './http/params';
 import { isoFromUtc } from './live/pgtext';
 import { rebuildTenures, type LeaseEventLog } from './asof/tenures';
 

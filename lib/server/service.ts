@@ -28,8 +28,11 @@
  *   healthz: they run on their own connections (`heavyDb`), under their own
  *   observer (a saturated heavy pool never marks the store unreadable), at
  *   most `heavyConcurrency` at a time with at most `heavyQueueMax` waiting;
- *   beyond that they are refused at once (503 `busy`, retry after 1 s).
- * Non-guarantees: the pools are the caller's (see ./process.ts for the process ones).
+ *   beyond that they are refused at once (`busy`, retry after 1 s).
+ * - It answers in domain results (./domain/result.ts) and bodies: it
+ *   parses nothing and serialises nothing — ./http does both, and maps results
+ *   to statuses.
+ * Non-guarantees: the pools are the caller's (see ./instance.ts for the process ones).
  */
 import type { AlertsResponse, AuditResponse } from '../api/types';
 import { readDeliveryTargets } from '../alerts/store/delivery';
@@ -37,16 +40,17 @@ import { readAlerts } from './alerts/read';
 import { readAudit } from './audit/read';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { project } from '../status';
-import { readDetail, storeUnreadable, type ReadDeps } from './asof/detail';
+import { readDetail, type ReadDeps } from './asof/detail';
 import { dbNowMs, readAllFacts, readChangedFacts, type Queryable, type SchedulerRead } from './live/facts';
 import { readHistory } from './asof/history';
-import { buildList, liveRead, normalizeListParams, type LiveRead } from './live/list';
+import { buildList, liveRead, normalizeListParams, type ListParams, type LiveRead } from './live/list';
 import { LiveIndex } from './live/live-index';
 import { sortStatuses, statusesView } from './live/view';
 import { renderMetrics } from './metrics/metrics';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { StoreObserver } from './store/observer';
-import type { ListParams, ReadResult, ServiceError } from './http/result';
+import { unreadableResult } from './store/deadline';
+import { failed, HEAVY_BUSY, okResult, type ReadResult } from './domain/result';
 import { toIso as iso } from '../status/time';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../retention';
 
@@ -75,14 +79,16 @@ export interface StatusServiceOptions {
 /** List pages kept per live read (distinct filters and offsets); more start the memo afresh. */
 const PAGES_PER_READ = 64;
 
-interface ReadMemo {
-  pages: Map<string, { value: SchedulerListResponse; json?: Uint8Array<ArrayBuffer> }>;
-  metrics: Promise<{ contentType: string; body: string; bytes: Uint8Array<ArrayBuffer> }> | null;
+/** Prometheus text, rendered once per live read. */
+export interface MetricsText {
+  contentType: string;
+  body: string;
 }
 
-const utf8 = new TextEncoder();
-
-export const HEAVY_BUSY: ServiceError = { status: 503, code: 'busy', message: 'too many detail and history reads at once; retry in a second', retryAfterS: 1 };
+interface ReadMemo {
+  pages: Map<string, SchedulerListResponse>;
+  metrics: Promise<MetricsText> | null;
+}
 
 export class StatusService {
   readonly observer: StoreObserver;
@@ -137,7 +143,7 @@ export class StatusService {
   /** Runs a heavy read under the concurrency cap, or refuses it at once when too many wait. */
   private heavyRead<T>(read: () => Promise<ReadResult<T>>): Promise<ReadResult<T>> {
     const saturated = this.heavy.activeCount >= this.heavyConcurrency && this.heavy.pendingCount >= this.heavyQueueMax;
-    if (saturated) return Promise.resolve({ ok: false, error: HEAVY_BUSY });
+    if (saturated) return Promise.resolve(failed(HEAVY_BUSY));
     return this.heavy(read);
   }
 
@@ -209,31 +215,22 @@ export class StatusService {
   /**
    * `fresh` bypasses the shared snapshot (never the single-flight). Pages are
    * kept per live read (at most PAGES_PER_READ), so the pollers of one read
-   * share one projection of their page: treat the answer as read-only.
+   * share one projection of their page — the same object, which the HTTP layer
+   * serialises once: treat the answer as read-only.
    */
   async list(params: ListParams = {}, options: { fresh?: boolean } = {}): Promise<SchedulerListResponse> {
-    return (await this.listPage(params, options)).value;
-  }
-
-  /** `list` as UTF-8 JSON, serialized once per page per live read (the list route sends these bytes). */
-  async listJson(params: ListParams = {}): Promise<Uint8Array<ArrayBuffer>> {
-    const page = await this.listPage(params, {});
-    return (page.json ??= utf8.encode(JSON.stringify(page.value)));
-  }
-
-  private async listPage(params: ListParams, options: { fresh?: boolean }): Promise<{ value: SchedulerListResponse; json?: Uint8Array<ArrayBuffer> }> {
     const live = await this.live(options);
     const memo = this.memoOf(live);
     const p = normalizeListParams(params);
     const key = JSON.stringify([p.health === null ? null : [...p.health].sort(), p.q, p.limit, p.offset]);
     let page = memo.pages.get(key);
     if (page === undefined) {
-      const value = buildList(
+      page = buildList(
         { observedAt: live.now, observation: { ok: live.ok, lastObservedAt: live.lastObservedAt }, pollIntervalMs: this.pollIntervalMs, view: live.view },
         params,
       );
       if (memo.pages.size >= PAGES_PER_READ) memo.pages.clear();
-      memo.pages.set(key, (page = { value }));
+      memo.pages.set(key, page);
     }
     return page;
   }
@@ -244,12 +241,14 @@ export class StatusService {
     return memo;
   }
 
-  detail(name: string, at?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {
-    return this.heavyRead(() => readDetail(this.deps, name, at));
+  /** One scheduler now, or as of `atMs` (epoch ms) rebuilt from the logs. */
+  detail(name: string, atMs: number | null = null): Promise<ReadResult<SchedulerDetailResponse>> {
+    return this.heavyRead(() => readDetail(this.deps, name, atMs));
   }
 
-  history(name: string, from?: string | null, to?: string | null): Promise<ReadResult<SchedulerHistoryResponse>> {
-    return this.heavyRead(() => readHistory(this.deps, name, from, to));
+  /** One scheduler's history over [fromMs, toMs] (null: the defaults, ./asof/history.ts). */
+  history(name: string, fromMs: number | null = null, toMs: number | null = null): Promise<ReadResult<SchedulerHistoryResponse>> {
+    return this.heavyRead(() => readHistory(this.deps, name, fromMs, toMs));
   }
 
   /** The operator audit trail (newest first), through the observer like every read. */
@@ -261,9 +260,9 @@ export class StatusService {
           () => readAudit(this.heavyDb, filter),
           (r) => r.nowMs,
         );
-        return { ok: true, value: { entries: read.entries } };
+        return okResult({ entries: read.entries });
       } catch (error) {
-        return storeUnreadable(error);
+        return unreadableResult(error);
       }
     });
   }
@@ -277,9 +276,9 @@ export class StatusService {
           () => readAlerts(this.heavyDb, { limit, alertmanagerUrl: this.alertmanagerUrl }),
           (r) => r.nowMs,
         );
-        return { ok: true, value: read.body };
+        return okResult(read.body);
       } catch (error) {
-        return storeUnreadable(error);
+        return unreadableResult(error);
       }
     });
   }
@@ -319,13 +318,12 @@ export class StatusService {
    * once per read: scrapes within one read share it (the service's own
    * read-latency gauge is the one at its first scrape).
    */
-  async metrics(): Promise<{ contentType: string; body: string; bytes: Uint8Array<ArrayBuffer> }> {
+  async metrics(): Promise<MetricsText> {
     const live = await this.live();
     const memo = this.memoOf(live);
     return (memo.metrics ??= (async () => {
       const delivery = live.ok ? await readDeliveryTargets(this.db).catch(() => []) : [];
-      const m = await renderMetrics(live, this.observer.snapshot(), delivery);
-      return { ...m, bytes: utf8.encode(m.body) };
+      return renderMetrics(live, this.observer.snapshot(), delivery);
     })());
   }
 }

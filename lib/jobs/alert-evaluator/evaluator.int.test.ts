@@ -22,6 +22,7 @@ import { serviceOn } from '../../server/testing/seed';
 import { seedDocuments } from '../demo/retention-planner/documents';
 import { ALERT_EVALUATOR_JOB, alertEvaluatorJob } from './index';
 import type { RoundData, RoundPlan } from './plan';
+import { answersOf } from '../../server/testing/answers';
 
 const EXTERNAL = 'http://dashboard.test/leaseboard';
 /** Alert settings shared by every evaluator here (what the environment would say). */
@@ -140,7 +141,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
     expect(page!.generatorURL).toBe(`${EXTERNAL}/schedulers/${name}?at=${encodeURIComponent(firing!.fired_at!)}`);
     // The link, opened: the page as of the moment it started firing reads stalled.
     const at = new URL(page!.generatorURL).searchParams.get('at')!;
-    const then = await serviceOn(pool).detail(name, at);
+    const then = await answersOf(serviceOn(pool)).detail(name, at);
     if (!then.ok) throw new Error(then.error.message);
     expect(then.value.status.health).toBe('stalled');
     // The dashboard's "delivered": Alertmanager accepted the send, and the evaluator stored that.

@@ -12,6 +12,7 @@ import type { RoundPlan } from '../../jobs/alert-evaluator/plan';
 import { toIso } from '../../status/time';
 import { dbNow } from '../testing/scenario';
 import { acquire, register, reporter, serviceOn, sleep } from '../testing/seed';
+import { answersOf } from '../testing/answers';
 
 const AM = 'http://alertmanager.test:9093';
 
@@ -74,7 +75,7 @@ describe('alerts in the status API (real PostgreSQL)', () => {
   });
 
   it('the detail lists the live alert: its mode in force, what was delivered, a prefilled silence link', async () => {
-    const detail = await service.detail(name);
+    const detail = await answersOf(service).detail(name);
     if (!detail.ok) throw new Error(detail.error.message);
     expect(detail.value.alerts).toEqual([
       {
@@ -93,7 +94,7 @@ describe('alerts in the status API (real PostgreSQL)', () => {
 
   it('as of an instant, the detail says which alerts were pending or firing then', async () => {
     const at = async (ms: number) => {
-      const r = await service.detail(name, toIso(ms));
+      const r = await answersOf(service).detail(name, toIso(ms));
       if (!r.ok) throw new Error(r.error.message);
       return r.value.alerts.map((a) => [a.rule, a.state, a.mode, a.since]);
     };
@@ -103,7 +104,7 @@ describe('alerts in the status API (real PostgreSQL)', () => {
   });
 
   it('the history shows the alert spans, the last one open', async () => {
-    const h = await service.history(name, toIso(pendingAt - 60_000));
+    const h = await answersOf(service).history(name, toIso(pendingAt - 60_000));
     if (!h.ok) throw new Error(h.error.message);
     expect(h.value.alerts).toEqual([
       { rule: 'SchedulerStalled', state: 'pending', from: toIso(pendingAt), to: toIso(firingAt), mode: 'on' },
@@ -112,7 +113,7 @@ describe('alerts in the status API (real PostgreSQL)', () => {
   });
 
   it('GET /api/v1/alerts counts it as firing under its rule, lists it and the override', async () => {
-    const r = await service.alerts(2_000);
+    const r = await answersOf(service).alerts(2_000);
     if (!r.ok) throw new Error(r.error.message);
     const body = r.value;
     expect(body.alerts.find((a) => a.scheduler === name)).toMatchObject({ rule: 'SchedulerStalled', state: 'firing', mode: 'on', severity: 'critical' });
@@ -121,7 +122,7 @@ describe('alerts in the status API (real PostgreSQL)', () => {
     expect(body.overrides).toContainEqual(expect.objectContaining({ rule: 'SchedulerStalled', scheduler: name, mode: 'on', by: 'carol' }));
     expect(body.counts.firing).toBeGreaterThanOrEqual(1);
     expect(body.delivery.alertmanagerUrl).toBe(AM);
-    const countsOnly = await service.alerts(0);
+    const countsOnly = await answersOf(service).alerts(0);
     expect(countsOnly.ok && countsOnly.value).toMatchObject({ alerts: [], counts: body.counts });
   });
 });

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { usePool } from '../../../db/testing/pools';
 import { countingDb, serviceOn } from '../testing/seed';
 import { writeScenario } from '../testing/scenario';
+import { answersOf } from '../testing/answers';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -16,7 +17,7 @@ describe('scheduler detail (real PostgreSQL)', () => {
   });
 
   it('live: disabled now, two tenures newest first, the stale write listed', async () => {
-    const result = await service.detail(s.name);
+    const result = await answersOf(service).detail(s.name);
     if (!result.ok) throw new Error(result.error.message);
     const d = result.value;
     expect(d.asOf).toBeNull();
@@ -33,7 +34,7 @@ describe('scheduler detail (real PostgreSQL)', () => {
 
   it('?at= rebuilds the past: progressing under epoch 1, then no leader, then epoch 2 with its own reports', async () => {
     const at = async (ms: number) => {
-      const r = await service.detail(s.name, iso(ms));
+      const r = await answersOf(service).detail(s.name, iso(ms));
       if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
       return r.value;
     };
@@ -63,19 +64,19 @@ describe('scheduler detail (real PostgreSQL)', () => {
 
   it('the as-of read uses a fixed number of statements', async () => {
     const counted = countingDb(pool);
-    const r = await serviceOn(counted).detail(s.name, iso(s.progressingAt));
+    const r = await answersOf(serviceOn(counted)).detail(s.name, iso(s.progressingAt));
     expect(r.ok).toBe(true);
     expect(counted.count).toBe(2);
   });
 
   it('refuses the future, the distant past and unknown or malformed names', async () => {
-    const future = await service.detail(s.name, iso(s.end + 3_600_000));
+    const future = await answersOf(service).detail(s.name, iso(s.end + 3_600_000));
     expect(future).toMatchObject({ ok: false, error: { status: 400, code: 'at_in_future' } });
-    const old = await service.detail(s.name, iso(s.end - 8 * 86_400_000));
+    const old = await answersOf(service).detail(s.name, iso(s.end - 8 * 86_400_000));
     expect(old).toMatchObject({ ok: false, error: { status: 410, code: 'outside_retention', retention: { keptFor: '7 days' } } });
-    expect(await service.detail(s.name, 'yesterday')).toMatchObject({ ok: false, error: { status: 400 } });
-    expect(await service.detail('no-such-scheduler')).toMatchObject({ ok: false, error: { status: 404, code: 'unknown_scheduler' } });
-    expect(await service.detail("x'; DROP TABLE leases; --")).toMatchObject({ ok: false, error: { status: 404 } });
-    expect(await service.detail('nul\u0000byte')).toMatchObject({ ok: false, error: { status: 400, code: 'invalid_name' } });
+    expect(await answersOf(service).detail(s.name, 'yesterday')).toMatchObject({ ok: false, error: { status: 400 } });
+    expect(await answersOf(service).detail('no-such-scheduler')).toMatchObject({ ok: false, error: { status: 404, code: 'unknown_scheduler' } });
+    expect(await answersOf(service).detail("x'; DROP TABLE leases; --")).toMatchObject({ ok: false, error: { status: 404 } });
+    expect(await answersOf(service).detail('nul\u0000byte')).toMatchObject({ ok: false, error: { status: 400, code: 'invalid_name' } });
   });
 });

@@ -1,17 +1,18 @@
 /**
- * GET /api/v1/schedulers/{name}[?at=ISO]: one status with recent transitions
- * and stale-write rejections — live, or rebuilt as of `at` from the logs.
+ * One scheduler: its status with recent transitions and stale-write
+ * rejections — live, or rebuilt as of an instant from the logs.
  *
  * Guarantees: two statements per call (facts or logs, then recent events and
- * rejections), both under the observer's deadline; unknown names → 404 (the
- * name is only ever a bound parameter); `at` after the database's now → 400
- * `at_in_future`, older than the retention horizon (./horizon.ts, the
- * database's now) → 410 `outside_retention` naming the oldest instant kept; the store
- * unreadable → 503 `store_unreadable`. As-of statuses list their estimated
+ * rejections), both under the observer's deadline; the name is only ever a
+ * bound parameter (checked by the HTTP layer before it gets here); an
+ * unknown name → `not_found`; an instant after the database's now →
+ * `invalid` (`at_in_future`), older than the retention horizon (./horizon.ts,
+ * the database's now) → `outside_retention` naming the oldest instant kept;
+ * the store unreadable → `unreadable`. As-of statuses list their estimated
  * fields (see ./facts-at.ts). Every rule comes from lib/status `project`.
  * Alerts: live, the scheduler's stored alert state with the modes in force;
- * as of `at`, which were pending or firing then (../alerts/view.ts) — both
- * within the same two statements.
+ * as of the instant, which were pending or firing then (../alerts/view.ts) —
+ * both within the same two statements.
  */
 import type { SchedulerAlert, SchedulerAlertMode, SchedulerDetailResponse, StaleWriteRejection } from '../../api/types';
 import { modeTable, resolveMode, SCHEDULER_ALERT_NAMES } from '../../alerts';
@@ -20,14 +21,13 @@ import { toStoredAlerts, type StateRow } from '../../alerts/store/state';
 import { alertsAt, liveAlert } from '../alerts/view';
 import { project } from '../../status';
 import { factsAt, ReportStates } from './facts-at';
-import { StoreUnreadableError } from '../store/deadline';
+import { unreadableResult } from '../store/deadline';
 import { readOneFacts, thresholdsFor, type Queryable } from '../live/facts';
 import { readLogs, type SchedulerLogs } from './logs';
 import type { StoreObserver } from '../store/observer';
-import { checkName, parseInstant } from '../http/params';
 import type { RetentionPolicy } from '../../retention';
 import { outsideRetention } from './horizon';
-import { errorResult, okResult, type ReadResult, type ServiceError } from '../http/result';
+import { failed, okResult, type ReadError, type ReadResult, UNKNOWN_SCHEDULER } from '../domain/result';
 import { RECENT_SQL } from './recent-sql';
 import { currentLease, rebuildTenures, toApiTenure, type LeaseEventLog, type TenureLog } from './tenures';
 import { toIso as iso } from '../../status/time';
@@ -82,11 +82,6 @@ async function readRecent(db: Queryable, name: string, untilMs: number | null): 
   return rows[0] as RecentRow;
 }
 
-export function storeUnreadable<T>(error: unknown): ReadResult<T> {
-  if (!(error instanceof StoreUnreadableError)) throw error;
-  return errorResult(503, 'store_unreadable', error.reason === 'timeout' ? 'the status store did not answer in time' : 'the status store could not be read');
-}
-
 /** Newest first, at most TRANSITIONS_MAX; tenures not yet ended at `asOfMs` are shown open. */
 function transitions(tenures: TenureLog[], asOfMs: number) {
   return tenures
@@ -107,24 +102,20 @@ function rejections(row: RecentRow): StaleWriteRejection[] {
   }));
 }
 
-export async function readDetail(deps: ReadDeps, rawName: string, rawAt?: string | null): Promise<ReadResult<SchedulerDetailResponse>> {
-  const name = checkName(rawName);
-  if (!name.ok) return name;
-  if (rawAt !== undefined && rawAt !== null) {
-    const at = parseInstant(rawAt, 'at');
-    return at.ok ? readDetailAsOf(deps, name.value, at.value) : at;
-  }
+/** The status of `name` now, or as of `atMs` (epoch ms) rebuilt from the logs. */
+export async function readDetail(deps: ReadDeps, name: string, atMs: number | null): Promise<ReadResult<SchedulerDetailResponse>> {
+  if (atMs !== null) return readDetailAsOf(deps, name, atMs);
   try {
     const read = await deps.observer.read(
       'detail read',
       async () => {
-        const facts = await readOneFacts(deps.db, name.value);
-        return { facts, recent: facts.schedulers.length === 0 ? null : await readRecent(deps.db, name.value, null) };
+        const facts = await readOneFacts(deps.db, name);
+        return { facts, recent: facts.schedulers.length === 0 ? null : await readRecent(deps.db, name, null) };
       },
       (r) => Date.parse(r.facts.now),
     );
     const one = read.facts.schedulers[0];
-    if (one === undefined || read.recent === null) return errorResult(404, 'unknown_scheduler', 'no scheduler with that name');
+    if (one === undefined || read.recent === null) return failed(UNKNOWN_SCHEDULER);
     const nowMs = Date.parse(read.facts.now);
     const current = currentLease(one.facts.lease);
     return okResult({
@@ -137,22 +128,22 @@ export async function readDetail(deps: ReadDeps, rawName: string, rawAt?: string
       rejections: rejections(read.recent),
       estimated: [],
       alerts: currentAlerts(read.recent, deps.alertmanagerUrl),
-      alertModes: modesHere(read.recent, name.value),
+      alertModes: modesHere(read.recent, name),
     });
   } catch (error) {
-    return storeUnreadable(error);
+    return unreadableResult(error);
   }
 }
 
-/** Why the logs cannot answer about `atMs`: unknown name (404), the future (400), past the horizon (410); null: they can. */
-function asOfRefusal(logs: SchedulerLogs, atMs: number, retention: RetentionPolicy): ServiceError | null {
-  if (!logs.known) return { status: 404, code: 'unknown_scheduler', message: 'no scheduler with that name' };
-  if (atMs > logs.nowMs) return { status: 400, code: 'at_in_future', message: `at: after the database's current time ${iso(logs.nowMs)}` };
+/** Why the logs cannot answer about `atMs`: an unknown name, the future, past the horizon; null: they can. */
+function asOfRefusal(logs: SchedulerLogs, atMs: number, retention: RetentionPolicy): ReadError | null {
+  if (!logs.known) return UNKNOWN_SCHEDULER;
+  if (atMs > logs.nowMs) return { kind: 'invalid', code: 'at_in_future', message: `at: after the database's current time ${iso(logs.nowMs)}` };
   return outsideRetention('at', atMs, retention, logs.nowMs);
 }
 
 async function readDetailAsOf(deps: ReadDeps, name: string, atMs: number): Promise<ReadResult<SchedulerDetailResponse>> {
-  let read: { logs: SchedulerLogs; refused: ServiceError } | { logs: SchedulerLogs; refused: null; recent: RecentRow };
+  let read: { logs: SchedulerLogs; refused: ReadError } | { logs: SchedulerLogs; refused: null; recent: RecentRow };
   try {
     read = await deps.observer.read(
       'detail as-of read',
@@ -164,9 +155,9 @@ async function readDetailAsOf(deps: ReadDeps, name: string, atMs: number): Promi
       (r) => r.logs.nowMs,
     );
   } catch (error) {
-    return storeUnreadable(error);
+    return unreadableResult(error);
   }
-  if (read.refused !== null) return { ok: false, error: read.refused };
+  if (read.refused !== null) return failed(read.refused);
   const { logs, recent } = read;
   const byId = new Map<number, LeaseEventLog>();
   for (const e of [...(recent.events ?? []), ...logs.events]) byId.set(e.id, e);

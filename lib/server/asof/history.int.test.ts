@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { usePool } from '../../../db/testing/pools';
 import { countingDb, serviceOn } from '../testing/seed';
 import { dbNow, writeScenario } from '../testing/scenario';
+import { answersOf } from '../testing/answers';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -17,7 +18,7 @@ describe('scheduler history (real PostgreSQL)', () => {
 
   it('rebuilds health segments, gaps, tenures and buckets over a span', async () => {
     const counted = countingDb(pool);
-    const result = await serviceOn(counted).history(s.name, iso(s.start), iso(s.end));
+    const result = await answersOf(serviceOn(counted)).history(s.name, iso(s.start), iso(s.end));
     if (!result.ok) throw new Error(result.error.message);
     expect(counted.count).toBe(2);
     const h = result.value;
@@ -49,16 +50,16 @@ describe('scheduler history (real PostgreSQL)', () => {
   });
 
   it('defaults to the last hour with nice buckets, clamps `to` to now, and refuses bad spans', async () => {
-    const r = await service.history(s.name);
+    const r = await answersOf(service).history(s.name);
     if (!r.ok) throw new Error(r.error.message);
     expect(r.value.bucketMs).toBe(10_000);
     expect(Date.parse(r.value.to) - Date.parse(r.value.from)).toBe(3_600_000);
     expect(r.value.buckets).toHaveLength(360);
     const now = await dbNow(pool);
-    const clamped = await service.history(s.name, iso(now - 60_000), iso(now + 3_600_000));
+    const clamped = await answersOf(service).history(s.name, iso(now - 60_000), iso(now + 3_600_000));
     expect(clamped.ok && Date.parse(clamped.value.to) <= now + 1_000).toBe(true);
     const bad = async (from?: string, to?: string) => {
-      const x = await service.history(s.name, from, to);
+      const x = await answersOf(service).history(s.name, from, to);
       return x.ok ? null : x.error;
     };
     expect(await bad(iso(now), iso(now - 1_000))).toMatchObject({ status: 400, code: 'invalid_span' });
@@ -66,6 +67,6 @@ describe('scheduler history (real PostgreSQL)', () => {
     expect(await bad(iso(now + 60_000))).toMatchObject({ status: 400, code: 'invalid_span' });
     expect(await bad('not-a-date')).toMatchObject({ status: 400, code: 'invalid_parameter' });
     expect(await bad(iso(now - 8 * 86_400_000), iso(now - 8 * 86_400_000 + 1_000))).toMatchObject({ status: 410, code: 'outside_retention' });
-    expect(await service.history('nobody-here')).toMatchObject({ ok: false, error: { status: 404 } });
+    expect(await answersOf(service).history('nobody-here')).toMatchObject({ ok: false, error: { status: 404 } });
   });
 });

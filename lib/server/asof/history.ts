@@ -1,16 +1,17 @@
 /**
- * GET /api/v1/schedulers/{name}/history?from=&to=: health segments (unknown
- * spans explicit, with their gap), report gaps, tenures and bucketed series,
+ * One scheduler's history over a span: health segments (unknown spans
+ * explicit, with their gap), report gaps, tenures and bucketed series,
  * rebuilt from logs — not from samples.
  *
  * Guarantees: two statements per call (the database's now, to resolve
  * defaults; then ./logs-sql.ts for the whole span); the health at each bucket
  * end is lib/status `project` applied to the facts as of that instant
- * (./facts-at.ts), so no rule is re-implemented; defaults: to = now, from = to −
- * 1 h, but never before the retention horizon (./horizon.ts); `to` after now
- * is clamped to now; span ≤ 24 h, inverted/empty → 400; a `from` given
- * before the horizon, or a `to` before it → 410 `outside_retention` naming
- * the oldest instant kept; at most 360 buckets of a "nice" width.
+ * (./facts-at.ts), so no rule is re-implemented; the span's rules, each
+ * written once (`askedSpanRefusal`, `resolveSpan`): defaults to = now, from = to − 1 h, but never before
+ * the retention horizon (./horizon.ts); `to` after now is clamped to now;
+ * span ≤ 24 h, inverted/empty → `invalid` (`invalid_span`); a `from` given
+ * before the horizon, or a `to` before it → `outside_retention` naming the
+ * oldest instant kept; at most 360 buckets of a "nice" width.
  * Renewal age per bucket: the longest renewal gap of the minute rollups the
  * bucket overlaps, and — exactly — the age since a tenure's last renewal up to
  * its end (takeover, release, or now for the current epoch), so a lapse shows
@@ -24,13 +25,13 @@ import type { HealthSegment, HistoryBucket, SchedulerHistoryResponse } from '../
 import { project } from '../../status';
 import type { ObservationGap, SchedulerStatus } from '../../status/types';
 import { factsAt, ReportStates } from './facts-at';
-import { storeUnreadable, type ReadDeps } from './detail';
+import type { ReadDeps } from './detail';
 import { dbNowMs, thresholdsFor } from '../live/facts';
 import { readLogs, type SchedulerLogs } from './logs';
-import { checkName, parseInstant } from '../http/params';
 import { historyHorizonMs, type RetentionPolicy } from '../../retention';
 import { outsideRetention } from './horizon';
-import { errorResult, okResult, type ReadResult } from '../http/result';
+import { failed, okResult, type ReadError, type ReadResult, UNKNOWN_SCHEDULER } from '../domain/result';
+import { unreadableResult } from '../store/deadline';
 import { currentLease, rebuildTenures, type TenureLog, toApiTenure } from './tenures';
 import { toIso as iso } from '../../status/time';
 import { alertSpans } from '../alerts/view';
@@ -57,56 +58,55 @@ export function bucketEnds(fromMs: number, toMs: number, bucketMs: number): numb
 
 type Span = { fromMs: number; toMs: number };
 
-/** The span asked for, resolved against the database's now and the horizon. */
+const invalidSpan = (message: string): ReadError => ({ kind: 'invalid', code: 'invalid_span', message });
+
+/** A span given inverted or longer than 24 h, refused as asked: before the store is read, and before anything about retention. */
+function askedSpanRefusal(from: number | null, to: number | null): ReadError | null {
+  if (from === null || to === null) return null;
+  if (from >= to) return invalidSpan('from must be before to');
+  return to - from > HISTORY_MAX_SPAN_MS ? invalidSpan('span longer than 24 h') : null;
+}
+
+/**
+ * The span asked for (`from`/`to` epoch ms, null: default), resolved against the
+ * database's now and the horizon: first the horizon, then the span as resolved
+ * (defaults, `to` clamped to now) must be non-empty and at most 24 h.
+ */
 function resolveSpan(nowMs: number, from: number | null, to: number | null, retention: RetentionPolicy): ReadResult<Span> {
   const toMs = Math.min(to ?? nowMs, nowMs);
   const outside = from !== null ? outsideRetention('from', from, retention, nowMs) : outsideRetention('to', toMs, retention, nowMs);
-  if (outside !== null) return { ok: false, error: outside };
+  if (outside !== null) return failed(outside);
   // A defaulted start reaches back an hour, or to the oldest instant kept (a shrunk retention keeps less than an hour).
   const fromMs = from ?? Math.max(toMs - HISTORY_DEFAULT_SPAN_MS, historyHorizonMs(retention, nowMs));
-  if (fromMs >= toMs) {
-    return errorResult(400, 'invalid_span', from !== null && from >= nowMs ? "from: after the database's current time" : 'from must be before to');
-  }
-  if (toMs - fromMs > HISTORY_MAX_SPAN_MS) return errorResult(400, 'invalid_span', 'span longer than 24 h');
+  if (fromMs >= toMs) return failed(invalidSpan(from !== null && from >= nowMs ? "from: after the database's current time" : 'from must be before to'));
+  if (toMs - fromMs > HISTORY_MAX_SPAN_MS) return failed(invalidSpan('span longer than 24 h'));
   return okResult({ fromMs, toMs });
 }
 
-export async function readHistory(
-  deps: ReadDeps,
-  rawName: string,
-  rawFrom?: string | null,
-  rawTo?: string | null,
-): Promise<ReadResult<SchedulerHistoryResponse>> {
-  const name = checkName(rawName);
-  if (!name.ok) return name;
-  const from = rawFrom == null || rawFrom === '' ? okResult<number | null>(null) : parseInstant(rawFrom, 'from');
-  if (!from.ok) return from;
-  const to = rawTo == null || rawTo === '' ? okResult<number | null>(null) : parseInstant(rawTo, 'to');
-  if (!to.ok) return to;
-  if (from.value !== null && to.value !== null) {
-    if (from.value >= to.value) return errorResult(400, 'invalid_span', 'from must be before to');
-    if (to.value - from.value > HISTORY_MAX_SPAN_MS) return errorResult(400, 'invalid_span', 'span longer than 24 h');
-  }
+/** The history of `name` over [from, to] (epoch ms; null: the defaults of `resolveSpan`). */
+export async function readHistory(deps: ReadDeps, name: string, from: number | null, to: number | null): Promise<ReadResult<SchedulerHistoryResponse>> {
+  const asked = askedSpanRefusal(from, to);
+  if (asked !== null) return failed(asked);
   let read: { span: ReadResult<Span>; logs: SchedulerLogs | null; nowMs: number };
   try {
     read = await deps.observer.read(
       'history read',
       async () => {
         const nowMs = await dbNowMs(deps.db);
-        const span = resolveSpan(nowMs, from.value, to.value, deps.retention);
+        const span = resolveSpan(nowMs, from, to, deps.retention);
         if (!span.ok) return { span, logs: null, nowMs };
         const bucketMs = bucketMsFor(span.value.toMs - span.value.fromMs);
         const ends = bucketEnds(span.value.fromMs, span.value.toMs, bucketMs);
-        return { span, logs: await readLogs(deps.db, name.value, { ...span.value, ends, bucketMs }), nowMs };
+        return { span, logs: await readLogs(deps.db, name, { ...span.value, ends, bucketMs }), nowMs };
       },
       (r) => r.nowMs,
     );
   } catch (error) {
-    return storeUnreadable(error);
+    return unreadableResult(error);
   }
   if (!read.span.ok) return read.span;
   const logs = read.logs!;
-  if (!logs.known) return errorResult(404, 'unknown_scheduler', 'no scheduler with that name');
+  if (!logs.known) return failed(UNKNOWN_SCHEDULER);
   return okResult(buildHistory(logs));
 }
 

@@ -4,7 +4,7 @@
  *
  * Guarantees: pure; an instant AT or after `historyHorizonMs(policy, nowMs)`
  * is inside (answered as before), one millisecond earlier is outside and
- * refused with 410 `outside_retention`, whose message names the oldest
+ * refused as `outside_retention` (410), whose message names the oldest
  * instant kept (ISO) and the retention ("kept 7 days") and whose `retention`
  * field carries both for machines (the dashboard's "no longer kept
  * (retention 7 days)").
@@ -13,19 +13,18 @@
  * older than the horizon may still exist; they are not answered about.
  */
 import { describeDuration, historyHorizonMs, historyRetentionMs, type RetentionPolicy } from '../../retention';
-import type { ServiceError } from '../http/result';
+import type { ReadError } from '../domain/result';
 import { toIso as iso } from '../../status/time';
 
-/** The 410 for `field` (e.g. `at`, `from`) when `instantMs` is older than what is kept, else null. */
-export function outsideRetention(field: string, instantMs: number, policy: RetentionPolicy, nowMs: number): ServiceError | null {
+/** The refusal for `field` (e.g. `at`, `from`) when `instantMs` is older than what is kept, else null. */
+export function outsideRetention(field: string, instantMs: number, policy: RetentionPolicy, nowMs: number): ReadError | null {
   const horizonMs = historyHorizonMs(policy, nowMs);
   if (instantMs >= horizonMs) return null;
   const keptMs = historyRetentionMs(policy);
   const keptFor = describeDuration(keptMs);
   const oldestKept = iso(horizonMs);
   return {
-    status: 410,
-    code: 'outside_retention',
+    kind: 'outside_retention',
     message: `${field}: ${iso(instantMs)} is no longer kept; the oldest instant kept is ${oldestKept} (kept ${keptFor})`,
     retention: { oldestKept, keptMs, keptFor },
   };

@@ -3,6 +3,7 @@
 // 410 naming the oldest instant kept and the retention.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETENTION, parseRetentionPolicy } from '../../retention';
+import { httpError } from '../http/result';
 import { outsideRetention } from './horizon';
 
 const DAY = 86_400_000;
@@ -13,7 +14,7 @@ describe('outsideRetention', () => {
     const horizon = now - 7 * DAY;
     expect(outsideRetention('at', horizon, DEFAULT_RETENTION, now)).toBeNull();
     expect(outsideRetention('at', now, DEFAULT_RETENTION, now)).toBeNull();
-    expect(outsideRetention('at', horizon - 1, DEFAULT_RETENTION, now)).toEqual({
+    expect(httpError(outsideRetention('at', horizon - 1, DEFAULT_RETENTION, now)!)).toEqual({
       status: 410,
       code: 'outside_retention',
       message: 'at: 2026-11-24T07:59:59.999Z is no longer kept; the oldest instant kept is 2026-11-24T08:00:00.000Z (kept 7 days)',
@@ -33,7 +34,7 @@ describe('outsideRetention', () => {
   it('a shrunk retention (the soak) moves the horizon to minutes ago', () => {
     const policy = parseRetentionPolicy({ LEASEBOARD_RETAIN_REPORTS: '2m', LEASEBOARD_RETAIN_RENEWALS: '2m', LEASEBOARD_RETAIN_REJECTIONS: '2m' });
     expect(outsideRetention('at', now - 120_000, policy, now)).toBeNull();
-    expect(outsideRetention('at', now - 120_001, policy, now)?.retention).toEqual({
+    expect(httpError(outsideRetention('at', now - 120_001, policy, now)!).retention).toEqual({
       oldestKept: '2026-12-01T07:58:00.000Z',
       keptMs: 120_000,
       keptFor: '2 minutes',

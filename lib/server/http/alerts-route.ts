@@ -6,10 +6,11 @@
  * Guarantees: `limit` is a whole number clamped to [0, ALERTS_LIMIT_MAX]
  * (default ALERTS_LIMIT_DEFAULT); anything else → 400.
  */
+import { badRequest, errorResponse, guarded } from '../../http/respond';
 import { ALERTS_LIMIT_DEFAULT, ALERTS_LIMIT_MAX } from '../alerts/read';
-import type { ServiceSource } from './handlers';
+import { alertsAnswer } from './answers';
+import { respond, type ServiceSource } from './handlers';
 import { type HeavyGate, OPEN_GATE } from './heavy-gate';
-import { badRequest, errorResponse, guarded, json } from '../../http/respond';
 
 export function alertsRoute(request: Request, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
   return guarded('alerts', async () => {
@@ -18,7 +19,6 @@ export function alertsRoute(request: Request, service: ServiceSource, gate: Heav
     const raw = new URL(request.url).searchParams.get('limit');
     if (raw !== null && !/^\d{1,9}$/.test(raw)) return badRequest('limit: a whole number of alerts');
     const limit = raw === null ? ALERTS_LIMIT_DEFAULT : Math.min(ALERTS_LIMIT_MAX, Number(raw));
-    const result = await service().alerts(limit);
-    return result.ok ? json(result.value) : errorResponse(result.error);
+    return respond(await alertsAnswer(service(), limit));
   });
 }

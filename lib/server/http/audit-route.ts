@@ -3,11 +3,12 @@
  * newest first. Readable by every visitor (viewers see who did what and why).
  * Guarantees: `limit` clamped to [1, AUDIT_LIMIT_MAX]; a bad name → 400.
  */
+import { checkName } from '../../http/params';
+import { errorResponse, guarded } from '../../http/respond';
 import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
-import { checkName } from './params';
-import type { ServiceSource } from './handlers';
+import { respond, type ServiceSource } from './handlers';
 import { type HeavyGate, OPEN_GATE } from './heavy-gate';
-import { errorResponse, guarded, json } from '../../http/respond';
+import { httpResult } from './result';
 
 export function auditRoute(request: Request, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
   return guarded('audit', async () => {
@@ -23,7 +24,6 @@ export function auditRoute(request: Request, service: ServiceSource, gate: Heavy
     }
     const rawLimit = Number(query.get('limit') ?? AUDIT_LIMIT_DEFAULT);
     const limit = Number.isFinite(rawLimit) ? Math.min(AUDIT_LIMIT_MAX, Math.max(1, Math.trunc(rawLimit))) : AUDIT_LIMIT_DEFAULT;
-    const result = await service().audit({ scheduler, limit });
-    return result.ok ? json(result.value) : errorResponse(result.error);
+    return respond(httpResult(await service().audit({ scheduler, limit })));
   });
 }

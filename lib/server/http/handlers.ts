@@ -1,20 +1,25 @@
 /**
  * The status API's route logic, framework-free: `Request` in, `Response` out,
  * the service injected (a thunk, so a misconfigured environment is caught
- * here too). The files under app/api only bind these to Next's routes.
+ * here too). The files under app/api only bind these to Next's routes. The
+ * top of lib/server: the one layer that parses, validates, maps results to
+ * statuses (./result.ts) and serialises.
  *
  * Guarantees: input is validated before any read (./params.ts); bad input
  * → 400, unknown scheduler → 404, unreadable store → 200 with
  * `observation.ok=false` for the list, 503 for detail/history/healthz — each
  * in the error shape with `Cache-Control: no-store`; nothing a client sends
- * can produce a 5xx or a stack trace.
+ * can produce a 5xx or a stack trace. A list page and a metrics text are
+ * encoded once per live read, however many pollers ask (the service hands
+ * them the same object).
  */
+import { errorResponse, guarded, json, jsonText, text } from '../../http/respond';
+import type { StatusService } from '../service';
+import { detailAnswer, historyAnswer } from './answers';
+import { type HeavyGate, OPEN_GATE } from './heavy-gate';
 import { openApiDocument } from './openapi';
 import { parseListQuery } from './params';
-import type { ReadResult } from './result';
-import type { StatusService } from '../service';
-import { type HeavyGate, OPEN_GATE } from './heavy-gate';
-import { errorResponse, guarded, json, jsonText, text } from '../../http/respond';
+import type { HttpResult } from './result';
 
 export type ServiceSource = () => StatusService;
 
@@ -22,15 +27,26 @@ function query(request: Request): URLSearchParams {
   return new URL(request.url).searchParams;
 }
 
-function respond<T>(result: ReadResult<T>): Response {
+export function respond<T>(result: HttpResult<T>): Response {
   return result.ok ? json(result.value) : errorResponse(result.error);
+}
+
+const utf8 = new TextEncoder();
+const encoded = new WeakMap<object, Uint8Array<ArrayBuffer>>();
+
+/** The UTF-8 bytes of `text()`, made once per `source` object (a memoised page or metrics text). */
+function encodedOnce(source: object, text: () => string): Uint8Array<ArrayBuffer> {
+  let bytes = encoded.get(source);
+  if (bytes === undefined) encoded.set(source, (bytes = utf8.encode(text())));
+  return bytes;
 }
 
 export function listRoute(request: Request, service: ServiceSource): Promise<Response> {
   return guarded('list', async () => {
     const params = parseListQuery(query(request));
     if (!params.ok) return errorResponse(params.error);
-    return jsonText(await service().listJson(params.value));
+    const page = await service().list(params.value);
+    return jsonText(encodedOnce(page, () => JSON.stringify(page)));
   });
 }
 
@@ -38,7 +54,7 @@ export function detailRoute(request: Request, name: string, service: ServiceSour
   return guarded('detail', async () => {
     const refused = await gate.admit(request.headers);
     if (refused) return errorResponse(refused);
-    return respond(await service().detail(name, query(request).get('at')));
+    return respond(await detailAnswer(service(), name, query(request).get('at')));
   });
 }
 
@@ -47,14 +63,17 @@ export function historyRoute(request: Request, name: string, service: ServiceSou
     const refused = await gate.admit(request.headers);
     if (refused) return errorResponse(refused);
     const q = query(request);
-    return respond(await service().history(name, q.get('from'), q.get('to')));
+    return respond(await historyAnswer(service(), name, q.get('from'), q.get('to')));
   });
 }
 
 export function metricsRoute(service: ServiceSource): Promise<Response> {
   return guarded('metrics', async () => {
-    const { bytes, contentType } = await service().metrics();
-    return text(bytes, contentType);
+    const metrics = await service().metrics();
+    return text(
+      encodedOnce(metrics, () => metrics.body),
+      metrics.contentType,
+    );
   });
 }
 

@@ -15,7 +15,7 @@ import { REASON_MAX_LENGTH } from '../../status/limits';
 import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
 import { ALERTS_LIMIT_DEFAULT, ALERTS_LIMIT_MAX } from '../alerts/read';
 import { describeDuration, DEFAULT_RETENTION, historyRetentionMs } from '../../retention';
-import { NAME_MAX } from './params';
+import { NAME_MAX } from '../../http/params';
 import { NO_STORE } from '../../http/respond';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });

@@ -1,38 +1,51 @@
 /**
- * Typed outcomes of the status service's reads, shared by the route handlers
- * and the dashboard's server-side render.
+ * Read results mapped to HTTP: the one place a read's outcome
+ * (../domain/result.ts) becomes a status and an error code. The route
+ * handlers (./handlers.ts) and the dashboard's server-side render
+ * (../index.ts) both answer through it, so a page and the API never
+ * disagree about what an outcome means.
  *
- * Guarantees: a read either yields the v1 response body or a `ServiceError`
- * whose `status` is 400 (bad input), 404 (unknown scheduler), 410 (an instant
- * older than the history kept, with `retention`) or 503 (store unreadable);
- * `message` is a short sentence for humans — never a stack trace,
- * never SQL text.
+ * Guarantees: invalid → 400 (its own code), not_found → 404
+ * `unknown_scheduler`, outside_retention → 410 with `retention`,
+ * unreadable → 503 `store_unreadable`, busy → 503 `busy` with Retry-After;
+ * bad input caught by the parsers (./params.ts, ../../http/params.ts) → 400.
+ * A 429 comes only from the per-client gate (./heavy-gate.ts), a 500 only
+ * from `guarded` (../../http/respond.ts).
  */
 import type { ErrorCode } from '../../api/types';
 import type { HttpError } from '../../http/respond';
-import type { Health } from '../../status/types';
+import type { ReadError, ReadResult } from '../domain/result';
 
 /** The error codes of the contract (lib/api/schemas.ts). */
 export type ServiceErrorCode = ErrorCode;
 
+/** An error answer of the status API (the shape ../../http/respond.ts sends). */
 export type ServiceError = HttpError;
 
-export type ReadResult<T> = { ok: true; value: T } | { ok: false; error: ServiceError };
+/** A read's answer as the API gives it: the body, or the error to send. */
+export type HttpResult<T> = { ok: true; value: T } | { ok: false; error: ServiceError };
 
-export const okResult = <T>(value: T): ReadResult<T> => ({ ok: true, value });
-export const errorResult = <T>(status: ServiceError['status'], code: ServiceErrorCode, message: string): ReadResult<T> => ({
-  ok: false,
-  error: { status, code, message },
-});
+export const badInput = <T>(message: string): HttpResult<T> => ({ ok: false, error: { status: 400, code: 'invalid_parameter', message } });
 
-/** Query of GET /api/v1/schedulers after validation (numbers already clamped). */
-export interface ListParams {
-  /** Only these healths (empty or absent: all). */
-  health?: readonly Health[];
-  /** Case-insensitive substring of the scheduler name. */
-  q?: string;
-  /** Page size; clamped to [1, 500], default 100. */
-  limit?: number;
-  /** Clamped to [0, 1,000,000], default 0. */
-  offset?: number;
+export function httpError(error: ReadError): ServiceError {
+  switch (error.kind) {
+    case 'invalid':
+      return { status: 400, code: error.code, message: error.message };
+    case 'not_found':
+      return { status: 404, code: 'unknown_scheduler', message: error.message };
+    case 'outside_retention':
+      return { status: 410, code: 'outside_retention', message: error.message, retention: error.retention };
+    case 'unreadable':
+      return { status: 503, code: 'store_unreadable', message: error.message };
+    case 'busy':
+      return { status: 503, code: 'busy', message: error.message, retryAfterS: error.retryAfterS };
+    default: {
+      const unreachable: never = error;
+      throw new Error(`unexpected read error ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+export function httpResult<T>(result: ReadResult<T>): HttpResult<T> {
+  return result.ok ? result : { ok: false, error: httpError(result.error) };
 }

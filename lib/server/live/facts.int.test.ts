@@ -6,6 +6,7 @@ import { fenceFor, LeaseAuthority, occurrenceKey, setIntent, writeFenced } from 
 import { StatusService } from '../service';
 import { claimOccurrence, completeOccurrence } from '../../scheduler/occurrences';
 import { acquire, countingDb, register, reporter, serviceOn, sleep } from '../testing/seed';
+import { answersOf } from '../testing/answers';
 
 describe('status list read (real PostgreSQL)', () => {
   const pool = usePool();
@@ -115,7 +116,7 @@ describe('status list read (real PostgreSQL)', () => {
     const { rows } = await pool.query(
       `SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC' - interval '50 milliseconds', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at`,
     );
-    const asOf = await serviceOn(pool).detail(name, rows[0].at);
+    const asOf = await answersOf(serviceOn(pool)).detail(name, rows[0].at);
     if (!asOf.ok) throw new Error(asOf.error.message);
     expect(asOf.value.status.work.state).toBe('stalled');
   });

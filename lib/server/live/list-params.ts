@@ -5,12 +5,23 @@
  */
 import { HEALTH_SEVERITY } from '../../status';
 import type { Health } from '../../status/types';
-import type { ListParams } from '../http/result';
 
 export const LIST_LIMIT_DEFAULT = 100;
 export const LIST_LIMIT_MAX = 500;
 export const LIST_OFFSET_MAX = 1_000_000;
 export const NAME_QUERY_MAX = 200;
+
+/** Query of GET /api/v1/schedulers after parsing (lib/server/http/params.ts); clamped again here. */
+export interface ListParams {
+  /** Only these healths (empty or absent: all). */
+  health?: readonly Health[];
+  /** Case-insensitive substring of the scheduler name. */
+  q?: string;
+  /** Page size; clamped to [1, LIST_LIMIT_MAX], default LIST_LIMIT_DEFAULT. */
+  limit?: number;
+  /** Clamped to [0, LIST_OFFSET_MAX], default 0. */
+  offset?: number;
+}
 
 export interface NormalizedListParams {
   health: ReadonlySet<Health> | null;

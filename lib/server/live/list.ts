@@ -14,11 +14,18 @@ import type { Observation, SchedulerListResponse } from '../../api/types';
 import { project } from '../../status';
 import type { SchedulerStatus } from '../../status/types';
 import type { SchedulerRead } from './facts';
-import type { ListParams } from '../http/result';
-import { normalizeListParams } from './list-params';
+import { normalizeListParams, type ListParams } from './list-params';
 import type { LiveView } from './view';
 
-export { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX, normalizeListParams, type NormalizedListParams } from './list-params';
+export {
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
+  LIST_OFFSET_MAX,
+  NAME_QUERY_MAX,
+  normalizeListParams,
+  type ListParams,
+  type NormalizedListParams,
+} from './list-params';
 export { sortStatuses, statusesView, type LiveView, type MetricRow } from './view';
 
 /** Projects every read at `now` (ISO, database time). */

@@ -10,6 +10,7 @@
  * is swallowed (never an unhandled rejection).
  * Non-guarantees: the abandoned work is not cancelled here.
  */
+import { failed, type ReadResult } from '../domain/result';
 
 /** The store could not be read: refused, timed out or failed. `cause` kept. */
 export class StoreUnreadableError extends Error {
@@ -47,4 +48,10 @@ export function describe(error: unknown): string {
   if (/timeout/i.test(error.message)) return 'timeout';
   if (/terminated|ended|closed/i.test(error.message)) return 'connection closed';
   return error.name;
+}
+
+/** A read's answer when the store could not be read (`unreadable`); any other error is a bug and is thrown again. */
+export function unreadableResult<T>(error: unknown): ReadResult<T> {
+  if (!(error instanceof StoreUnreadableError)) throw error;
+  return failed({ kind: 'unreadable', message: error.reason === 'timeout' ? 'the status store did not answer in time' : 'the status store could not be read' });
 }

@@ -8,6 +8,7 @@ import { freePort } from '../../../db/free-port';
 import { createPool } from '../../../db/pool';
 import { usePool } from '../../../db/testing/pools';
 import { acquire, register, serviceOn, sleep, switchable } from '../testing/seed';
+import { answersOf } from '../testing/answers';
 
 const READ_TIMEOUT = 500;
 const SLACK = 400;
@@ -73,10 +74,10 @@ describe('store unreadable (real PostgreSQL, then a dead endpoint)', () => {
       expect(s.observation.gap).toMatchObject({ reason: 'store_unreadable', from: before.observedAt });
       expect(s.reasons[0]?.code).toBe('store_unreadable');
     }
-    const detail = await timed(service.detail(before.schedulers[0]!.name));
+    const detail = await timed(answersOf(service).detail(before.schedulers[0]!.name));
     expect(detail.ms).toBeLessThan(READ_TIMEOUT + SLACK);
     expect(detail.value).toMatchObject({ ok: false, error: { status: 503, code: 'store_unreadable' } });
-    const history = await timed(service.history(before.schedulers[0]!.name));
+    const history = await timed(answersOf(service).history(before.schedulers[0]!.name));
     expect(history.value).toMatchObject({ ok: false, error: { status: 503 } });
     const health = await service.healthz();
     expect(health).toMatchObject({ ok: false, store: { ok: false, lastObservedAt: before.observedAt } });

@@ -1,0 +1,45 @@
+/**
+ * The status reads as the API answers them: raw input parsed (./params.ts,
+ * ../../http/params.ts), the service asked, its result mapped to HTTP
+ * (./result.ts). The route handlers (./handlers.ts, ./alerts-route.ts) send
+ * these; the dashboard's server-side render (../index.ts) shows them — one
+ * path, so a page and the API never disagree.
+ *
+ * Guarantees: input is parsed before any read; bad input → 400 naming the
+ * field, and the service is not asked.
+ */
+import type { AlertsResponse, SchedulerDetailResponse, SchedulerHistoryResponse } from '../../api/types';
+import { checkName } from '../../http/params';
+import type { StatusService } from '../service';
+import { parseInstant, parseOptionalInstant } from './params';
+import { httpResult, type HttpResult } from './result';
+
+/** GET /api/v1/schedulers/{name}[?at=ISO]: absent `at` is live; an empty one is bad input. */
+export async function detailAnswer(service: StatusService, rawName: string, rawAt?: string | null): Promise<HttpResult<SchedulerDetailResponse>> {
+  const name = checkName(rawName);
+  if (!name.ok) return name;
+  const at = rawAt == null ? ({ ok: true, value: null } as const) : parseInstant(rawAt, 'at');
+  if (!at.ok) return at;
+  return httpResult(await service.detail(name.value, at.value));
+}
+
+/** GET /api/v1/schedulers/{name}/history?from=&to=: absent or empty instants take the defaults. */
+export async function historyAnswer(
+  service: StatusService,
+  rawName: string,
+  rawFrom?: string | null,
+  rawTo?: string | null,
+): Promise<HttpResult<SchedulerHistoryResponse>> {
+  const name = checkName(rawName);
+  if (!name.ok) return name;
+  const from = parseOptionalInstant(rawFrom, 'from');
+  if (!from.ok) return from;
+  const to = parseOptionalInstant(rawTo, 'to');
+  if (!to.ok) return to;
+  return httpResult(await service.history(name.value, from.value, to.value));
+}
+
+/** GET /api/v1/alerts?limit=N, `limit` already clamped. */
+export async function alertsAnswer(service: StatusService, limit: number): Promise<HttpResult<AlertsResponse>> {
+  return httpResult(await service.alerts(limit));
+}
