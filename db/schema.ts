@@ -234,6 +234,8 @@ export const progressReports = pgTable(
     cursor: bigint('cursor', { mode: 'number' }),
     advanced: boolean('advanced').notNull(),
     reportedAt: ts('reported_at').notNull(),
+    /** The cadence the report was sent with: the report-break rule judges the quiet after it by this (null before migration 0013). */
+    reportEveryMs: integer('report_every_ms'),
   },
   (t) => [primaryKey({ columns: [t.id, t.reportedAt] }), index('progress_reports_lease_epoch_at').on(t.lease, t.epoch, t.reportedAt)],
 );

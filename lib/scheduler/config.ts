@@ -6,7 +6,7 @@
  * batch (e.g. its batch size) is the job's own option (lib/jobs).
  */
 import { type LeaseConfig, leaseConfig, LeaseConfigError } from '../lease';
-import { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, SILENCE_FACTOR } from '../status/thresholds';
+import { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, SILENCE_FACTOR } from '../status';
 
 export interface SchedulerConfig {
   readonly lease: LeaseConfig;

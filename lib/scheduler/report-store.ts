@@ -8,14 +8,17 @@
  *   occurrence or cursor differs from the summary's (started, moved, completed).
  * - The summary only ever describes the newest epoch that reported: a late
  *   report from an older epoch is appended but never touches it.
- * - Within an epoch the summary keeps the most recent closed break: a seq jump
- *   (`lost_reports`) or a silence longer than SILENCE_FACTOR × reportEvery (`silence`),
- *   from the last report before it to the first after it.
+ * - Within an epoch the summary keeps the most recent closed break, by the
+ *   report-break rule (lib/status/report-break.ts: a seq jump is `lost_reports`,
+ *   a quiet longer than SILENCE_FACTOR × the previous report's own cadence is
+ *   `silence`), from the last report before it to the first after it.
+ * - Every report row keeps the cadence it was sent with (`report_every_ms`),
+ *   so the as-of rebuild judges each break as this statement did.
  * Not guaranteed: delivery. A dropped report is an observation gap, and that is
  * exactly what the seq stream exposes.
  */
 import type pg from 'pg';
-import { SILENCE_FACTOR } from '../status/thresholds';
+import { reportBreakSql } from '../status';
 
 export interface ProgressReport {
   lease: string;
@@ -41,15 +44,19 @@ WITH c AS (SELECT clock_timestamp() AS now),
            $6::int AS every, c.now,
            (prev.lease IS NULL OR prev.epoch < $2::bigint
              OR prev.in_flight IS DISTINCT FROM $4::text OR prev.cursor IS DISTINCT FROM $5::bigint) AS advanced,
-           CASE WHEN prev.epoch = $2::bigint AND $3::int <> prev.last_seq + 1 THEN 'lost_reports'
-                WHEN prev.epoch = $2::bigint AND c.now - prev.last_report_at > ${SILENCE_FACTOR} * $6::int * interval '1 millisecond' THEN 'silence'
-           END AS break_reason,
+           CASE WHEN prev.epoch = $2::bigint THEN ${reportBreakSql({
+             prevSeq: 'prev.last_seq',
+             seq: '$3::int',
+             prevAt: 'prev.last_report_at',
+             at: 'c.now',
+             prevEveryMs: 'prev.report_every_ms',
+           })} END AS break_reason,
            prev.last_report_at AS break_from
     FROM c LEFT JOIN prev ON true
   ),
   appended AS (
-    INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at)
-    SELECT lease, epoch, seq, occurrence, cursor, advanced, now FROM r
+    INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms)
+    SELECT lease, epoch, seq, occurrence, cursor, advanced, now, every FROM r
   ),
   summary AS (
     INSERT INTO progress_summaries AS s (lease, epoch, first_report_at, last_report_at, last_seq, last_advance_at,

@@ -6,7 +6,8 @@
  * `@/lib/status/golden` so that zod stays out of the UI bundle.
  */
 export { project } from './project';
-export { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, SILENCE_FACTOR, checkThresholds, gapAfterFor, type Thresholds } from './thresholds';
+export { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, checkThresholds, gapAfterFor, type Thresholds } from './thresholds';
+export { SILENCE_FACTOR, reportBreak, reportBreakSql, silenceAfterMs, type ReportMark } from './report-break';
 export { HEALTH_SEVERITY, compareHealth, deriveHealth, healthRank, worstHealth, zeroCounts } from './health';
 export { formatAgo, formatClock, formatDuration, formatIn, formatPercent } from './format';
 export { StatusInputError } from './time';

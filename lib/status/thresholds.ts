@@ -3,11 +3,13 @@
  *
  * Guarantees: `checkThresholds` rejects every value the rules cannot use,
  * naming the field; `gapAfterFor` applies the documented default
- * (SILENCE_FACTOR × the epoch's reportEveryMs). Pure: no clock, no I/O.
+ * (the report-break rule's silence, ./report-break.ts: SILENCE_FACTOR × the
+ * cadence of the epoch's last report). Pure: no clock, no I/O.
  * Non-guarantees: an explicit `gapAfterMs` other than SILENCE_FACTOR ×
  * reportEvery disagrees with the store's `silence` breaks; only tests set one.
  */
 
+import { silenceAfterMs } from './report-break';
 import { StatusInputError } from './time';
 
 export interface Thresholds {
@@ -49,15 +51,6 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({
   atRiskFraction: 2 / 3,
 });
 
-/**
- * Report silence longer than SILENCE_FACTOR × reportEvery is an observation
- * gap. The one home of that rule: the projection's default `gapAfterMs`, the
- * store closing a silent break (lib/scheduler/report-store.ts), the as-of
- * rebuild finding breaks (lib/server/asof/logs-sql.ts) and the runtime's
- * check that a stall can be told from silence (lib/scheduler/config.ts).
- */
-export const SILENCE_FACTOR = 3;
-
 function finite(field: string, value: number): void {
   if (!Number.isFinite(value)) throw new StatusInputError(`${field} must be a finite number, got ${value}`);
 }
@@ -84,5 +77,5 @@ export function gapAfterFor(t: Thresholds, reportEveryMs: number): number {
   if (t.gapAfterMs !== undefined) return t.gapAfterMs;
   finite('progress.reportEveryMs', reportEveryMs);
   if (reportEveryMs <= 0) throw new StatusInputError(`progress.reportEveryMs must be > 0, got ${reportEveryMs}`);
-  return SILENCE_FACTOR * reportEveryMs;
+  return silenceAfterMs(reportEveryMs);
 }

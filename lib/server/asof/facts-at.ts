@@ -6,7 +6,9 @@
  * contiguous), held/expired/released at t, holder and epoch; the intent
  * (intent_audit); the report state of each epoch (last report, seq, occurrence,
  * cursor, last advance — from progress_reports with reported_at ≤ t); report
- * breaks (the store's own rule); whether the occurrence slot at t was claimed.
+ * breaks and the cadence an open silence is judged by (the report-break rule,
+ * lib/status/report-break.ts, on each report's own cadence); whether the
+ * occurrence slot at t was claimed.
  *
  * What is estimated (listed in `estimated`): renewals are stored as a
  * per-minute rollup (max gap), not one row per renewal, so `renewedAt` at t is
@@ -33,6 +35,8 @@ interface EpochState {
   occ: string | null;
   cursor: number | null;
   advMs: number | null;
+  /** The cadence of the last report (null: it did not keep one). */
+  every: number | null;
 }
 
 /** Per-epoch report state, folded forward bucket by bucket. */
@@ -47,7 +51,7 @@ export class ReportStates {
     const prev = this.byEpoch.get(agg.epoch);
     const advMs = prev?.advMs == null ? agg.adv_ms : agg.adv_ms == null ? prev.advMs : Math.max(prev.advMs, agg.adv_ms);
     if (prev === undefined || agg.last_ms >= prev.lastMs) {
-      this.byEpoch.set(agg.epoch, { lastMs: agg.last_ms, seq: agg.seq, occ: agg.occ, cursor: agg.cursor, advMs });
+      this.byEpoch.set(agg.epoch, { lastMs: agg.last_ms, seq: agg.seq, occ: agg.occ, cursor: agg.cursor, advMs, every: agg.every });
     } else {
       prev.advMs = advMs;
     }
@@ -142,7 +146,8 @@ function progressAt(logs: SchedulerLogs, states: ReportStates, t: number): Sched
     lastAdvanceAt: iso(state.advMs ?? 0),
     inFlight: state.occ,
     cursor: state.cursor,
-    reportEveryMs: logs.reportEveryMs,
+    // The last report's own cadence, as the live summary carries it: the open silence is judged by it.
+    reportEveryMs: state.every ?? logs.reportEveryMs,
     gap,
   };
 }

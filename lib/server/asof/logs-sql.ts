@@ -16,15 +16,18 @@
  * Params: $1 name, $2 from, $3 to, $4 bucket ends (timestamptz[]),
  * $5 bucket ms, $6 default stall ms, $7 default report-every ms, $8 event limit,
  * $9 the scheduler rules (text[]).
- * Breaks use the store's own rule (lib/scheduler/report-store.ts, with SILENCE_FACTOR from lib/status): a seq jump
- * is `lost_reports`, else quiet > SILENCE_FACTOR × reportEvery is `silence`.
+ * Breaks follow the report-break rule (lib/status/report-break.ts), the very
+ * expression the store applies as reports arrive: a seq jump is
+ * `lost_reports`, else a quiet longer than SILENCE_FACTOR × the cadence the
+ * earlier report was sent with is `silence` (rows from before reports kept
+ * their cadence fall back to the registration's, else the summary's).
  */
 import { occurrenceKeySql } from '../../lease';
-import { SILENCE_FACTOR } from '../../status';
+import { reportBreakSql } from '../../status';
 import { dueSlotOf, msOf } from '../live/facts-sql';
 import { EVENT_COLUMNS } from './recent-sql';
 
-const REPORT_ROW = `r.reported_at, r.seq, r.occurrence, r.cursor::float8 AS cursor, r.advanced`;
+const REPORT_ROW = `r.reported_at, r.seq, r.occurrence, r.cursor::float8 AS cursor, r.advanced, r.report_every_ms`;
 
 export const LOGS_SQL = `
 WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
@@ -48,7 +51,7 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
       ORDER BY r.epoch DESC LIMIT 1) o
   ),
   carry AS (
-    SELECT ep.epoch, lr.reported_at, lr.seq, lr.occurrence, lr.cursor, la.reported_at AS adv_at
+    SELECT ep.epoch, lr.reported_at, lr.seq, lr.occurrence, lr.cursor, lr.report_every_ms, la.reported_at AS adv_at
     FROM ep
     JOIN LATERAL (SELECT ${REPORT_ROW} FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch AND r.reported_at <= $2
                   ORDER BY r.reported_at DESC LIMIT 1) lr ON true
@@ -65,25 +68,27 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
       ${msOf('max(reported_at)')} AS last_ms, ${msOf('max(reported_at) FILTER (WHERE advanced)')} AS adv_ms,
       (array_agg(seq ORDER BY reported_at DESC))[1] AS seq,
       (array_agg(occurrence ORDER BY reported_at DESC))[1] AS occ,
-      (array_agg(cursor ORDER BY reported_at DESC))[1] AS cursor
+      (array_agg(cursor ORDER BY reported_at DESC))[1] AS cursor,
+      (array_agg(report_every_ms ORDER BY reported_at DESC))[1] AS every
     FROM span GROUP BY i, epoch
   ),
   win AS (
-    SELECT ep.epoch, x.reported_at, x.seq FROM ep, cfg, LATERAL (
-      (SELECT r.reported_at, r.seq FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch
+    SELECT ep.epoch, x.reported_at, x.seq, x.report_every_ms FROM ep, cfg, LATERAL (
+      (SELECT r.reported_at, r.seq, r.report_every_ms FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch
          AND r.reported_at <= $3 AND r.reported_at >= $2::timestamptz - cfg.stall_ms * interval '1 millisecond')
       UNION ALL
-      (SELECT r.reported_at, r.seq FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch
+      (SELECT r.reported_at, r.seq, r.report_every_ms FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch
          AND r.reported_at < $2::timestamptz - cfg.stall_ms * interval '1 millisecond' ORDER BY r.reported_at DESC LIMIT 1)
     ) x
   ),
   breaks AS (
-    SELECT z.epoch, z.prev_at, z.reported_at,
-      CASE WHEN z.seq <> z.prev_seq + 1 THEN 'lost_reports' ELSE 'silence' END AS reason
-    FROM (SELECT w.*, lag(w.reported_at) OVER o AS prev_at, lag(w.seq) OVER o AS prev_seq
-          FROM win w WINDOW o AS (PARTITION BY w.epoch ORDER BY w.reported_at)) z, cfg
-    WHERE z.prev_at IS NOT NULL AND (z.seq <> z.prev_seq + 1
-      OR z.reported_at - z.prev_at > ${SILENCE_FACTOR} * cfg.every_ms * interval '1 millisecond')
+    SELECT y.epoch, y.prev_at, y.reported_at, y.reason FROM (
+      SELECT z.epoch, z.prev_at, z.reported_at,
+        ${reportBreakSql({ prevSeq: 'z.prev_seq', seq: 'z.seq', prevAt: 'z.prev_at', at: 'z.reported_at', prevEveryMs: 'COALESCE(z.prev_every, cfg.every_ms)' })} AS reason
+      FROM (SELECT w.*, lag(w.reported_at) OVER o AS prev_at, lag(w.seq) OVER o AS prev_seq, lag(w.report_every_ms) OVER o AS prev_every
+            FROM win w WINDOW o AS (PARTITION BY w.epoch ORDER BY w.reported_at)) z, cfg
+      WHERE z.prev_at IS NOT NULL) y
+    WHERE y.reason IS NOT NULL
   ),
   -- The due occurrence at each instant t, as the live read defines it: the
   -- newest occurrence claimed by t if it was still running then, else the
@@ -114,8 +119,8 @@ SELECT ${msOf('c.now')} AS now_ms, (SELECT known FROM known) AS known, (SELECT e
      (SELECT disabled, by, reason, ${msOf('at')} AS at_ms FROM intent_audit WHERE lease = $1 AND at <= $2 ORDER BY at DESC, id DESC LIMIT 1)
      UNION ALL (SELECT disabled, by, reason, ${msOf('at')} FROM intent_audit WHERE lease = $1 AND at > $2 AND at <= $3 ORDER BY at, id LIMIT 1000)) x) AS intents,
   (SELECT json_agg(x) FROM (SELECT -1 AS i, epoch::float8 AS epoch, 0 AS n, 0 AS adv, ${msOf('reported_at')} AS last_ms, ${msOf('adv_at')} AS adv_ms,
-     seq, occurrence AS occ, cursor FROM carry) x) AS carry,
-  (SELECT json_agg(x ORDER BY x.i, x.epoch) FROM (SELECT i, epoch::float8 AS epoch, n, adv, last_ms, adv_ms, seq, occ, cursor FROM buckets) x) AS buckets,
+     seq, occurrence AS occ, cursor, report_every_ms AS every FROM carry) x) AS carry,
+  (SELECT json_agg(x ORDER BY x.i, x.epoch) FROM (SELECT i, epoch::float8 AS epoch, n, adv, last_ms, adv_ms, seq, occ, cursor, every FROM buckets) x) AS buckets,
   (SELECT json_agg(x ORDER BY x.to_ms) FROM (SELECT epoch::float8 AS epoch, ${msOf('prev_at')} AS from_ms, ${msOf('reported_at')} AS to_ms, reason
      FROM breaks) x) AS breaks,
   (SELECT json_agg(x) FROM (SELECT epoch::float8 AS epoch, ${msOf('minute')} AS minute_ms, max_gap_ms FROM renewal_gaps

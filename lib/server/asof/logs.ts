@@ -27,6 +27,8 @@ export interface ReportAgg {
   seq: number;
   occ: string | null;
   cursor: number | null;
+  /** The cadence the last report was sent with (null: a report from before reports kept it). */
+  every: number | null;
 }
 
 export interface ReportBreak {
@@ -67,7 +69,7 @@ export interface SchedulerLogs {
   /** Instants the slots were computed for (bucket ends, or [at]). */
   ends: number[];
   bucketMs: number;
-  /** reportEvery used to detect silences (registration, else summary, else default). */
+  /** The cadence for reports that did not keep their own (registration, else summary, else default). */
   reportEveryMs: number;
   registration: Registration | null;
   lease: LeaseRowLog | null;

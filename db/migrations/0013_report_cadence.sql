@@ -1,0 +1,14 @@
+-- Every progress report keeps the cadence it was sent with (lib/scheduler/report-store.ts).
+--
+-- The report-break rule (lib/status/report-break.ts) judges a quiet by the cadence of the report
+-- before it. The store applies it as each report arrives, against the summary row; the as-of
+-- rebuild (lib/server/asof/logs-sql.ts) finds breaks in the log itself, and read the cadence
+-- from the scheduler's registration — which another instance's registration can change while an
+-- epoch reports at its own pace, so `?at=` and the live view could name the same gap differently.
+-- With the cadence on each row both read the same number.
+--
+-- Rows written before this migration have none (NULL): the rebuild falls back to what it used
+-- before (the registration, else the summary, else the default). Adding a nullable column with no
+-- default rewrites nothing (every partition, the default one included, gets it). Bounded like the
+-- rest of the table: 4 bytes a row, dropped with its partition past LEASEBOARD_RETAIN_REPORTS.
+ALTER TABLE "progress_reports" ADD COLUMN "report_every_ms" integer;
