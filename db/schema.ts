@@ -34,6 +34,14 @@ const changeXid = () =>
     .notNull()
     .default(sql`pg_current_xact_id()`);
 
+/**
+ * The server's limits on a lease's ttl, in ms: the one source of the range that the
+ * lease configuration validates (lib/lease/config.ts) and that the CHECK on
+ * `leases.ttl_ms` below is generated from (migration lease_ttl_range);
+ * lib/lease/config.int.test.ts runs the one against the other.
+ */
+export const LEASE_TTL_RANGE_MS = Object.freeze({ floor: 1_000, ceiling: 10 * 60_000 });
+
 /** One row per lease name; the authority's current state. */
 export const leases = pgTable(
   'leases',
@@ -59,7 +67,10 @@ export const leases = pgTable(
     gapBucketRenewals: integer('gap_bucket_renewals'),
     changeXid: changeXid(),
   },
-  (t) => [check('leases_epoch_positive', sql`${t.epoch} > 0`), check('leases_ttl_positive', sql`${t.ttlMs} > 0`)],
+  (t) => [
+    check('leases_epoch_positive', sql`${t.epoch} > 0`),
+    check('leases_ttl_range', sql`${t.ttlMs} BETWEEN ${sql.raw(String(LEASE_TTL_RANGE_MS.floor))} AND ${sql.raw(String(LEASE_TTL_RANGE_MS.ceiling))}`),
+  ],
 );
 
 /** Authority history: enough to rebuild every epoch's tenure `[acquired, end)`. */

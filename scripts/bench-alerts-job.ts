@@ -25,7 +25,7 @@ import { ALERT_NAMES, parseAlertConfig, type AlertName } from '../lib/alerts';
 import { changeAlertMode } from '../lib/alerts/store/modes';
 import { alertEvaluatorJob } from '../lib/jobs/alert-evaluator';
 import type { RoundData, RoundPlan } from '../lib/jobs/alert-evaluator/plan';
-import { fenceFor, LeaseAuthority, newInstanceToken, writeFenced } from '../lib/lease';
+import { fenceFor, LeaseAuthority, leaseTerms, newInstanceToken, writeFenced } from '../lib/lease';
 import { schedulerConfig, SchedulerRuntime, type FencedStep } from '../lib/scheduler';
 import { StatusService } from '../lib/server/service';
 import { nameWidth, reportsSql, seedStatements, summariesSql } from './bench-status-data';
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     const job = alertEvaluatorJob({ config });
     const step = job.steps[0] as FencedStep<RoundData, RoundPlan>;
     const lease = 'bench-evaluator';
-    const grant = await new LeaseAuthority(pool).acquire(lease, newInstanceToken(), 10 * 60_000);
+    const grant = await new LeaseAuthority(pool).acquire(leaseTerms({ name: lease, ttlMs: 10 * 60_000 }), newInstanceToken());
     if (grant.kind !== 'acquired') throw new Error(`bench: ${grant.kind}`);
     const fence = fenceFor({ name: lease, epoch: grant.epoch });
     const input = { lease, key: `${lease}@bench`, scheduledAt: new Date(), cursor: 0, next: 1 };

@@ -12,7 +12,7 @@ import { bigint, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-cor
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { planItems } from '../db/schema';
-import { fencedWrites, fenceFor, LeaseAuthority, newInstanceToken, writeFenced } from '../lib/lease';
+import { fencedWrites, fenceFor, LeaseAuthority, leaseTerms, newInstanceToken, writeFenced } from '../lib/lease';
 
 export const BATCH_ROWS = 500;
 
@@ -56,7 +56,7 @@ export async function benchFencedWrites(url: string, timed: Timed, clientCounts:
       BEGIN PERFORM leaseboard_fence_check(NEW.lease, NEW.epoch, TG_TABLE_NAME::text); RETURN NEW; END $$`);
     await admin.query(`CREATE TRIGGER bench_fence_row BEFORE INSERT ON bench_row_checked_items FOR EACH ROW EXECUTE FUNCTION bench_fence_row()`);
     const lease = 'bench-fenced-writes';
-    const granted = await new LeaseAuthority(admin).acquire(lease, newInstanceToken(), 10 * 60_000);
+    const granted = await new LeaseAuthority(admin).acquire(leaseTerms({ name: lease, ttlMs: 10 * 60_000 }), newInstanceToken());
     if (granted.kind !== 'acquired') throw new Error(granted.kind);
     const fence = fenceFor({ name: lease, epoch: granted.epoch });
     const empty = async () => {

@@ -16,7 +16,7 @@
 import os from 'node:os';
 import pg from 'pg';
 import { createTestDatabase } from '../db/testing/test-database';
-import { LeaseAuthority, newInstanceToken } from '../lib/lease';
+import { LeaseAuthority, leaseTerms, newInstanceToken } from '../lib/lease';
 import { benchFencedWrites } from './bench-fenced-writes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -91,7 +91,7 @@ async function main() {
       const grants = await Promise.all(
         clients.map(async (client, i) => {
           const holder = newInstanceToken();
-          const result = await new LeaseAuthority(client).acquire(`bench-renew-${n}-${i}`, holder, TTL);
+          const result = await new LeaseAuthority(client).acquire(leaseTerms({ name: `bench-renew-${n}-${i}`, ttlMs: TTL }), holder);
           if (result.kind !== 'acquired') throw new Error(result.kind);
           return { name: `bench-renew-${n}-${i}`, holder, epoch: result.epoch };
         }),
@@ -106,7 +106,7 @@ async function main() {
       const acquireBare = await timed(clients, (client, i) =>
         client.query({ name: 'bare_acquire', text: BARE_ACQUIRE, values: [`bench-acq-bare-${n}`, tokens[i], 1_000] }),
       );
-      const acquireLib = await timed(clients, (_client, i) => authorities[i]!.acquire(`bench-acq-lib-${n}`, tokens[i]!, 1_000));
+      const acquireLib = await timed(clients, (_client, i) => authorities[i]!.acquire(leaseTerms({ name: `bench-acq-lib-${n}`, ttlMs: 1_000 }), tokens[i]!));
       const f = (x: number) => Math.round(x).toLocaleString('en-US').padStart(12);
       console.log(
         `${String(n).padStart(7)} | ${f(renewLib)} | ${f(renewBare)} | ${(renewLib / renewBare).toFixed(2)}× | ${f(acquireLib)} | ${f(acquireBare)} | ${(acquireLib / acquireBare).toFixed(2)}×`,
@@ -151,7 +151,7 @@ async function benchBatchedRenewals(url: string, all: pg.Client[]): Promise<void
       for (let i = 0; i < leasesN; i++) {
         const name = `bench-batch-${c}-${i}`;
         const holder = newInstanceToken();
-        const result = await authority.acquire(name, holder, TTL);
+        const result = await authority.acquire(leaseTerms({ name, ttlMs: TTL }), holder);
         if (result.kind !== 'acquired') throw new Error(result.kind);
         mine.push({ name, holder, epoch: result.epoch });
       }

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { createPool, createReadOnlyPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
 import { retentionPrunerJob } from '../lib/jobs/retention-pruner';
-import { type Grant, LeaseAuthority, newInstanceToken } from '../lib/lease';
+import { type Grant, LeaseAuthority, leaseTerms, newInstanceToken } from '../lib/lease';
 import { DEFAULT_RETENTION } from '../lib/retention';
 import { schedulerConfig, SchedulerRuntime, type RuntimeEvent } from '../lib/scheduler';
 import { appendReport } from '../lib/scheduler/report-store';
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < LEASES; i++) {
       const name = `bench-${i}`;
       const holder = newInstanceToken();
-      const grant = await authority.acquire(name, holder, 600_000);
+      const grant = await authority.acquire(leaseTerms({ name, ttlMs: 600_000 }), holder);
       if (grant.kind !== 'acquired') throw new Error(grant.kind);
       grants.push({ name, holder, epoch: grant.epoch });
     }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../db/testing/pools';
 import { LeaseAuthority } from './authority';
+import { leaseTerms } from './config';
 import { setIntent } from './intent';
 import { newInstanceToken } from './token';
 
@@ -12,7 +13,7 @@ describe('lease authority on real PostgreSQL', () => {
   const authority = new LeaseAuthority(pool);
 
   async function acquired(name: string, holder = newInstanceToken()) {
-    const result = await authority.acquire(name, holder, TTL, 'A');
+    const result = await authority.acquire(leaseTerms({ name, ttlMs: TTL }), holder, 'A');
     if (result.kind !== 'acquired') throw new Error(`expected acquired, got ${result.kind}`);
     return { name, holder, epoch: result.epoch };
   }
@@ -35,7 +36,7 @@ describe('lease authority on real PostgreSQL', () => {
       const winners: number[] = [];
       for (let round = 0; round < 1000; round++) {
         if (round > 0) await forceExpire(pool, name);
-        const results = await Promise.all(authorities.map((a, i) => a.acquire(name, tokens[i]!, TTL)));
+        const results = await Promise.all(authorities.map((a, i) => a.acquire(leaseTerms({ name, ttlMs: TTL }), tokens[i]!)));
         const won = results.filter((r) => r.kind === 'acquired');
         expect(won, `round ${round}`).toHaveLength(1);
         expect(results.filter((r) => r.kind !== 'acquired' && r.kind !== 'held')).toEqual([]);
@@ -100,7 +101,7 @@ describe('lease authority on real PostgreSQL', () => {
     it('takeover after expiry increments the epoch by exactly one and logs the previous end', async () => {
       const first = await acquired(uniqueLease());
       const other = newInstanceToken();
-      expect((await authority.acquire(first.name, other, TTL)).kind).toBe('held');
+      expect((await authority.acquire(leaseTerms({ name: first.name, ttlMs: TTL }), other)).kind).toBe('held');
       await forceExpire(pool, first.name);
       const second = await acquired(first.name, other);
       expect(second.epoch).toBe(first.epoch + 1);
@@ -134,7 +135,7 @@ describe('lease authority on real PostgreSQL', () => {
 
     it('an acquire whose outcome was unknown is recognised: the same token sees held_by_self', async () => {
       const grant = await acquired(uniqueLease());
-      expect(await authority.acquire(grant.name, grant.holder, TTL)).toMatchObject({ kind: 'held_by_self', epoch: grant.epoch });
+      expect(await authority.acquire(leaseTerms({ name: grant.name, ttlMs: TTL }), grant.holder)).toMatchObject({ kind: 'held_by_self', epoch: grant.epoch });
     });
   });
 
@@ -142,11 +143,15 @@ describe('lease authority on real PostgreSQL', () => {
     it('a disabled lease cannot be acquired, and only an explicit intent change enables it', async () => {
       const name = uniqueLease();
       await setIntent(pool, name, { disabled: true, by: 'oncall', reason: 'storage migration' });
-      expect(await authority.acquire(name, newInstanceToken(), TTL)).toEqual({ kind: 'disabled', by: 'oncall', reason: 'storage migration' });
+      expect(await authority.acquire(leaseTerms({ name, ttlMs: TTL }), newInstanceToken())).toEqual({
+        kind: 'disabled',
+        by: 'oncall',
+        reason: 'storage migration',
+      });
       // Time passing, retries and releases change nothing.
-      for (let i = 0; i < 5; i++) expect((await authority.acquire(name, newInstanceToken(), TTL)).kind).toBe('disabled');
+      for (let i = 0; i < 5; i++) expect((await authority.acquire(leaseTerms({ name, ttlMs: TTL }), newInstanceToken())).kind).toBe('disabled');
       await setIntent(pool, name, { disabled: false, by: 'oncall', reason: 'migration done' });
-      expect((await authority.acquire(name, newInstanceToken(), TTL)).kind).toBe('acquired');
+      expect((await authority.acquire(leaseTerms({ name, ttlMs: TTL }), newInstanceToken())).kind).toBe('acquired');
       const audit = await pool.query('SELECT disabled, by, reason FROM intent_audit WHERE lease = $1 ORDER BY id', [name]);
       expect(audit.rows).toEqual([
         { disabled: true, by: 'oncall', reason: 'storage migration' },

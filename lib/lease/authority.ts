@@ -19,6 +19,7 @@
  * who holds the right.
  */
 import type pg from 'pg';
+import { isLeaseTerms, LeaseConfigError, type LeaseTerms } from './config';
 import { LeaseStoreError, isUnknownOutcome } from './errors';
 import { ACQUIRE_SQL, READ_LEASE_SQL, RELEASE_SQL, RENEW_MANY_SQL, RENEW_SQL } from './sql';
 
@@ -64,8 +65,15 @@ export const RENEW_MANY_MAX = 1_000;
 export class LeaseAuthority {
   constructor(private readonly db: Queryable) {}
 
-  /** Acquire `name` for `holder` for `ttlMs`, or say who holds it — one statement either way. */
-  async acquire(name: string, holder: string, ttlMs: number, label: string | null = null): Promise<AcquireResult> {
+  /**
+   * Acquire the lease `terms` names for `holder`, for `terms.ttlMs`, or say who holds it — one
+   * statement either way. Only terms `leaseTerms` or `leaseConfig` made are taken (./config.ts):
+   * a name and ttl nobody validated never reach the statement (the database's CHECK on the ttl
+   * would refuse an out-of-range one anyway).
+   */
+  async acquire(terms: LeaseTerms, holder: string, label: string | null = null): Promise<AcquireResult> {
+    if (!isLeaseTerms(terms)) throw new LeaseConfigError('terms', 'not made by leaseTerms or leaseConfig');
+    const { name, ttlMs } = terms;
     let row: AcquireRow;
     try {
       const { rows } = await this.db.query<AcquireRow>({ name: 'lease_acquire', text: ACQUIRE_SQL, values: [name, holder, label, ttlMs] });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LEASE_TIMING, LeaseConfigError, leaseConfig } from './config';
+import { LeaseAuthority } from './authority';
+import { DEFAULT_LEASE_TIMING, isLeaseTerms, LeaseConfigError, leaseConfig, leaseTerms, TTL_CEILING_MS, TTL_FLOOR_MS } from './config';
 import { INSTANCE_TOKEN_PATTERN, newInstanceToken } from './token';
 
 describe('lease config', () => {
@@ -31,6 +32,28 @@ describe('lease config', () => {
 
   it.each(['', 'Retention Planner', 'x'.repeat(65), '-lead'])('refuses the lease name %j', (name) => {
     expect(() => leaseConfig({ name })).toThrow(/lease config: name:/);
+  });
+});
+
+describe('lease terms: what acquire takes', () => {
+  it('are made only by leaseTerms and leaseConfig, which check the name and the ttl range', () => {
+    expect(leaseTerms({ name: 'retention-planner' })).toMatchObject({ name: 'retention-planner', ttlMs: DEFAULT_LEASE_TIMING.ttlMs });
+    expect(isLeaseTerms(leaseTerms({ name: 'x', ttlMs: TTL_FLOOR_MS }))).toBe(true);
+    expect(isLeaseTerms(leaseConfig({ name: 'x' }))).toBe(true);
+    expect(isLeaseTerms({ name: 'x', ttlMs: 15_000 })).toBe(false);
+    expect(() => leaseTerms({ name: 'x', ttlMs: TTL_FLOOR_MS - 1 })).toThrow(/lease config: ttlMs: .*outside the server limits/);
+    expect(() => leaseTerms({ name: 'x', ttlMs: TTL_CEILING_MS + 1 })).toThrow(/outside the server limits/);
+    expect(() => leaseTerms({ name: 'Not A Name', ttlMs: TTL_FLOOR_MS })).toThrow(/lease config: name:/);
+  });
+
+  it('a hand-made object is refused by the type and again at run time, before any statement', async () => {
+    const statements: unknown[] = [];
+    const authority = new LeaseAuthority({ query: async (config: unknown) => (statements.push(config), { rows: [] }) } as never);
+    // @ts-expect-error — `{ name, ttlMs }` is not LeaseTerms: only leaseTerms/leaseConfig make one.
+    await expect(authority.acquire({ name: 'x', ttlMs: 1 }, 'inst_00000000')).rejects.toThrow(LeaseConfigError);
+    // @ts-expect-error — nor is a bare name with a ttl, the old signature.
+    await expect(authority.acquire('x', 'inst_00000000', 1_000)).rejects.toThrow(/not made by leaseTerms or leaseConfig/);
+    expect(statements).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import { documents, planItems } from '../../db/schema';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../db/testing/pools';
 import { poll } from '../scheduler/testing/fixtures';
 import { LeaseAuthority } from './authority';
+import { leaseTerms, TTL_FLOOR_MS } from './config';
 import { FENCE_MISSING, FENCE_REFUSED, fenceFor } from './fence';
 import { writeFenced } from './fenced-write';
 import { completeOccurrence } from '../scheduler/occurrences';
@@ -19,7 +20,7 @@ describe('the fence, enforced by the database', () => {
 
   async function grant(name = uniqueLease()) {
     const holder = newInstanceToken();
-    const result = await authority.acquire(name, holder, TTL);
+    const result = await authority.acquire(leaseTerms({ name, ttlMs: TTL }), holder);
     if (result.kind !== 'acquired') throw new Error(result.kind);
     return { name, holder, epoch: result.epoch };
   }
@@ -124,7 +125,7 @@ describe('the fence, enforced by the database', () => {
 
     it('serializes with takeover: a grant over an expired lease waits until the fenced transaction ends', async () => {
       const name = uniqueLease();
-      const acquired = await authority.acquire(name, newInstanceToken(), 300);
+      const acquired = await authority.acquire(leaseTerms({ name, ttlMs: TTL_FLOOR_MS }), newInstanceToken());
       if (acquired.kind !== 'acquired') throw new Error(acquired.kind);
       const writer = new pg.Client(databaseUrl());
       const racer = new pg.Client({ connectionString: databaseUrl(), statement_timeout: 300 });
@@ -140,9 +141,9 @@ describe('the fence, enforced by the database', () => {
           20,
         );
         const competitor = new LeaseAuthority(racer);
-        expect((await competitor.acquire(name, newInstanceToken(), TTL)).kind).toBe('unknown'); // waited on the share lock past its timeout
+        expect((await competitor.acquire(leaseTerms({ name, ttlMs: TTL }), newInstanceToken())).kind).toBe('unknown'); // waited on the share lock past its timeout
         await writer.query('COMMIT');
-        expect(await competitor.acquire(name, newInstanceToken(), TTL)).toMatchObject({ kind: 'acquired', epoch: acquired.epoch + 1 });
+        expect(await competitor.acquire(leaseTerms({ name, ttlMs: TTL }), newInstanceToken())).toMatchObject({ kind: 'acquired', epoch: acquired.epoch + 1 });
       } finally {
         await writer.query('ROLLBACK').catch(() => undefined);
         await Promise.all([writer.end(), racer.end()]);
@@ -156,7 +157,7 @@ describe('writeFenced: the library path', () => {
   const authority = new LeaseAuthority(pool);
 
   async function grant(name = uniqueLease()) {
-    const result = await authority.acquire(name, newInstanceToken(), TTL);
+    const result = await authority.acquire(leaseTerms({ name, ttlMs: TTL }), newInstanceToken());
     if (result.kind !== 'acquired') throw new Error(result.kind);
     return { name, epoch: result.epoch };
   }

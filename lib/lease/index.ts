@@ -11,7 +11,8 @@
  *   checked by the database in the caller's own write statement, so a stale
  *   holder's writes are refused and logged;
  * - configuration (./config.ts): lease names and timings, validated where
- *   they are built;
+ *   they are built — `acquire` takes only terms `leaseTerms`/`leaseConfig`
+ *   made, and the database holds the ttl to the same range;
  * - errors (./errors.ts): the typed store error and the unknown-outcome rule;
  * - the operator's intent (./intent.ts), instance tokens (./token.ts) and the
  *   occurrence key in TypeScript and SQL (./occurrence-key.ts).
@@ -20,8 +21,8 @@
  */
 export { LeaseAuthority, RENEW_MANY_MAX } from './authority';
 export type { AcquireResult, Grant, LeaseRecord, ReleaseResult, RenewResult } from './authority';
-export { DEFAULT_LEASE_TIMING, LeaseConfigError, leaseConfig, leaseNameSchema, TTL_CEILING_MS, TTL_FLOOR_MS } from './config';
-export type { LeaseConfig } from './config';
+export { DEFAULT_LEASE_TIMING, LeaseConfigError, leaseConfig, leaseNameSchema, leaseTerms, TTL_CEILING_MS, TTL_FLOOR_MS } from './config';
+export type { LeaseConfig, LeaseConfigInput, LeaseTerms } from './config';
 export { isUnknownOutcome, LeaseStoreError } from './errors';
 export { FENCE_MISSING, FENCE_REFUSED, fenceFor, logRejection } from './fence';
 export type { Fence, Rejection, RejectionReason } from './fence';

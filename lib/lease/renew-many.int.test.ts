@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { forceExpire, uniqueLease, usePool } from '../../db/testing/pools';
 import { LeaseAuthority, RENEW_MANY_MAX, type Grant, type RenewResult } from './authority';
+import { leaseTerms } from './config';
 import { newInstanceToken } from './token';
 
 const TTL = 15_000;
@@ -16,7 +17,7 @@ describe('renewMany (real PostgreSQL)', () => {
 
   async function grant(name: string, ttlMs = TTL): Promise<Grant> {
     const holder = newInstanceToken();
-    const result = await authority.acquire(name, holder, ttlMs, 'A');
+    const result = await authority.acquire(leaseTerms({ name, ttlMs: ttlMs }), holder, 'A');
     if (result.kind !== 'acquired') throw new Error(`expected acquired, got ${result.kind}`);
     return { name, holder, epoch: result.epoch };
   }

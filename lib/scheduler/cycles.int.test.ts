@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createPool, createReadOnlyPool } from '../../db/pool';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
 import { retentionPlannerJob } from '../jobs/demo/retention-planner';
-import { LeaseAuthority, newInstanceToken } from '../lease';
+import { LeaseAuthority, leaseTerms, newInstanceToken } from '../lease';
 import { schedulerConfig } from './config';
 import type { RuntimeEvent } from './events';
 import { SchedulerProcess } from './process';
@@ -74,7 +74,7 @@ describe('bounded resources over start/fail/retry/cancel cycles', () => {
       tokens.push(runtime.token);
       let foreign = null;
       if (kind === 'retry') {
-        const result = await blocker.acquire(lease, newInstanceToken(), 3_000);
+        const result = await blocker.acquire(leaseTerms({ name: lease, ttlMs: 3_000 }), newInstanceToken());
         if (result.kind === 'acquired') foreign = { name: lease, holder: '', epoch: result.epoch };
       }
       runtime.start();

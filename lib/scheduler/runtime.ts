@@ -154,7 +154,7 @@ export class SchedulerRuntime {
       const requestedAt = this.clock.now();
       let result;
       try {
-        result = await withDeadline(this.clock, this.authority.acquire(lease.name, this.token, lease.ttlMs, this.config.label), lease.renewDeadlineMs, () => ({
+        result = await withDeadline(this.clock, this.authority.acquire(lease, this.token, this.config.label), lease.renewDeadlineMs, () => ({
           kind: 'unknown' as const,
           cause: 'deadline',
         }));

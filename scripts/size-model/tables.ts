@@ -42,8 +42,8 @@ export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
       basis: `one report every ${DEFAULT_REPORT_EVERY_MS / 1000} s`,
       rows: { perDay: DAY_MS / DEFAULT_REPORT_EVERY_MS, keep: 'reports' },
       seedRows: 2_000,
-      insert: `INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at)
-               SELECT ${NAME}, 3, t, ${KEY}, t * 500, t % 3 = 0, now() - t * interval '2 s' ${EACH('')}`,
+      insert: `INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms)
+               SELECT ${NAME}, 3, t, ${KEY}, t * 500, t % 3 = 0, now() - t * interval '2 s', ${DEFAULT_REPORT_EVERY_MS} ${EACH('')}`,
     },
     {
       table: 'renewal_gaps',

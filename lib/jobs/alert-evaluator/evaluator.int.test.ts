@@ -14,7 +14,7 @@ import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/test
 import { parseAlertConfig } from '../../alerts';
 import { startLocalAlertmanager, type LocalAlertmanager } from '../../alerts/local/alertmanager';
 import { changeAlertMode } from '../../alerts/store/modes';
-import { fenceFor, LeaseAuthority, newInstanceToken, writeFenced } from '../../lease';
+import { fenceFor, LeaseAuthority, leaseTerms, newInstanceToken, writeFenced } from '../../lease';
 import { createPool, createReadOnlyPool, defineJob, fencedStep, schedulerConfig, SchedulerRuntime, type FencedStep } from '../../scheduler';
 import type { RuntimeEvent } from '../../scheduler';
 import { poll, useSchedulers } from '../../scheduler/testing/fixtures';
@@ -283,7 +283,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
     // Pruning: the retention job deletes alert history under its own fence; modes and their audit are not history.
     const authority = new LeaseAuthority(pool);
     const pruner = uniqueLease('pruner');
-    const grant = await authority.acquire(pruner, newInstanceToken(), 15_000);
+    const grant = await authority.acquire(leaseTerms({ name: pruner, ttlMs: 15_000 }), newInstanceToken());
     if (grant.kind !== 'acquired') throw new Error(grant.kind);
     const pruned = await writeFenced(pool, fenceFor({ name: pruner, epoch: grant.epoch }), (w) => [w.delete(alertEvents, sql`true`)]);
     expect(pruned.kind).toBe('written');
@@ -438,7 +438,7 @@ describe('a round whose write the database refuses delivers nothing', () => {
       if (paging === null) return runtime.armPauseBefore('write');
       refusedPlan = paging;
       await forceExpire(pool, ALERT_EVALUATOR_JOB);
-      const taken = await authority.acquire(ALERT_EVALUATOR_JOB, intruder, 60_000);
+      const taken = await authority.acquire(leaseTerms({ name: ALERT_EVALUATOR_JOB, ttlMs: 60_000 }), intruder);
       expect(taken.kind).toBe('acquired');
     };
     const runtime: SchedulerRuntime = new SchedulerRuntime(

@@ -3,7 +3,7 @@
 // Waits are on events and stored facts, never sleeps.
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../../db/testing/pools';
-import { LeaseAuthority, newInstanceToken } from '../../lease';
+import { LeaseAuthority, leaseTerms, newInstanceToken } from '../../lease';
 import { DEFAULT_RETENTION } from '../../retention';
 import { createReadOnlyPool } from '../../scheduler';
 import { runOneOccurrence, useSchedulers } from '../../scheduler/testing/fixtures';
@@ -29,7 +29,7 @@ describe('the retention pruner with real processes', () => {
 
     // The backlog: plan items of 40 completed occurrences 9 days old (past every retention), under a lease of their own.
     const owner = uniqueLease('backlog');
-    const grant = await new LeaseAuthority(pool).acquire(owner, newInstanceToken(), 600_000);
+    const grant = await new LeaseAuthority(pool).acquire(leaseTerms({ name: owner, ttlMs: 600_000 }), newInstanceToken());
     if (grant.kind !== 'acquired') throw new Error(grant.kind);
     await pool.query(
       `INSERT INTO occurrences (key, lease, scheduled_at, state, epoch, claimed_at)
@@ -48,7 +48,7 @@ describe('the retention pruner with real processes', () => {
       ['r1', 'r2'].map(async (prefix) => {
         const name = uniqueLease(prefix);
         const holder = newInstanceToken();
-        const acquired = await new LeaseAuthority(pool).acquire(name, holder, 6_000);
+        const acquired = await new LeaseAuthority(pool).acquire(leaseTerms({ name, ttlMs: 6_000 }), holder);
         if (acquired.kind !== 'acquired') throw new Error(acquired.kind);
         return { name, holder, epoch: acquired.epoch };
       }),

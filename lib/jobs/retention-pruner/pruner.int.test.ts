@@ -5,7 +5,7 @@
 // renewal or a report waits on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
-import { fencedWrites, fenceFor, LeaseAuthority, newInstanceToken, writeFenced } from '../../lease';
+import { fencedWrites, fenceFor, LeaseAuthority, leaseTerms, newInstanceToken, writeFenced } from '../../lease';
 import { DEFAULT_RETENTION } from '../../retention';
 import { createReadOnlyPool, type FencedStep } from '../../scheduler';
 import { appendReport } from '../../scheduler/report-store';
@@ -33,7 +33,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
 
   beforeAll(async () => {
     for (const name of Object.values(names)) {
-      const grant = await authority.acquire(name, newInstanceToken(), 600_000);
+      const grant = await authority.acquire(leaseTerms({ name, ttlMs: 600_000 }), newInstanceToken());
       if (grant.kind !== 'acquired') throw new Error(grant.kind);
       epochs.set(name, grant.epoch);
     }
@@ -152,11 +152,11 @@ describe('the retention pruner (leaseboard-retention)', () => {
 
   it('a stale pruner (its epoch no longer current) has every statement refused: nothing dropped, nothing deleted', async () => {
     const lease = uniqueLease('stale-pruner');
-    const grant = await authority.acquire(lease, newInstanceToken(), 60_000);
+    const grant = await authority.acquire(leaseTerms({ name: lease, ttlMs: 60_000 }), newInstanceToken());
     if (grant.kind !== 'acquired') throw new Error(grant.kind);
     const fence = fenceFor({ name: lease, epoch: grant.epoch });
     await forceExpire(pool, lease);
-    const taken = await authority.acquire(lease, newInstanceToken(), 60_000);
+    const taken = await authority.acquire(leaseTerms({ name: lease, ttlMs: 60_000 }), newInstanceToken());
     expect(taken.kind).toBe('acquired');
     await q(
       `INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals) VALUES ($1, 1, date_trunc('minute', clock_timestamp() - interval '9 days'), 1, 1)`,
@@ -189,14 +189,14 @@ describe('the retention pruner (leaseboard-retention)', () => {
   it('while a prune batch is uncommitted, the pruned lease still renews and reports; a partition drop that would wait gives up after 200 ms', async () => {
     const name = uniqueLease('busy');
     const holder = newInstanceToken();
-    const grant = await authority.acquire(name, holder, 60_000);
+    const grant = await authority.acquire(leaseTerms({ name, ttlMs: 60_000 }), holder);
     if (grant.kind !== 'acquired') throw new Error(grant.kind);
     await q(
       `INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals) VALUES ($1, $2, date_trunc('minute', clock_timestamp() - interval '9 days'), 1, 1)`,
       [name, grant.epoch],
     );
     const pruner = uniqueLease('pruner');
-    const pruning = await authority.acquire(pruner, newInstanceToken(), 60_000);
+    const pruning = await authority.acquire(leaseTerms({ name: pruner, ttlMs: 60_000 }), newInstanceToken());
     if (pruning.kind !== 'acquired') throw new Error(pruning.kind);
     const renewalGaps = job.steps.find((s) => s.name === 'renewal-gaps') as FencedStep<unknown, unknown>;
     const [statement] = renewalGaps.write(fencedWrites, cutoffsAt(DEFAULT_RETENTION, Date.now()), {

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
 import { createPool } from '../../../db/pool';
-import { changeIntent, fenceFor, type Grant, LeaseAuthority, newInstanceToken, occurrenceKey, writeFenced } from '../../lease';
+import { changeIntent, fenceFor, type Grant, LeaseAuthority, leaseTerms, newInstanceToken, occurrenceKey, writeFenced } from '../../lease';
 import { claimOccurrence, completeOccurrence } from '../../scheduler/occurrences';
 import { appendReport } from '../../scheduler/report-store';
 import { register, serviceOn, sleep } from '../testing/seed';
@@ -77,7 +77,7 @@ describe('incremental status read (real PostgreSQL)', () => {
 
     const grantTo = async (name: string, ttlMs: number) => {
       const holder = newInstanceToken();
-      const result = await authority.acquire(name, holder, ttlMs, r.pick(['A', 'B', null]));
+      const result = await authority.acquire(leaseTerms({ name, ttlMs: ttlMs }), holder, r.pick(['A', 'B', null]));
       if (result.kind === 'acquired')
         held.set(name, { grant: { name, holder, epoch: result.epoch }, seq: 0, reportEveryMs: r.pick([200, 1_000]), occurrence: null });
       return result.kind;

@@ -6,7 +6,7 @@
  * lease state). Never imported by production code.
  */
 import type pg from 'pg';
-import { type Grant, LeaseAuthority, newInstanceToken } from '../../lease';
+import { type Grant, LeaseAuthority, leaseTerms, newInstanceToken } from '../../lease';
 import { appendReport } from '../../scheduler/report-store';
 import { StatusService, type StatusServiceOptions } from '../service';
 
@@ -31,7 +31,7 @@ export async function register(db: Db, name: string, r: RegistrationInput = {}):
 
 export async function acquire(db: Db, name: string, ttlMs = 15_000, label = 'A'): Promise<Grant> {
   const holder = newInstanceToken();
-  const result = await new LeaseAuthority(db).acquire(name, holder, ttlMs, label);
+  const result = await new LeaseAuthority(db).acquire(leaseTerms({ name, ttlMs: ttlMs }), holder, label);
   if (result.kind !== 'acquired') throw new Error(`seed: expected acquired, got ${result.kind}`);
   return { name, holder, epoch: result.epoch };
 }

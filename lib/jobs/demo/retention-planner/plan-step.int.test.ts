@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createReadOnlyPool } from '../../../../db/pool';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../../db/testing/pools';
-import { type Fence, fenceFor, LeaseAuthority, newInstanceToken, occurrenceKey, writeFenced } from '../../../lease';
+import { type Fence, fenceFor, LeaseAuthority, leaseTerms, newInstanceToken, occurrenceKey, writeFenced } from '../../../lease';
 import { advanceOccurrence, claimOccurrence, completeOccurrence } from '../../../scheduler/occurrences';
 import { seedDocuments } from './documents';
 import { planStep } from './plan-step';
@@ -32,7 +32,7 @@ describe('retention planning across leadership changes', () => {
     };
     try {
       // Leader 1 claims, plans two batches, then "pauses".
-      const first = await authority.acquire(name, newInstanceToken(), TTL);
+      const first = await authority.acquire(leaseTerms({ name, ttlMs: TTL }), newInstanceToken());
       if (first.kind !== 'acquired') throw new Error(first.kind);
       const fenceA = fenceFor({ name, epoch: first.epoch });
       expect(await claimOccurrence(pool, fenceA, key, scheduledAt)).toEqual({ kind: 'claimed', step: 0, cursor: 0, resumed: false });
@@ -46,7 +46,7 @@ describe('retention planning across leadership changes', () => {
 
       // Leader 2 takes over and resumes at 600 — but re-runs from 0 on purpose.
       await forceExpire(pool, name);
-      const second = await authority.acquire(name, newInstanceToken(), TTL);
+      const second = await authority.acquire(leaseTerms({ name, ttlMs: TTL }), newInstanceToken());
       if (second.kind !== 'acquired') throw new Error(second.kind);
       const fenceB = fenceFor({ name, epoch: second.epoch });
       expect(await claimOccurrence(pool, fenceB, key, scheduledAt)).toEqual({ kind: 'claimed', step: 0, cursor: 600, resumed: true });
