@@ -10,14 +10,13 @@
 import Link from 'next/link';
 import { memo } from 'react';
 import { formatCursor } from '@/lib/client/format';
-import { AUTHORITY_LABEL, WORK_LABEL, authorityTone, workTone } from '@/lib/client/health-display';
 import { viewStatus, type Observer } from '@/lib/client/status-view';
 import type { SchedulerStatus } from '@/lib/status';
+import { AuthorityChip, WorkChip } from '../axis-chips';
 import { GapBadge } from '../gap-badge';
-import { HealthBadge, StateChip } from '../health-badge';
+import { HealthBadge } from '../health-badge';
 import { AgeText, ExpiryText } from '../ticking-text';
 import { RelativeTime } from '../timestamp';
-import { AUTHORITY_ICON, WORK_ICON } from '../tone-icon';
 
 /** `lease@2026-11-30T16:00:00Z`, allowed to wrap after the `@` (and anywhere, if it must): always shown whole. */
 function OccurrenceKey({ occurrence }: { occurrence: string | null }) {
@@ -55,13 +54,7 @@ export const SchedulerRow = memo(function SchedulerRow({ status, observer }: { s
       </td>
       <td className="cell-group-start cell-lease">
         <GroupHeading>Authority</GroupHeading>
-        <StateChip
-          label={stale ? 'Unknown' : AUTHORITY_LABEL[authority.state] + (authority.atRisk ? ' · at risk' : '')}
-          tone={stale ? 'unknown' : authorityTone(authority.state, authority.atRisk)}
-          icon={AUTHORITY_ICON[stale ? 'unknown' : authority.state]}
-          state={stale ? 'unknown' : authority.state}
-          testId="authority-state"
-        />
+        <AuthorityChip view={view} testId="authority-state" />
       </td>
       <td className="cell-leader" data-label="Leader">
         <span className="stack">
@@ -82,13 +75,7 @@ export const SchedulerRow = memo(function SchedulerRow({ status, observer }: { s
       </td>
       <td className="cell-group-start cell-work">
         <GroupHeading>Progress</GroupHeading>
-        <StateChip
-          label={stale ? 'Unknown' : WORK_LABEL[work.state]}
-          tone={stale ? 'unknown' : workTone(work.state)}
-          icon={WORK_ICON[stale ? 'unknown' : work.state]}
-          state={stale ? 'unknown' : work.state}
-          testId="work-state"
-        />
+        <WorkChip view={view} testId="work-state" />
       </td>
       <td className="cell-progress num" data-label="Last progress">
         <RelativeTime iso={work.lastAdvanceAt} ageMs={work.lastAdvanceAgeMs} testId="last-progress" />

@@ -4,14 +4,12 @@
  * advances), plus what is known about observation.
  */
 import { formatCursor, formatUtc } from '@/lib/client/format';
-import { AUTHORITY_LABEL, WORK_LABEL, authorityTone, workTone } from '@/lib/client/health-display';
 import type { StatusView } from '@/lib/client/status-view';
 import { formatDuration } from '@/lib/status';
+import { AuthorityChip, WorkChip } from '../axis-chips';
 import { GapBadge } from '../gap-badge';
-import { StateChip } from '../health-badge';
 import { AgeText, ExpiryText } from '../ticking-text';
 import { RelativeTime } from '../timestamp';
-import { AUTHORITY_ICON, WORK_ICON } from '../tone-icon';
 
 function Item({ term, children, testId }: { term: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -33,12 +31,7 @@ export function AxisPanels({ view }: { view: StatusView }) {
         <h2 id="authority-heading">Authority</h2>
         <dl>
           <Item term="Lease" testId="detail-authority-state">
-            <StateChip
-              label={stale ? 'Unknown' : AUTHORITY_LABEL[authority.state] + (authority.atRisk ? ' · at risk' : '')}
-              tone={stale ? 'unknown' : authorityTone(authority.state, authority.atRisk)}
-              icon={AUTHORITY_ICON[stale ? 'unknown' : authority.state]}
-              state={stale ? 'unknown' : authority.state}
-            />
+            <AuthorityChip view={view} />
           </Item>
           <Item term="Leader" testId="detail-leader">
             <code>{authority.holder ?? dash}</code> {authority.label ? <span className="muted">({authority.label})</span> : null}
@@ -60,12 +53,7 @@ export function AxisPanels({ view }: { view: StatusView }) {
         <h2 id="progress-heading">Progress</h2>
         <dl>
           <Item term="Work" testId="detail-work-state">
-            <StateChip
-              label={stale ? 'Unknown' : WORK_LABEL[work.state]}
-              tone={stale ? 'unknown' : workTone(work.state)}
-              icon={WORK_ICON[stale ? 'unknown' : work.state]}
-              state={stale ? 'unknown' : work.state}
-            />
+            <WorkChip view={view} />
           </Item>
           <Item term="Occurrence">
             <span className="truncate">{work.occurrence ?? dash}</span>

@@ -9,7 +9,17 @@
  * Pure: nothing here reads a clock. Absolute times are never computed here —
  * they are the server's ISO strings.
  */
-import { formatDuration, type GapReason, type Health, type IsoTime, type ObservationGap, type SchedulerStatus } from '@/lib/status';
+import {
+  formatDuration,
+  type AuthorityState,
+  type GapReason,
+  type Health,
+  type IsoTime,
+  type ObservationGap,
+  type SchedulerStatus,
+  type WorkState,
+} from '@/lib/status';
+import { AUTHORITY_LABEL, authorityTone, type Tone, WORK_LABEL, workTone } from './health-display';
 
 export interface Observer {
   /** Database time the data was read at (the API's `observedAt`). */
@@ -73,6 +83,26 @@ export function viewStatus(status: SchedulerStatus, observer: Observer): StatusV
     withdrawn,
     gap: status.observation.gap ? viewGap(status.observation.gap, status, observer) : null,
   };
+}
+
+/** One axis as a chip shows it: its state, label and tone. */
+export interface AxisChip<S extends AuthorityState | WorkState> {
+  state: S;
+  label: string;
+  tone: Tone;
+}
+
+/** The authority axis as shown: the server's state, or `unknown` once the browser's observation is stale (the claim withdrawn, like the health). */
+export function authorityChip(view: StatusView): AxisChip<AuthorityState> {
+  if (view.withdrawn === 'browser_stale') return { state: 'unknown', label: AUTHORITY_LABEL.unknown, tone: authorityTone('unknown', false) };
+  const { state, atRisk } = view.status.authority;
+  return { state, label: AUTHORITY_LABEL[state] + (atRisk ? ' · at risk' : ''), tone: authorityTone(state, atRisk) };
+}
+
+/** The work axis as shown, withdrawn the same way. */
+export function workChip(view: StatusView): AxisChip<WorkState> {
+  const state = view.withdrawn === 'browser_stale' ? 'unknown' : view.status.work.state;
+  return { state, label: WORK_LABEL[state], tone: workTone(state) };
 }
 
 /** "16:00:03Z–16:00:15Z" or, while it lasts, "since 16:00:03Z" (the duration follows in brackets). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { project } from '../status';
 import { MIN, NOW, SEC, T, ago, facts, progress } from '../status/test-fixtures';
-import { advance, gapSpanText, viewStatus, type Observer } from './status-view';
+import { advance, authorityChip, gapSpanText, viewStatus, workChip, type Observer } from './status-view';
 
 const healthy = () => project(facts(), NOW, T);
 const observer = (over: Partial<Observer> = {}): Observer => ({ observedAt: NOW, stale: false, storeOk: true, ...over });
@@ -40,6 +40,26 @@ describe('viewStatus', () => {
       expect(gap.causesUnknown).toBe(status.health === 'unknown');
       expect(gapSpanText(gap, (iso) => iso.slice(11, 19))).toMatch(/^\d\d:\d\d:\d\d–\d\d:\d\d:\d\d \(30 s\)$/);
     }
+  });
+});
+
+describe('the axis chips', () => {
+  it('given a fresh observation, then each axis shows what the server said', () => {
+    const view = viewStatus(healthy(), observer());
+    expect(authorityChip(view)).toEqual({ state: 'held', label: 'Held', tone: 'good' });
+    expect(workChip(view)).toEqual({ state: 'progressing', label: 'Progressing', tone: 'good' });
+  });
+
+  it('given the browser observation is stale, then both axes are withdrawn to unknown, like the health', () => {
+    const view = viewStatus(healthy(), observer({ stale: true }));
+    expect(authorityChip(view)).toEqual({ state: 'unknown', label: 'Unknown', tone: 'unknown' });
+    expect(workChip(view)).toEqual({ state: 'unknown', label: 'Unknown', tone: 'unknown' });
+  });
+
+  it('given a lease at risk, then the chip says so and warns', () => {
+    const status = healthy();
+    const view = viewStatus({ ...status, authority: { ...status.authority, atRisk: true } }, observer());
+    expect(authorityChip(view)).toEqual({ state: 'held', label: 'Held · at risk', tone: 'warn' });
   });
 });
 
