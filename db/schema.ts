@@ -73,13 +73,21 @@ export const leases = pgTable(
   ],
 );
 
+/** What a lease event records: a grant over nothing or a release (`acquired`), a grant over an expired tenure (`taken_over`), a release. */
+export const LEASE_EVENT_KINDS = ['acquired', 'taken_over', 'released'] as const;
+export type LeaseEventKind = (typeof LEASE_EVENT_KINDS)[number];
+
+/** Why the fence refused a write (lib/lease/fence.ts; the fence's database functions raise them). */
+export const REJECTION_REASONS = ['stale_epoch', 'expired', 'released', 'no_lease'] as const;
+export type RejectionReason = (typeof REJECTION_REASONS)[number];
+
 /** Authority history: enough to rebuild every epoch's tenure `[acquired, end)`. */
 export const leaseEvents = pgTable(
   'lease_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     lease: text('lease').notNull(),
-    kind: text('kind', { enum: ['acquired', 'taken_over', 'released'] }).notNull(),
+    kind: text('kind', { enum: LEASE_EVENT_KINDS }).notNull(),
     epoch: epochCol('epoch').notNull(),
     holder: text('holder').notNull(),
     holderLabel: text('holder_label'),
@@ -120,7 +128,7 @@ export const staleWriteRejections = pgTable(
     attemptedEpoch: epochCol('attempted_epoch').notNull(),
     currentEpoch: epochCol('current_epoch'),
     resource: text('resource').notNull(),
-    reason: text('reason', { enum: ['stale_epoch', 'expired', 'released', 'no_lease'] }).notNull(),
+    reason: text('reason', { enum: REJECTION_REASONS }).notNull(),
     at: ts('at').notNull(),
     /** For the status service's incremental read: a new rejection changes its lease's alert evidence. */
     changeXid: changeXid(),
@@ -420,15 +428,3 @@ export const statusResets = pgTable(
   },
   (t) => [check('status_resets_one_row', sql`${t.id}`)],
 );
-
-export type LeaseRow = typeof leases.$inferSelect;
-export type LeaseEventRow = typeof leaseEvents.$inferSelect;
-export type StaleWriteRejectionRow = typeof staleWriteRejections.$inferSelect;
-export type SchedulerIntentRow = typeof schedulerIntents.$inferSelect;
-export type SchedulerRow = typeof schedulers.$inferSelect;
-export type OccurrenceRow = typeof occurrences.$inferSelect;
-export type ProgressSummaryRow = typeof progressSummaries.$inferSelect;
-export type ProgressReportRow = typeof progressReports.$inferSelect;
-export type AlertStateRow = typeof alertState.$inferSelect;
-export type AlertEventRow = typeof alertEvents.$inferSelect;
-export type AlertModeRow = typeof alertModes.$inferSelect;

@@ -21,17 +21,10 @@
 import { toMs } from '../status/time';
 import type { AlertName, Condition, SchedulerAlertName, SchedulerEvidence, ServiceAlertName, ServiceEvidence, Severity } from './types';
 
-export const SCHEDULER_ALERT_NAMES: readonly SchedulerAlertName[] = Object.freeze([
-  'SchedulerStalled',
-  'SchedulerNoLeader',
-  'SchedulerUnknown',
-  'LeaseRenewalAtRisk',
-  'StaleWritesRejected',
-] as const);
+import { ALERT_NAMES, SCHEDULER_ALERT_NAMES } from '../api/alert-names';
 
-export const SERVICE_ALERT_NAMES: readonly ServiceAlertName[] = Object.freeze(['StatusStoreUnreadable', 'Watchdog'] as const);
-
-export const ALERT_NAMES: readonly AlertName[] = Object.freeze([...SCHEDULER_ALERT_NAMES, ...SERVICE_ALERT_NAMES]);
+/** The rules' names come from the contract's one list; the catalogue gives each its meaning below. */
+export { ALERT_NAMES, SCHEDULER_ALERT_NAMES, SERVICE_ALERT_NAMES } from '../api/alert-names';
 
 export function isAlertName(value: string): value is AlertName {
   return (ALERT_NAMES as readonly string[]).includes(value);

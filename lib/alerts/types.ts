@@ -12,13 +12,8 @@ import type { Health, IsoTime, Reason } from '../status/types';
 
 export type { IsoTime };
 
-/** Rules that judge one scheduler (alert label `scheduler` = its lease name). */
-export type SchedulerAlertName = 'SchedulerStalled' | 'SchedulerNoLeader' | 'SchedulerUnknown' | 'LeaseRenewalAtRisk' | 'StaleWritesRejected';
-
-/** Rules about the status service itself (no `scheduler` label). */
-export type ServiceAlertName = 'StatusStoreUnreadable' | 'Watchdog';
-
-export type AlertName = SchedulerAlertName | ServiceAlertName;
+/** The rules' names: one list, in the contract (lib/api/alert-names.ts). */
+export type { AlertName, SchedulerAlertName, ServiceAlertName } from '../api/alert-names';
 
 export type Severity = 'critical' | 'warning' | 'none';
 

@@ -1,8 +1,8 @@
 /**
  * The v1 HTTP contract as zod schemas: the one source of the response types
  * (./types.ts infers them) and of the OpenAPI document's components
- * (lib/server/http/openapi.ts converts `API_SCHEMAS` with zod's JSON Schema
- * output). The contract test validates live responses of every route against
+ * (lib/server/http/openapi.ts converts the schemas registered in `apiRegistry`
+ * with zod's JSON Schema output). The contract test validates live responses of every route against
  * the served document, so the document cannot drift from what is answered.
  *
  * Guarantees: `SchedulerStatus` here and lib/status's `SchedulerStatus` (the
@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { HEALTH_SEVERITY } from '../status/health';
 import { OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../status/limits';
+import { ALERT_NAMES } from './alert-names';
 import type * as status from '../status/types';
 
 /** Schemas that become `#/components/schemas/{id}`. */
@@ -148,18 +149,7 @@ export const StaleWriteRejectionSchema = named(
 
 // ---------------------------------------------------------------- alerts (lib/alerts; the evaluator job)
 
-/** The rule catalogue's names (lib/alerts/catalogue.ts; a unit test keeps the two lists equal). */
-export const ALERT_RULE_NAMES = [
-  'SchedulerStalled',
-  'SchedulerNoLeader',
-  'SchedulerUnknown',
-  'LeaseRenewalAtRisk',
-  'StaleWritesRejected',
-  'StatusStoreUnreadable',
-  'Watchdog',
-] as const;
-
-export const AlertNameSchema = named('AlertName', z.enum(ALERT_RULE_NAMES), 'An alert rule (alertname)');
+export const AlertNameSchema = named('AlertName', z.enum(ALERT_NAMES), 'An alert rule (alertname)');
 export const AlertModeSchema = named(
   'AlertMode',
   z.enum(['off', 'shadow', 'on']),

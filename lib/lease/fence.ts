@@ -28,6 +28,7 @@
  * Clock: the database's `clock_timestamp()` at the check.
  */
 import type pg from 'pg';
+import { REJECTION_REASONS, type RejectionReason } from '../../db/schema';
 import type { Grant } from './authority';
 
 declare const issued: unique symbol;
@@ -57,7 +58,7 @@ export function isIssuedFence(value: unknown): value is Fence {
   return typeof value === 'object' && value !== null && issuedFences.has(value);
 }
 
-export type RejectionReason = 'stale_epoch' | 'expired' | 'released' | 'no_lease';
+export type { RejectionReason };
 
 export interface Rejection {
   lease: string;
@@ -74,8 +75,6 @@ export const FENCE_REFUSED = 'LB001';
 /** SQLSTATE of a DELETE/TRUNCATE on a fenced table with no fence at all. */
 export const FENCE_MISSING = 'LB002';
 
-const REASONS: readonly RejectionReason[] = ['stale_epoch', 'expired', 'released', 'no_lease'];
-
 /** The typed rejection inside a database error, or null when the error is something else. */
 export function rejectionOf(error: unknown): (Rejection & { at: Date }) | null {
   const { code, detail } = (error ?? {}) as { code?: string; detail?: string };
@@ -83,7 +82,7 @@ export function rejectionOf(error: unknown): (Rejection & { at: Date }) | null {
   try {
     const parsed = JSON.parse(detail) as Record<string, unknown>;
     const reason = parsed.reason as RejectionReason;
-    if (!REASONS.includes(reason)) return null;
+    if (!(REJECTION_REASONS as readonly string[]).includes(reason)) return null;
     return {
       lease: String(parsed.lease ?? ''),
       attemptedEpoch: Number(parsed.attemptedEpoch ?? 0),

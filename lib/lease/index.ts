@@ -14,6 +14,8 @@
  *   they are built — `acquire` takes only terms `leaseTerms`/`leaseConfig`
  *   made, and the database holds the ttl to the same range;
  * - errors (./errors.ts): the typed store error and the unknown-outcome rule;
+ *   deadlines (./deadline.ts): how long to wait for an answer before its
+ *   outcome is unknown;
  * - the operator's intent (./intent.ts), instance tokens (./token.ts) and the
  *   occurrence key in TypeScript and SQL (./occurrence-key.ts).
  *
@@ -23,6 +25,8 @@ export { LeaseAuthority, RENEW_MANY_MAX } from './authority';
 export type { AcquireResult, Grant, LeaseRecord, ReleaseResult, RenewResult } from './authority';
 export { DEFAULT_LEASE_TIMING, LeaseConfigError, leaseConfig, leaseNameSchema, leaseTerms, TTL_CEILING_MS, TTL_FLOOR_MS } from './config';
 export type { LeaseConfig, LeaseConfigInput, LeaseTerms } from './config';
+export { timerSleep, withDeadline } from './deadline';
+export type { Sleep } from './deadline';
 export { isUnknownOutcome, LeaseStoreError } from './errors';
 export { FENCE_MISSING, FENCE_REFUSED, fenceFor, logRejection } from './fence';
 export type { Fence, Rejection, RejectionReason } from './fence';

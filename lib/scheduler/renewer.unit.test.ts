@@ -17,6 +17,7 @@ function harness(answer: (grants: readonly Grant[]) => RenewResult[] | Promise<R
   const sleepers: { at: number; resolve: () => void }[] = [];
   const clock: Clock = {
     now: () => now,
+    random: () => 0.5,
     sleep: (ms, signal) =>
       new Promise<void>((resolve) => {
         if (signal?.aborted) return resolve();

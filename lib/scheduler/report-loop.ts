@@ -1,7 +1,7 @@
 /**
  * The report loop of one tenure: every `reportEveryMs` a report with the
  * epoch, a seq contiguous from 1 within the epoch, the occurrence in flight
- * and its cursor — also while the work is frozen (the cursor then stays put).
+ * and its cursor (all from ./tenure-state.ts) — also while the work is frozen (the cursor then stays put).
  * While reports are being dropped (fault drill) the seq still advances, so
  * the store sees the gap when they resume. A failed append is not retried:
  * it is a gap, and the seq stream shows it.
@@ -12,31 +12,30 @@ import type { SchedulerConfig } from './config';
 import { type EventSink, safeMessage } from './events';
 import { appendReport } from './report-store';
 import type { Tenure } from './tenure';
-import type { WorkPosition } from './work-loop';
+import type { TenureState } from './tenure-state';
 
 export async function runReportLoop(
   tenure: Tenure,
+  state: TenureState,
   deps: {
     db: pg.Pool;
     config: SchedulerConfig;
     clock: Clock;
     emit: EventSink;
-    position: WorkPosition;
     dropping(): boolean;
-    /** The epoch's seq counter, kept by the caller across tenures of the same epoch. */
-    seq: { seq: number };
   },
 ): Promise<void> {
   while (!tenure.signal.aborted) {
-    const seq = ++deps.seq.seq;
+    const seq = state.nextSeq();
     if (!deps.dropping()) {
       try {
+        const { occurrence, cursor } = state.position;
         await appendReport(deps.db, {
           lease: deps.config.lease.name,
           epoch: tenure.epoch,
           seq,
-          occurrence: deps.position.occurrence,
-          cursor: deps.position.cursor,
+          occurrence,
+          cursor,
           reportEveryMs: deps.config.reportEveryMs,
         });
       } catch (error) {

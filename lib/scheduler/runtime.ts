@@ -15,16 +15,18 @@
  * a write of its old epoch; the resource fence rejects it.
  */
 import type pg from 'pg';
+import { LeaseAuthority, newInstanceToken, withDeadline } from '../lease';
 import type { ReadOnlyPool } from './actions';
-import { LeaseAuthority, newInstanceToken } from '../lease';
-import { type Clock, systemClock, withDeadline } from './clock';
+import { type Clock, systemClock } from './clock';
 import type { SchedulerConfig } from './config';
 import { type EventSink, safeMessage, type SideEffect, type WriteStats } from './events';
 import type { Job } from './job';
+import { registerScheduler } from './registration';
 import { type Renewer, sharedRenewer } from './renewer';
 import { runReportLoop } from './report-loop';
 import { Tenure } from './tenure';
-import { runWorkLoop, type WorkPosition } from './work-loop';
+import { EpochSeqs, TenureState, type WorkPosition } from './tenure-state';
+import { runWorkLoop } from './work-loop';
 
 export interface RuntimeDeps {
   /** Authority, occurrences, reports and fenced writes. */
@@ -65,14 +67,17 @@ export class SchedulerRuntime {
   private readonly renewer: Renewer;
   private readonly emit: EventSink;
   private readonly stopping = new AbortController();
-  private readonly position: WorkPosition = { occurrence: null, cursor: null };
+  /** Counted by the rule in ./tenure-state.ts, across every tenure of this runtime. */
   private readonly writes: WriteStats = { attempted: 0, accepted: 0, rejected: 0 };
+  /** Report seqs per epoch: a tenure that adopts its own epoch continues the stream. */
+  private readonly seqs = new EpochSeqs();
   private running: Promise<void> | null = null;
   private tenure: Tenure | null = null;
+  /** What the loops of the tenure in progress share (null between tenures). */
+  private state: TenureState | null = null;
   private frozen = false;
   private dropping = false;
   private unfreeze: (() => void)[] = [];
-  private reportSeq = { epoch: 0, seq: 0 };
   private pauseArmed: SideEffect | null = null;
 
   constructor(
@@ -138,7 +143,7 @@ export class SchedulerRuntime {
       epoch: leading ? this.tenure!.epoch : null,
       frozen: this.frozen,
       droppingReports: this.dropping,
-      position: { ...this.position },
+      position: this.state?.position ?? { occurrence: null, cursor: null },
       writes: { ...this.writes },
     };
   }
@@ -154,10 +159,12 @@ export class SchedulerRuntime {
       const requestedAt = this.clock.now();
       let result;
       try {
-        result = await withDeadline(this.clock, this.authority.acquire(lease, this.token, this.config.label), lease.renewDeadlineMs, () => ({
-          kind: 'unknown' as const,
-          cause: 'deadline',
-        }));
+        result = await withDeadline(
+          this.authority.acquire(lease, this.token, this.config.label),
+          lease.renewDeadlineMs,
+          () => ({ kind: 'unknown' as const, cause: 'deadline' }),
+          (ms, signal) => this.clock.sleep(ms, signal),
+        );
       } catch (error) {
         this.emit({ event: 'error', where: 'acquire', message: safeMessage(error) });
         result = { kind: 'unknown' as const, cause: error };
@@ -185,35 +192,42 @@ export class SchedulerRuntime {
           throw new Error(`unexpected acquire result ${JSON.stringify(unreachable)}`);
         }
       }
-      await this.clock.sleep(lease.renewEveryMs * (0.9 + Math.random() * 0.2), signal);
+      // Retry around renewEvery, spread ±10 % so instances refused together do not ask together again.
+      await this.clock.sleep(lease.renewEveryMs * (0.9 + this.clock.random() * 0.2), signal);
     }
     this.emit({ event: 'stopped', lease: lease.name, writes: { ...this.writes } });
   }
 
   private async lead(epoch: number, requestedAt: number, proven: boolean): Promise<void> {
     const grant = { name: this.config.lease.name, holder: this.token, epoch };
-    const tenure = new Tenure(grant, this.config.lease, this.renewer, this.clock, this.emit, requestedAt, this.stopping.signal, proven);
-    // seq is per epoch, not per tenure: an adopted grant continues its epoch's stream.
-    if (this.reportSeq.epoch !== epoch) this.reportSeq = { epoch, seq: 0 };
+    const tenure = new Tenure({
+      grant,
+      config: this.config.lease,
+      renewer: this.renewer,
+      clock: this.clock,
+      emit: this.emit,
+      grantRequestedAt: requestedAt,
+      parent: this.stopping.signal,
+      proven,
+    });
+    const state = new TenureState({ epoch, seqs: this.seqs, writes: this.writes });
     this.tenure = tenure;
-    const shared = { db: this.deps.db, config: this.config, clock: this.clock, emit: this.emit, position: this.position };
+    this.state = state;
+    const shared = { db: this.deps.db, config: this.config, clock: this.clock, emit: this.emit };
     await Promise.all([
       tenure.renewLoop(),
-      runWorkLoop(tenure, {
+      runWorkLoop(tenure, state, {
         ...shared,
         readDb: this.deps.readDb,
         job: this.job,
         everyMs: this.everyMs,
-        writes: this.writes,
-        completed: { key: null },
         waitUnfrozen: (signal) => this.waitUnfrozen(signal),
         stopSignal: this.stopping.signal,
         beforeSideEffect: (action, step, at) => this.beforeSideEffect(action, step, at),
       }),
-      runReportLoop(tenure, { ...shared, dropping: () => this.dropping, seq: this.reportSeq }),
+      runReportLoop(tenure, state, { ...shared, dropping: () => this.dropping }),
     ]);
-    this.position.occurrence = null;
-    this.position.cursor = null;
+    this.state = null;
     if (tenure.reasonEnded === 'stopped' || tenure.reasonEnded === 'drained') await this.release(grant);
   }
 
@@ -243,13 +257,13 @@ export class SchedulerRuntime {
   private async register(): Promise<boolean> {
     const c = this.config;
     try {
-      await this.deps.db.query(
-        `INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at)
-         VALUES ($1, $2, $3, $4, $5, clock_timestamp())
-         ON CONFLICT (name) DO UPDATE SET every_ms = excluded.every_ms, report_every_ms = excluded.report_every_ms,
-           stall_after_ms = excluded.stall_after_ms, overdue_after_ms = excluded.overdue_after_ms, registered_at = excluded.registered_at`,
-        [c.lease.name, this.everyMs, c.reportEveryMs, c.stallAfterMs, c.overdueAfterMs],
-      );
+      await registerScheduler(this.deps.db, {
+        name: c.lease.name,
+        everyMs: this.everyMs,
+        reportEveryMs: c.reportEveryMs,
+        stallAfterMs: c.stallAfterMs,
+        overdueAfterMs: c.overdueAfterMs,
+      });
       this.emit({ event: 'registered', lease: c.lease.name });
       return true;
     } catch (error) {

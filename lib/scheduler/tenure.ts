@@ -13,37 +13,48 @@
  * tenure ends — a step begun earlier still carries the fence it captured,
  * and only the resource fence (../lease/fence.ts) stops it.
  */
-import { type Fence, fenceFor, type Grant, type LeaseConfig } from '../lease';
-import { type Clock, withDeadline } from './clock';
+import { type Fence, fenceFor, type Grant, type LeaseConfig, withDeadline } from '../lease';
+import type { Clock } from './clock';
 import { type EventSink, safeMessage } from './events';
 import type { Renewer } from './renewer';
 
+export interface TenureOptions {
+  /** The grant this tenure holds: lease, holder and epoch. */
+  readonly grant: Grant;
+  readonly config: LeaseConfig;
+  /** Renews the lease; usually the process's shared, batching renewer (./renewer.ts). */
+  readonly renewer: Renewer;
+  readonly clock: Clock;
+  readonly emit: EventSink;
+  /** Monotonic time the granting request was sent: the grant's expiry is later than this + ttl. */
+  readonly grantRequestedAt: number;
+  /** The runtime's stop: when it aborts, the tenure ends (`stopped`). */
+  readonly parent: AbortSignal;
+  /**
+   * False for an adopted grant (`held_by_self`): the server's expiry was set by an
+   * earlier request whose outcome we never saw, so nothing is trusted until a
+   * renewal proves the lease (the renew loop renews at once). Default true.
+   */
+  readonly proven?: boolean;
+}
+
 export class Tenure {
+  readonly grant: Grant;
+  private readonly config: LeaseConfig;
+  private readonly renewer: Renewer;
+  private readonly clock: Clock;
+  private readonly emit: EventSink;
   private readonly controller = new AbortController();
   private validUntil: number;
   private suspect = false;
   private endedBy: 'renewal_refused' | 'self_suspected' | 'stopped' | 'drained' | null = null;
   private issued: Fence | null = null;
 
-  constructor(
-    readonly grant: Grant,
-    private readonly config: LeaseConfig,
-    /** Usually the process's shared, batching renewer (./renewer.ts). */
-    private readonly renewer: Renewer,
-    private readonly clock: Clock,
-    private readonly emit: EventSink,
-    /** Monotonic time the granting request was sent: the grant's expiry is later than this + ttl. */
-    grantRequestedAt: number,
-    parent: AbortSignal,
-    /**
-     * False for an adopted grant (`held_by_self`): the server's expiry was set by an
-     * earlier request whose outcome we never saw, so nothing is trusted until a
-     * renewal proves the lease (the renew loop renews at once).
-     */
-    proven = true,
-  ) {
-    this.validUntil = grantRequestedAt + config.ttlMs - config.safetyMarginMs;
-    this.suspect = !proven;
+  constructor(options: TenureOptions) {
+    ({ grant: this.grant, config: this.config, renewer: this.renewer, clock: this.clock, emit: this.emit } = options);
+    this.validUntil = options.grantRequestedAt + this.config.ttlMs - this.config.safetyMarginMs;
+    this.suspect = options.proven === false;
+    const parent = options.parent;
     const onParentAbort = () => this.end('stopped');
     if (parent.aborted) {
       onParentAbort(); // granted after stop() began: end at once, listen to nothing
@@ -94,7 +105,12 @@ export class Tenure {
       const renewStart = this.clock.now();
       let result;
       try {
-        result = await withDeadline(this.clock, this.renewer.renew(this.grant), renewDeadlineMs, () => ({ kind: 'unknown' as const, cause: 'deadline' }));
+        result = await withDeadline(
+          this.renewer.renew(this.grant),
+          renewDeadlineMs,
+          () => ({ kind: 'unknown' as const, cause: 'deadline' }),
+          (ms, signal) => this.clock.sleep(ms, signal),
+        );
       } catch (error) {
         this.emit({ event: 'error', where: 'renew', message: safeMessage(error) });
         result = { kind: 'unknown' as const, cause: error };

@@ -11,6 +11,7 @@ function harness(renewals: RenewResult[]) {
   let now = 0;
   const clock: Clock = {
     now: () => now,
+    random: () => 0.5,
     sleep: async (ms, signal) => {
       if (!signal?.aborted) now += ms;
       await Promise.resolve();
@@ -27,16 +28,16 @@ function harness(renewals: RenewResult[]) {
   const events: RuntimeEvent[] = [];
   const config = leaseConfig({ name: 'retention-planner', ttlMs: 15_000, renewEveryMs: 5_000, renewDeadlineMs: 10_000, safetyMarginMs: 2_000 });
   const make = (proven: boolean) =>
-    new Tenure(
-      { name: config.name, holder: 'inst_00000000', epoch: 7 },
+    new Tenure({
+      grant: { name: config.name, holder: 'inst_00000000', epoch: 7 },
       config,
       renewer,
       clock,
-      (e) => events.push(e),
-      0,
-      new AbortController().signal,
+      emit: (e) => events.push(e),
+      grantRequestedAt: 0,
+      parent: new AbortController().signal,
       proven,
-    );
+    });
   return { make, calls, events, clock, setNow: (ms: number) => (now = ms) };
 }
 

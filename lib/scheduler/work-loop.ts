@@ -14,25 +14,21 @@
  * - While frozen (fault drill) no batch starts; renewals and reports go on.
  * - When an operator has disabled the scheduler, no new occurrence starts;
  *   the one in flight finishes, then the tenure ends and the lease is released.
+ * - Every fenced side effect is counted once, by the rule in ./tenure-state.ts.
  * Not guaranteed: a write or call already begun before a pause is still sent
  * after it; the database (or the external target) refuses it, and it is
  * counted in `writes.rejected` and logged in stale_write_rejections.
  */
 import type pg from 'pg';
-import type { ReadOnlyPool } from './actions';
 import { type Fence, type FencedResult, logRejection, occurrenceKey, readIntent, writeFenced } from '../lease';
-import { advanceOccurrence, claimOccurrence, completeOccurrence, nextOccurrenceStep } from './occurrences';
+import type { ReadOnlyPool } from './actions';
 import type { Clock } from './clock';
 import type { SchedulerConfig } from './config';
-import { type EventSink, safeMessage, type SideEffect, type WriteStats } from './events';
+import { type EventSink, safeMessage, type SideEffect } from './events';
 import type { ExternalStep, FencedStep, Job, OccurrenceInfo, PlanInput, TenureView } from './job';
+import { advanceOccurrence, claimOccurrence, completeOccurrence, nextOccurrenceStep } from './occurrences';
 import type { Tenure } from './tenure';
-
-/** What the reporter reads: the occurrence in flight and its cursor. */
-export interface WorkPosition {
-  occurrence: string | null;
-  cursor: number | null;
-}
+import type { TenureState } from './tenure-state';
 
 export interface WorkDeps {
   db: pg.Pool;
@@ -43,16 +39,30 @@ export interface WorkDeps {
   config: SchedulerConfig;
   clock: Clock;
   emit: EventSink;
-  position: WorkPosition;
-  writes: WriteStats;
-  /** The last occurrence this tenure saw completed: no need to claim it again. */
-  completed: { key: string | null };
   /** Resolves at once when not frozen; otherwise when unfrozen or `signal` aborts. */
   waitUnfrozen(signal: AbortSignal): Promise<void>;
   /** Aborts when the runtime stops (external calls honour it; a tenure's end does not abort a call). */
   stopSignal: AbortSignal;
   /** Runs after a batch captured its fence and planned, right before its write or call (fault drills). */
   beforeSideEffect(action: SideEffect, step: string, epoch: number): Promise<void>;
+}
+
+/** One tenure's work: its trust (`tenure`), what its loops share (`state`), and the runtime's dependencies. */
+interface TenureWork {
+  readonly tenure: Tenure;
+  readonly state: TenureState;
+  readonly deps: WorkDeps;
+}
+
+/** One batch, planned and ready for its side effect. */
+interface PlannedBatch<S> {
+  readonly step: S;
+  /** The step's index in the job. */
+  readonly index: number;
+  /** The fence the batch captured before its read. */
+  readonly fence: Fence;
+  readonly plan: unknown;
+  readonly input: PlanInput;
 }
 
 const RETRY_MS = 250;
@@ -71,36 +81,32 @@ async function currentSlot(db: pg.Pool, everyMs: number): Promise<{ slotAt: Date
   return { slotAt: new Date(slotMs), nextInMs: slotMs + everyMs - Number(rows[0]!.now_ms) };
 }
 
-/** Counts a fenced write (and reports a refusal); true when it was written. */
-type Track = <R>(result: FencedResult<R>) => result is Extract<FencedResult<R>, { kind: 'written' }>;
+/** Counts a fenced write (./tenure-state.ts) and reports a refusal; true when it was written. */
+function written<R>(work: TenureWork, result: FencedResult<R>): result is Extract<FencedResult<R>, { kind: 'written' }> {
+  if (result.kind === 'rejected') {
+    const { reason, currentEpoch, resource } = result;
+    work.deps.emit({ event: 'write_rejected', epoch: work.tenure.epoch, reason, currentEpoch, resource });
+  }
+  return work.state.count(result) && result.kind === 'written';
+}
 
-export async function runWorkLoop(tenure: Tenure, deps: WorkDeps): Promise<void> {
-  const { clock, emit } = deps;
-  const signal = tenure.signal;
-  const track: Track = <R>(result: FencedResult<R>): result is Extract<FencedResult<R>, { kind: 'written' }> => {
-    deps.writes.attempted++;
-    if (result.kind === 'written') deps.writes.accepted++;
-    if (result.kind === 'rejected') {
-      deps.writes.rejected++;
-      emit({ event: 'write_rejected', epoch: tenure.epoch, reason: result.reason, currentEpoch: result.currentEpoch, resource: result.resource });
-    }
-    return result.kind === 'written';
-  };
-
-  while (!signal.aborted) {
+export async function runWorkLoop(tenure: Tenure, state: TenureState, deps: WorkDeps): Promise<void> {
+  const work: TenureWork = { tenure, state, deps };
+  while (!tenure.signal.aborted) {
     try {
-      await runOnce(tenure, deps, track);
+      await runOnce(work);
     } catch (error) {
       // A store error (connection refused, statement timeout…) or a job's bug: nothing is assumed; try again.
-      emit({ event: 'error', where: 'work', message: safeMessage(error) });
-      await clock.sleep(RETRY_MS, signal);
+      deps.emit({ event: 'error', where: 'work', message: safeMessage(error) });
+      await deps.clock.sleep(RETRY_MS, tenure.signal);
     }
   }
 }
 
 /** One pass: claim the occurrence due now and run it, or wait for the next slot. */
-async function runOnce(tenure: Tenure, deps: WorkDeps, track: Track): Promise<void> {
-  const { db, config, clock, emit, position } = deps;
+async function runOnce(work: TenureWork): Promise<void> {
+  const { tenure, state, deps } = work;
+  const { db, config, clock, emit } = deps;
   const signal = tenure.signal;
   await deps.waitUnfrozen(signal);
   const fence = tenure.fence();
@@ -114,27 +120,25 @@ async function runOnce(tenure: Tenure, deps: WorkDeps, track: Track): Promise<vo
   const { slotAt, nextInMs } = await currentSlot(db, deps.everyMs);
   const key = occurrenceKey(config.lease.name, slotAt);
   const idle = () => clock.sleep(Math.min(nextInMs + 50, IDLE_CHECK_MS), signal);
-  if (key === deps.completed.key) return idle();
+  if (state.isCompleted(key)) return idle();
   const claim = await claimOccurrence(db, fence, key, slotAt);
   switch (claim.kind) {
     case 'already_completed':
-      position.occurrence = null;
-      position.cursor = null;
-      deps.completed.key = key;
+      state.count({ kind: 'written' }); // the claim went through the fence and found nothing left to run
+      state.foundCompleted(key);
       return idle();
     case 'rejected':
-      track(claim);
-      return clock.sleep(RETRY_MS, signal);
     case 'unknown':
+      written(work, claim);
       return clock.sleep(RETRY_MS, signal);
     case 'claimed': {
-      position.occurrence = key;
-      position.cursor = claim.cursor;
+      state.count({ kind: 'written' });
+      state.claimed(key, claim.cursor);
       const step = deps.job.steps[claim.step]?.name ?? 'complete';
       emit({ event: 'occurrence_started', occurrence: key, epoch: tenure.epoch, resumed: claim.resumed, step, cursor: claim.cursor });
       // An occurrence stored past the job's last step (the job lost steps since) only needs completing.
       const start = Math.min(claim.step, deps.job.steps.length);
-      return runOccurrence(tenure, deps, { lease: config.lease.name, key, scheduledAt: slotAt }, start, claim.cursor, track);
+      return runOccurrence(work, { lease: config.lease.name, key, scheduledAt: slotAt }, start, claim.cursor);
     }
     default: {
       const unreachable: never = claim;
@@ -144,33 +148,32 @@ async function runOnce(tenure: Tenure, deps: WorkDeps, track: Track): Promise<vo
 }
 
 /** Runs the steps from `startStep` (at `startCursor`), moving the occurrence on after each, fenced. */
-async function runOccurrence(tenure: Tenure, deps: WorkDeps, occurrence: OccurrenceInfo, startStep: number, startCursor: number, track: Track): Promise<void> {
-  const { job, db, emit, position } = deps;
+async function runOccurrence(work: TenureWork, occurrence: OccurrenceInfo, startStep: number, startCursor: number): Promise<void> {
+  const { tenure, state, deps } = work;
+  const { job, db, emit } = deps;
   for (let index = startStep, cursor = startCursor; index <= job.steps.length; index++, cursor = 0) {
     if (index < job.steps.length) {
       if (index !== startStep) emit({ event: 'step_started', occurrence: occurrence.key, epoch: tenure.epoch, step: job.steps[index]!.name });
-      position.cursor = cursor;
-      if ((await runStep(tenure, deps, occurrence, index, cursor, track)) !== 'done') return;
+      state.moved(cursor);
+      if ((await runStep(work, occurrence, index, cursor)) !== 'done') return;
     }
     const fence = tenure.fence();
     if (!fence) return;
     const last = index >= job.steps.length - 1;
     const moved = await writeFenced(db, fence, (w) => [last ? completeOccurrence(w, occurrence.key) : nextOccurrenceStep(w, occurrence.key, index)]);
     // Not moved (count 0): someone else moved this occurrence on; the next pass claims again.
-    if (!track(moved) || moved.results[0].count === 0) return;
+    if (!written(work, moved) || moved.results[0].count === 0) return;
     if (last) {
       emit({ event: 'occurrence_completed', occurrence: occurrence.key, epoch: tenure.epoch });
-      position.occurrence = null;
-      position.cursor = null;
-      deps.completed.key = occurrence.key;
+      state.completed(occurrence.key);
       return;
     }
   }
 }
 
 /** One step, batch by batch: read (read-only) → plan (pure) → write (fenced) or call (external). */
-async function runStep(tenure: Tenure, deps: WorkDeps, occurrence: OccurrenceInfo, index: number, start: number, track: Track): Promise<'done' | 'stopped'> {
-  const { clock, config, position } = deps;
+async function runStep(work: TenureWork, occurrence: OccurrenceInfo, index: number, start: number): Promise<'done' | 'stopped'> {
+  const { tenure, state, deps } = work;
   const step = deps.job.steps[index]!;
   const signal = tenure.signal;
   let cursor = start;
@@ -184,35 +187,27 @@ async function runStep(tenure: Tenure, deps: WorkDeps, occurrence: OccurrenceInf
     const input: PlanInput = { ...occurrence, cursor, next: batch.next };
     const plan = step.plan(batch.data, input);
     // The planning work itself (simulated, or a throttle): a pause here is the classic stale writer.
-    await clock.sleep(config.batchWorkMs, signal);
+    await deps.clock.sleep(deps.config.batchWorkMs, signal);
     // A renewal went unknown meanwhile: stop before the write (docs/design.md, invariant 4). A pause
     // inside this step is not seen here; the resource's fence refuses that write.
     if (signal.aborted || !tenure.trusted) return 'stopped';
     const moved =
-      step.class === 'fenced'
-        ? await writeBatch(deps, fence, step, plan, input, index, track, tenure)
-        : await callBatch(deps, fence, step, plan, input, index, track);
+      step.class === 'fenced' ? await writeBatch(work, { step, index, fence, plan, input }) : await callBatch(work, { step, index, fence, plan, input });
     if (!moved) return 'stopped';
     cursor = batch.next;
-    position.cursor = cursor;
+    state.moved(cursor);
   }
   return 'stopped';
 }
 
-async function writeBatch(
-  deps: WorkDeps,
-  fence: Fence,
-  step: FencedStep<unknown, unknown>,
-  plan: unknown,
-  input: PlanInput,
-  index: number,
-  track: Track,
-  tenure: Tenure,
-): Promise<boolean> {
+/** A fenced batch: the step's statements and the cursor move, ONE fenced statement. True when the cursor moved. */
+async function writeBatch(work: TenureWork, batch: PlannedBatch<FencedStep<unknown, unknown>>): Promise<boolean> {
+  const { tenure, deps } = work;
+  const { step, index, fence, plan, input } = batch;
   await deps.beforeSideEffect('write', step.name, fence.epoch);
   const result = await writeFenced(deps.db, fence, (w) => [...step.write(w, plan, input), advanceOccurrence(w, input.key, index, input.next)]);
-  const written = track(result);
-  if (written && step.committed) {
+  const done = written(work, result);
+  if (done && step.committed) {
     try {
       step.committed(plan, input, tenureView(tenure));
     } catch (error) {
@@ -220,7 +215,7 @@ async function writeBatch(
     }
   }
   // The cursor did not move: the occurrence is no longer running at this step here.
-  return written && result.results.at(-1)!.count > 0;
+  return done && result.results.at(-1)!.count > 0;
 }
 
 /** What a step sees of its tenure: the runtime's own trust check, and its end. */
@@ -228,29 +223,22 @@ function tenureView(tenure: Tenure): TenureView {
   return { lease: tenure.grant.name, epoch: tenure.epoch, current: () => tenure.fence() !== null, signal: tenure.signal };
 }
 
-async function callBatch(
-  deps: WorkDeps,
-  fence: Fence,
-  step: ExternalStep<unknown, unknown>,
-  plan: unknown,
-  input: PlanInput,
-  index: number,
-  track: Track,
-): Promise<boolean> {
-  const { emit, writes } = deps;
+/** An external batch: the call (fenced by the target), then — once accepted — the cursor move, fenced. True when the cursor moved. */
+async function callBatch(work: TenureWork, batch: PlannedBatch<ExternalStep<unknown, unknown>>): Promise<boolean> {
+  const { state, deps } = work;
+  const { step, index, fence, plan, input } = batch;
+  const { emit } = deps;
   await deps.beforeSideEffect('call', step.name, fence.epoch);
-  writes.attempted++;
   const request = { lease: fence.lease, epoch: fence.epoch, idempotencyKey: `${input.key}/${step.name}/${input.cursor}`, signal: deps.stopSignal };
   const outcome = await step.call(request, plan, input);
+  state.count(outcome);
   switch (outcome.kind) {
     case 'accepted': {
-      writes.accepted++;
       emit({ event: 'call_accepted', epoch: fence.epoch, target: step.target.name, step: step.name });
       const moved = await writeFenced(deps.db, fence, (w) => [advanceOccurrence(w, input.key, index, input.next)]);
-      return track(moved) && moved.results[0].count > 0;
+      return written(work, moved) && moved.results[0].count > 0;
     }
     case 'rejected': {
-      writes.rejected++;
       const rejection = {
         lease: fence.lease,
         attemptedEpoch: fence.epoch,

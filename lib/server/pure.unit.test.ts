@@ -2,7 +2,7 @@
 // the observer's clock and the deadline — given/when/then, no database.
 import { describe, expect, it } from 'vitest';
 import type { SchedulerStatus } from '../status/types';
-import { StoreUnreadableError, withDeadline } from './store/deadline';
+import { readWithin, StoreUnreadableError } from './store/deadline';
 import { EnvError, parseServerEnv } from './env';
 import { DEFAULT_RETENTION, historyRetentionMs } from '../retention';
 import { bucketEnds, bucketMsFor } from './asof/history';
@@ -116,7 +116,7 @@ describe('list paging', () => {
 describe('observer and deadline', () => {
   it('settles within the deadline when the work never does', async () => {
     const started = performance.now();
-    await expect(withDeadline(new Promise(() => {}), 50, 'read')).rejects.toBeInstanceOf(StoreUnreadableError);
+    await expect(readWithin(new Promise(() => {}), 50, 'read')).rejects.toBeInstanceOf(StoreUnreadableError);
     expect(performance.now() - started).toBeLessThan(500);
   });
   it('keeps the database time of the last success and extends it with the monotonic clock', async () => {

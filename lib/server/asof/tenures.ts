@@ -11,13 +11,14 @@
  * Non-guarantees: events outside the given window are unknown; a release
  * whose grant is not in the window yields no tenure.
  */
+import type { LeaseEventKind } from '../../../db/schema';
 import type { Tenure } from '../../api/types';
 import type { LeaseFacts } from '../../status/types';
 import { toIso } from '../../status/time';
 
 export interface LeaseEventLog {
   id: number;
-  kind: 'acquired' | 'taken_over' | 'released';
+  kind: LeaseEventKind;
   epoch: number;
   holder: string;
   label: string | null;
@@ -57,8 +58,8 @@ export interface TenureLog {
   label: string | null;
   fromMs: number;
   toMs: number | null;
-  began: 'acquired' | 'taken_over';
-  ended: 'released' | 'expired' | null;
+  began: Tenure['began'];
+  ended: Tenure['ended'];
 }
 
 /** Tenures in ascending order of start; `events` ascending by (at, id). */

@@ -86,48 +86,59 @@ function checkedOrDefault(t: Thresholds): Thresholds {
 
 type Cell = string | number | boolean | null;
 
-/** Maps one array row of FACT_COLUMNS order. */
+/** Maps one array row (rowMode 'array', FACT_COLUMNS order), each cell by its column's name. */
 export function mapFactsRow(r: readonly Cell[]): SchedulerRead {
-  const n = (i: number) => r[i] as number | null;
-  const s = (i: number) => r[i] as string | null;
-  const t = (i: number) => iso(r[i] as string);
-  const name = r[0] as string;
+  const num = (column: number) => r[column] as number | null;
+  const text = (column: number) => r[column] as string | null;
+  const time = (column: number) => iso(r[column] as string);
+  const name = r[COLUMN.name] as string;
   const lease =
-    s(2) === null
+    text(COLUMN.holder) === null
       ? null
       : {
           name,
-          holder: s(2)!,
-          label: s(3),
-          epoch: n(4)!,
-          acquiredAt: t(5),
-          renewedAt: t(6),
-          expiresAt: t(7),
-          ttlMs: n(8)!,
-          released: r[9] === true,
+          holder: text(COLUMN.holder)!,
+          label: text(COLUMN.holder_label),
+          epoch: num(COLUMN.epoch)!,
+          acquiredAt: time(COLUMN.acquired_at),
+          renewedAt: time(COLUMN.renewed_at),
+          expiresAt: time(COLUMN.expires_at),
+          ttlMs: num(COLUMN.ttl_ms)!,
+          released: r[COLUMN.released] === true,
         };
-  const intent = r[10] === null ? null : { disabled: r[10] === true, by: s(11)!, reason: s(12)!, at: t(13) };
-  const gapReason = s(23) as ReportGapReason | null;
+  const intent =
+    r[COLUMN.i_disabled] === null
+      ? null
+      : { disabled: r[COLUMN.i_disabled] === true, by: text(COLUMN.i_by)!, reason: text(COLUMN.i_reason)!, at: time(COLUMN.i_at) };
+  const gapReason = text(COLUMN.p_gap_reason) as ReportGapReason | null;
   const progress =
-    n(14) === null
+    num(COLUMN.p_epoch) === null
       ? null
       : {
-          epoch: n(14)!,
-          lastReportAt: t(15),
-          lastSeq: n(16)!,
-          lastAdvanceAt: t(17),
-          inFlight: s(18),
-          cursor: n(19),
-          reportEveryMs: n(20)!,
-          gap: gapReason === null ? null : { from: t(21), to: t(22), reason: gapReason },
+          epoch: num(COLUMN.p_epoch)!,
+          lastReportAt: time(COLUMN.p_last_report_at),
+          lastSeq: num(COLUMN.p_last_seq)!,
+          lastAdvanceAt: time(COLUMN.p_last_advance_at),
+          inFlight: text(COLUMN.p_in_flight),
+          cursor: num(COLUMN.p_cursor),
+          reportEveryMs: num(COLUMN.p_report_every_ms)!,
+          gap: gapReason === null ? null : { from: time(COLUMN.p_gap_from), to: time(COLUMN.p_gap_to), reason: gapReason },
         };
-  const registration = n(24) === null ? null : { everyMs: n(24)!, reportEveryMs: n(25)!, stallAfterMs: n(26)!, overdueAfterMs: n(27)! };
-  const due = s(28) === null ? null : { occurrence: s(28)!, dueAt: t(29) };
+  const registration =
+    num(COLUMN.s_every_ms) === null
+      ? null
+      : {
+          everyMs: num(COLUMN.s_every_ms)!,
+          reportEveryMs: num(COLUMN.s_report_every_ms)!,
+          stallAfterMs: num(COLUMN.s_stall_after_ms)!,
+          overdueAfterMs: num(COLUMN.s_overdue_after_ms)!,
+        };
+  const due = text(COLUMN.due_key) === null ? null : { occurrence: text(COLUMN.due_key)!, dueAt: time(COLUMN.due_at) };
   return {
     facts: { name, store: { ok: true }, lease, intent, progress, due },
     thresholds: thresholdsFor(registration),
     registration,
-    lastRejectionAt: s(COLUMN.last_rejection_at) === null ? null : t(COLUMN.last_rejection_at),
+    lastRejectionAt: text(COLUMN.last_rejection_at) === null ? null : time(COLUMN.last_rejection_at),
   };
 }
 
@@ -159,15 +170,15 @@ export async function readChangedFacts(db: Queryable, snapshot: string): Promise
   const changed: SchedulerRead[] = [];
   const removed: string[] = [];
   for (const row of rows as Cell[][]) {
-    if (row[0] === null) continue;
+    if (row[COLUMN.name] === null) continue;
     if (row[COLUMN.present] === true) changed.push(mapFactsRow(row));
-    else removed.push(row[0] as string);
+    else removed.push(row[COLUMN.name] as string);
   }
   return { ...header, changed, removed };
 }
 
 function headerOf(rows: Cell[][]): { now: string; snapshot: string; reset: boolean } {
-  const header = rows.find((row) => row[0] === null);
+  const header = rows.find((row) => row[COLUMN.name] === null);
   if (!header) throw new Error('status: facts read returned no header row (the statement always returns one)');
   return { now: iso(header[COLUMN.now] as string), snapshot: header[COLUMN.snapshot] as string, reset: header[COLUMN.reset] === true };
 }
@@ -175,7 +186,7 @@ function headerOf(rows: Cell[][]): { now: string; snapshot: string; reset: boole
 function toRead(rows: Cell[][]): FactsRead {
   const { now, snapshot } = headerOf(rows);
   const schedulers: SchedulerRead[] = [];
-  for (const row of rows) if (row[0] !== null) schedulers.push(mapFactsRow(row));
+  for (const row of rows) if (row[COLUMN.name] !== null) schedulers.push(mapFactsRow(row));
   return { now, schedulers, snapshot };
 }
 

@@ -1,8 +1,10 @@
 /**
- * Client-side deadline for store reads: the answer comes back within `ms`
- * whatever the database or the network does (a server that accepts and never
- * answers, a dropped route). Paired with the pool's `statement_timeout` and
- * connect timeout, which free the connection on the server and client side.
+ * Client-side deadline for store reads (the one deadline rule,
+ * lib/lease/deadline.ts, with the status service's error): the answer comes
+ * back within `ms` whatever the database or the network does (a server that
+ * accepts and never answers, a dropped route). Paired with the pool's
+ * `statement_timeout` and connect timeout, which free the connection on the
+ * server and client side.
  *
  * Guarantees: the returned promise settles within `ms` (plus event-loop
  * latency); the timer is cleared when the work settles first, so nothing
@@ -10,6 +12,7 @@
  * is swallowed (never an unhandled rejection).
  * Non-guarantees: the abandoned work is not cancelled here.
  */
+import { withDeadline } from '../../lease';
 import { failed, type ReadResult } from '../domain/result';
 
 /** The store could not be read: refused, timed out or failed. `cause` kept. */
@@ -24,19 +27,13 @@ export class StoreUnreadableError extends Error {
   }
 }
 
-export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new StoreUnreadableError('timeout', `${what} took longer than ${ms} ms`)), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof StoreUnreadableError ? error : new StoreUnreadableError('error', `${what} failed: ${describe(error)}`, { cause: error }));
-      },
-    );
+/** `work`'s result within `ms` (../../lease/deadline.ts), else `StoreUnreadableError('timeout')`; any failure of `work` is `StoreUnreadableError('error')`, its cause kept. */
+export function readWithin<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  const failing = work.catch((error: unknown) => {
+    throw error instanceof StoreUnreadableError ? error : new StoreUnreadableError('error', `${what} failed: ${describe(error)}`, { cause: error });
+  });
+  return withDeadline(failing, ms, () => {
+    throw new StoreUnreadableError('timeout', `${what} took longer than ${ms} ms`);
   });
 }
 

@@ -11,7 +11,7 @@
  *   clock is used only while the store has never been read.
  * Non-guarantees: the estimate drifts with the host's monotonic clock rate.
  */
-import { describe, StoreUnreadableError, withDeadline } from './deadline';
+import { describe, readWithin, StoreUnreadableError } from './deadline';
 
 export interface ObserverOptions {
   readTimeoutMs: number;
@@ -60,7 +60,7 @@ export class StoreObserver {
   async read<T>(what: string, work: () => Promise<T>, dbNowMs: (result: T) => number): Promise<T> {
     const started = this.mono();
     try {
-      const result = await withDeadline(Promise.resolve().then(work), this.readTimeoutMs, what);
+      const result = await readWithin(Promise.resolve().then(work), this.readTimeoutMs, what);
       const at = dbNowMs(result);
       const ended = this.mono();
       // Never move backwards: a slow read that started earlier may finish later.

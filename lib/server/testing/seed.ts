@@ -1,12 +1,11 @@
 /**
  * Test-only seeding through the REAL writers (LeaseAuthority, appendReport,
- * setIntent, fencedWrite). The one exception is the `schedulers` registration
- * row: its writer is private to the scheduler runtime (lib/scheduler/runtime.ts
- * `register`), so `register` here runs the same upsert (configuration, not
- * lease state). Never imported by production code.
+ * setIntent, writeFenced, and the runtime's own registration,
+ * lib/scheduler/registration.ts). Never imported by production code.
  */
 import type pg from 'pg';
 import { type Grant, LeaseAuthority, leaseTerms, newInstanceToken } from '../../lease';
+import { registerScheduler } from '../../scheduler/registration';
 import { appendReport } from '../../scheduler/report-store';
 import { StatusService, type StatusServiceOptions } from '../service';
 
@@ -20,13 +19,13 @@ export interface RegistrationInput {
 }
 
 export async function register(db: Db, name: string, r: RegistrationInput = {}): Promise<void> {
-  await db.query(
-    `INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at)
-     VALUES ($1, $2, $3, $4, $5, clock_timestamp())
-     ON CONFLICT (name) DO UPDATE SET every_ms = excluded.every_ms, report_every_ms = excluded.report_every_ms,
-       stall_after_ms = excluded.stall_after_ms, overdue_after_ms = excluded.overdue_after_ms`,
-    [name, r.everyMs ?? 3_600_000, r.reportEveryMs ?? 1_000, r.stallAfterMs ?? 60_000, r.overdueAfterMs ?? 3_600_000],
-  );
+  await registerScheduler(db, {
+    name,
+    everyMs: r.everyMs ?? 3_600_000,
+    reportEveryMs: r.reportEveryMs ?? 1_000,
+    stallAfterMs: r.stallAfterMs ?? 60_000,
+    overdueAfterMs: r.overdueAfterMs ?? 3_600_000,
+  });
 }
 
 export async function acquire(db: Db, name: string, ttlMs = 15_000, label = 'A'): Promise<Grant> {
