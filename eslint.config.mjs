@@ -187,8 +187,8 @@ const zones = [
   {
     target: 'lib/host',
     from: 'lib/server',
-    except: ['./http/node-routes.ts'],
-    message: 'lib/host answers the hot reads through lib/server/http/node-routes.ts only.',
+    except: ['./http/node-routes.ts', './env.ts'],
+    message: 'lib/host answers the hot reads through lib/server/http/node-routes.ts only (and reads the parsed environment, lib/server/env.ts).',
   },
   { target: 'lib/host', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/host runs jobs through lib/scheduler/index.ts only.' },
   { target: 'lib/host', from: 'lib/jobs', except: ['./index.ts'], message: 'lib/host takes jobs from lib/jobs/index.ts only.' },

@@ -6,6 +6,7 @@ import { AlertBadge } from '@/components/alerts/alert-badge';
 import { IdentityMenu } from '@/components/auth/identity-menu';
 import { Providers } from '@/components/providers';
 import { basePathMismatch, withBasePath } from '@/lib/client/base-path';
+import { servedBasePath } from '@/lib/server';
 import './globals.css';
 
 let basePathChecked = false;
@@ -14,7 +15,7 @@ let basePathChecked = false;
 function checkBasePath(): void {
   if (basePathChecked) return;
   basePathChecked = true;
-  const mismatch = basePathMismatch(process.env.LEASEBOARD_BASE_PATH);
+  const mismatch = basePathMismatch(servedBasePath());
   if (mismatch) console.error(mismatch);
 }
 

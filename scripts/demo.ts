@@ -25,6 +25,7 @@ import { ensureBuild, runDashboard } from '../lib/demo/next-build';
 import { type DemoSchedulerSpec, DemoSupervisor } from '../lib/demo/supervisor';
 import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
 import { clearRunningDatabase, writeRunningDatabase } from '../lib/cli/running-database';
+import { servedBasePath } from '../lib/server/env';
 
 const ROOT = path.resolve(__dirname, '..');
 
@@ -166,7 +167,7 @@ async function main() {
     // Local operator sign-in: a token printed once, and a session-signing secret that never leaves this process tree.
     const operatorToken = randomBytes(24).toString('base64url');
     const port = await portToUse();
-    const url = `http://127.0.0.1:${port}${process.env.LEASEBOARD_BASE_PATH ?? ''}`;
+    const url = `http://127.0.0.1:${port}${servedBasePath()}`;
     const next = runDashboard(ROOT, ['-p', String(port), '-H', '127.0.0.1'], {
       env: {
         ...process.env,

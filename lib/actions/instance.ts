@@ -21,7 +21,7 @@ export function actionDeps(): ActionDeps {
     auth: authConfig(),
     writer: createPool(serverEnv().databaseUrl, { applicationName: 'leaseboard-actions', max: 2 }),
     nowMs: () => Date.now(),
-    basePath: process.env.LEASEBOARD_BASE_PATH ?? '',
+    basePath: serverEnv().basePath,
   };
   return holder[KEY];
 }

@@ -23,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import next from 'next';
 import { enablePeerStamping, PEER_HEADER } from '../auth/peer';
 import { hotReadRoutes } from '../server/http/node-routes';
+import { servedBasePath } from '../server/env';
 import { pageCache } from './page-cache';
 import { securityHeadersFor } from './security-headers';
 
@@ -45,7 +46,7 @@ export interface DashboardServer {
 export async function startDashboardServer(options: DashboardServerOptions): Promise<DashboardServer> {
   const host = options.host || DEFAULT_HOST;
   const dev = options.dev ?? false;
-  const basePath = process.env.LEASEBOARD_BASE_PATH ?? '';
+  const basePath = servedBasePath();
   const stamp = enablePeerStamping();
   const server = http.createServer();
   const app = next({ dev, dir: options.dir, hostname: host, port: options.port, httpServer: server });

@@ -8,6 +8,11 @@
  * retention policy (`LEASEBOARD_RETAIN_*`, lib/retention) is read here too,
  * so `?at=` and history answer 410 past the same horizon the pruner uses; a
  * bad value is refused (never clamped), the EnvError naming the variable.
+ * `LEASEBOARD_BASE_PATH` (the prefix the dashboard is served under) is parsed
+ * here too, and is the one reading of it in the process (`servedBasePath`,
+ * which needs no DATABASE_URL: the HTTP server and the layout read it before
+ * any data); only next.config.js reads the variable itself, before any of
+ * this code runs.
  * Non-guarantees: later changes to `process.env` are not seen.
  */
 import { z } from 'zod';
@@ -56,6 +61,27 @@ const schema = z.object({
   ALERTMANAGER_URL: z.string().optional(),
 });
 
+/**
+ * LEASEBOARD_BASE_PATH → '' at the root, else `/a/b`: one leading slash, none trailing (as Next
+ * and the browser's withBasePath spell it, lib/client/base-path.ts). Whitespace, `?`, `#`, `\\`
+ * and empty segments are refused, naming the variable.
+ */
+export function parseBasePath(raw: string | undefined): string {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === '/') return '';
+  const withSlash = (value.startsWith('/') ? value : `/${value}`).replace(/\/+$/, '');
+  if (!/^(\/[^/\s?#\\]+)+$/.test(withSlash)) throw new EnvError('LEASEBOARD_BASE_PATH: a path such as /ops/leaseboard');
+  return withSlash;
+}
+
+let basePath: string | null = null;
+
+/** The prefix the dashboard is served under, parsed on first use (see parseBasePath). */
+export function servedBasePath(): string {
+  basePath ??= parseBasePath(process.env.LEASEBOARD_BASE_PATH);
+  return basePath;
+}
+
 /** The first ALERTMANAGER_URL as a link base (no credentials, query or fragment; trailing slashes dropped), else null. */
 function firstAlertmanager(raw: string | undefined): string | null {
   const first = raw
@@ -89,6 +115,8 @@ export interface ServerEnv {
   alertmanagerUrl: string | null;
   /** How long each kind of history is kept (LEASEBOARD_RETAIN_*): the horizon of `?at=` and history. */
   retention: RetentionPolicy;
+  /** LEASEBOARD_BASE_PATH, normalised: '' or `/a/b` (parseBasePath). */
+  basePath: string;
 }
 
 export class EnvError extends Error {
@@ -127,6 +155,7 @@ export function parseServerEnv(env: Record<string, string | undefined>): ServerE
     heavyReadsPer10s: e.LEASEBOARD_HEAVY_READS_PER_10S,
     alertmanagerUrl: firstAlertmanager(e.ALERTMANAGER_URL),
     retention,
+    basePath: parseBasePath(env.LEASEBOARD_BASE_PATH),
   });
 }
 

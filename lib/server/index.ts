@@ -25,6 +25,7 @@ export { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openA
 export { auditRoute } from './http/audit-route';
 export { alertsRoute } from './http/alerts-route';
 export { readRunbook } from './runbooks';
+export { servedBasePath } from './env';
 
 /** GET /api/v1/schedulers. Numbers are clamped; the result is always ok (a dead store is reported inside). */
 export async function readSchedulerList(params: ListParams = {}): Promise<HttpResult<SchedulerListResponse>> {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SchedulerStatus } from '../status/types';
 import { readWithin, StoreUnreadableError } from './store/deadline';
-import { EnvError, parseServerEnv } from './env';
+import { EnvError, parseBasePath, parseServerEnv } from './env';
 import { DEFAULT_RETENTION, historyRetentionMs } from '../retention';
 import { bucketEnds, bucketMsFor } from './asof/history';
 import { buildList, sortStatuses, statusesView } from './live/list';
@@ -143,6 +143,13 @@ describe('observer and deadline', () => {
 });
 
 describe('environment', () => {
+  it('LEASEBOARD_BASE_PATH: one spelling, or a refusal naming the variable', () => {
+    expect(parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_BASE_PATH: '/ops/leaseboard' }).basePath).toBe('/ops/leaseboard');
+    expect([undefined, '', ' ', '/'].map(parseBasePath)).toEqual(['', '', '', '']);
+    expect(['ops/leaseboard', '/ops/leaseboard/', ' /ops/ '].map(parseBasePath)).toEqual(['/ops/leaseboard', '/ops/leaseboard', '/ops']);
+    for (const bad of ['/ops leaseboard', '/ops?x', '/ops#x', '/a//b', '/a\\b']) expect(() => parseBasePath(bad)).toThrow(/LEASEBOARD_BASE_PATH/);
+  });
+
   it('requires DATABASE_URL, defaults and clamps the rest', () => {
     expect(() => parseServerEnv({})).toThrow(/DATABASE_URL/);
     expect(parseServerEnv({ DATABASE_URL: 'postgres://x' })).toEqual({
@@ -158,6 +165,7 @@ describe('environment', () => {
       readerRole: 'leaseboard_reader',
       alertmanagerUrl: null,
       retention: DEFAULT_RETENTION,
+      basePath: '',
     });
     // The first Alertmanager is linked from the dashboard; one with credentials never is.
     expect(parseServerEnv({ DATABASE_URL: 'postgres://x', ALERTMANAGER_URL: ' http://am-1:9093/, http://am-2:9093' }).alertmanagerUrl).toBe('http://am-1:9093');
