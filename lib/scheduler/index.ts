@@ -7,8 +7,10 @@
  *   runtime.start(); … await runtime.stop();
  *
  * or from the command line: `npm run scheduler -- --job NAME` for a job
- * registered in lib/jobs. What each piece guarantees is said in its module:
+ * registered in lib/jobs (the composition root, lib/cli, puts it here; this
+ * library imports no job). What each piece guarantees is said in its module:
  * ./job.ts (steps and action classes), ./runtime.ts (the loop),
+ * ./tenure-state.ts (what the loops share, and how writes are counted),
  * ../lease/fence.ts (the database-enforced fence, and how to fence a table).
  */
 export { defineJob, externalStep, fencedStep, JobDefinitionError } from './job';
