@@ -20,7 +20,7 @@ const READ_MARGIN_MS = 10_000;
 
 describe('asking past the retention horizon (real PostgreSQL)', () => {
   const pool = usePool();
-  // The status service as process.ts configures it, from the environment: history kept 1 hour.
+  // The status service as instance.ts configures it, from the environment: history kept 1 hour.
   const env = parseServerEnv({ DATABASE_URL: 'postgres://unused', LEASEBOARD_RETAIN_REPORTS: '1h' });
   const hour = serviceOn(pool, 2_000, { retention: env.retention });
   const byDefault = serviceOn(pool);

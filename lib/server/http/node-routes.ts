@@ -3,7 +3,7 @@
  * dashboard and every Prometheus — answered by the dashboard's own HTTP server
  * (lib/host/dashboard-server.ts) without the framework's per-request routing
  * and rendering machinery: the same framework-free handlers as the app routes
- * (./handlers.ts), on the same process-wide status service (../process.ts),
+ * (./handlers.ts), on the same process-wide status service (../instance.ts),
  * so the answers are identical, byte for byte, whichever path served them.
  *
  * Guarantees: only GET and HEAD of exactly these three paths (under the base
