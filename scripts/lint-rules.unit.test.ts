@@ -24,53 +24,99 @@ const SLOW = 60_000;
 
 beforeAll(() => lint('lib/status/warm-up.ts', 'export {};\n'), 120_000);
 
+/** Per zone of eslint.config.mjs, at least one import it forbids: [file, code, what the refusal says]. */
+const PROBES: [string, string, string][] = [
+  ['lib/status/fixture.ts', "import { readAllFacts } from '../server/live/facts';\nexport const x = readAllFacts;\n", 'lib/status is pure'],
+  ['lib/status/fixture.ts', "import { DEFAULT_LEASE_TIMING } from '../lease/config';\nexport const x = DEFAULT_LEASE_TIMING;\n", 'lib/status is pure'],
+  ['components/fixture.tsx', "import { readAllFacts } from '@/lib/server/live/facts';\nexport const x = readAllFacts;\n", 'Browser code'],
+  ['lib/client/fixture.ts', "import { createPool } from '../../db/pool';\nexport const x = createPool;\n", 'Browser code'],
+  ['app/fixture/page.tsx', "import { readAllFacts } from '@/lib/server/live/facts';\nexport const x = readAllFacts;\n", 'only through its entry'],
+  ['lib/scheduler/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/scheduler runs any job'],
+  ['lib/scheduler/fixture.ts', "import { JOBS } from '../jobs';\nexport const x = JOBS;\n", 'lib/scheduler runs any job'],
+  ['lib/scheduler/runtime-fixture.ts', "import { JOBS } from '../jobs/index';\nexport const x = JOBS;\n", 'never lib/jobs'],
+  [
+    'lib/cli/fixture.ts',
+    "import { SchedulerRuntime } from '../scheduler/runtime';\nexport const x = SchedulerRuntime;\n",
+    'lib/cli runs jobs through lib/scheduler/index.ts only',
+  ],
+  ['lib/jobs/fixture.ts', "import { COMMANDS } from '../cli/main';\nexport const x = COMMANDS;\n", 'lib/cli is the composition root'],
+  ['lib/server/fixture.ts', "import { appendReport } from '../scheduler/report-store';\nexport const x = appendReport;\n", 'lib/scheduler internals'],
+  ['lib/lease/fixture.ts', "import { runScheduler } from '../scheduler/runtime';\nexport const x = runScheduler;\n", 'lib/lease is the authority protocol'],
+  ['lib/scheduler/fixture.ts', "import { LeaseAuthority } from '../lease/authority';\nexport const x = LeaseAuthority;\n", 'lib/lease has one public door'],
+  ['scripts/fixture.ts', "import { writeFenced } from '../lib/lease/fenced-write';\nexport const x = writeFenced;\n", 'lib/lease has one public door'],
+  [
+    'lib/jobs/example/fixture.ts',
+    "import { runScheduler } from '../../scheduler/runtime';\nexport const x = runScheduler;\n",
+    'only through lib/scheduler/index.ts',
+  ],
+  ['lib/alerts/fixture.ts', "import { readAllFacts } from '../server/live/facts';\nexport const x = readAllFacts;\n", 'lib/alerts is pure'],
+  ['db/fixture.ts', "import { project } from '../lib/status';\nexport const x = project;\n", 'db is the bottom layer'],
+  ['lib/server/domain/fixture.ts', "import { httpError } from '../http/result';\nexport const x = httpError;\n", 'lib/server/domain is the bottom'],
+  [
+    'lib/server/store/fixture.ts',
+    "import { readAllFacts } from '../live/facts';\nexport const x = readAllFacts;\n",
+    "lib/server/store is the store's observer",
+  ],
+  ['lib/server/live/fixture.ts', "import { readHistory } from '../asof/history';\nexport const x = readHistory;\n", 'lib/server/live is a read'],
+  ['lib/server/asof/fixture.ts', "import { parseInstant } from '../http/params';\nexport const x = parseInstant;\n", 'lib/server/asof is a read'],
+  ['lib/server/alerts/fixture.ts', "import { StatusService } from '../service';\nexport const x = StatusService;\n", 'lib/server/alerts is a read'],
+  ['lib/server/audit/fixture.ts', "import { json } from '../../http/respond';\nexport const x = json;\n", 'lib/server/audit is a read'],
+  ['lib/server/metrics/fixture.ts', "import { readDetail } from '../asof/detail';\nexport const x = readDetail;\n", 'lib/server/metrics is a read'],
+  ['lib/server/service.ts', "import { respond } from './http/handlers';\nexport const x = respond;\n", 'lib/server/service.ts composes reads'],
+  ['lib/server/http/fixture.ts', "import { readSchedulerList } from '../index';\nexport const x = readSchedulerList;\n", 'sits below the door'],
+  ['lib/http/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/http is shared HTTP plumbing'],
+  [
+    'lib/actions/fixture.ts',
+    "import { parseInstant } from '../server/http/params';\nexport const x = parseInstant;\n",
+    'lib/actions never reaches into the status reads',
+  ],
+  ['lib/status/fixture.ts', "import { findCycles as y } from '../../scripts/check-cycles';\nexport const x = y;\n", 'lib/status is pure'],
+  ['lib/api/fixture.ts', "import { ALERT_NAMES } from '../alerts/catalogue';\nexport const x = ALERT_NAMES;\n", 'lib/api describes the contract'],
+  ['lib/api/fixture.ts', "import { x as y } from '../../db/schema';\nexport const x = y;\n", 'lib/api describes the contract'],
+  [
+    'lib/alerts/fixture.ts',
+    "import { AlertmanagerTarget } from './delivery/target';\nexport const x = AlertmanagerTarget;\n",
+    'delivery, local and store (I/O) import the rules',
+  ],
+  ['lib/alerts/fixture.ts', "import { x as y } from '../../app/layout';\nexport const x = y;\n", 'lib/alerts is pure'],
+  ['lib/alerts/delivery/fixture.ts', "import { JOBS } from '../../jobs';\nexport const x = JOBS;\n", 'lib/alerts/delivery talks to Alertmanager'],
+  [
+    'lib/alerts/store/fixture.ts',
+    "import { StatusService } from '../../server/service';\nexport const x = StatusService;\n",
+    'lib/alerts/store reads and writes the alert tables',
+  ],
+  [
+    'lib/cli/fixture.ts',
+    "import { StatusService } from '../server/service';\nexport const x = StatusService;\n",
+    'lib/cli composes a job from lib/jobs with the runtime',
+  ],
+  [
+    'lib/cli/fixture.ts',
+    "import { squaresJob } from '../jobs/example-squares/job';\nexport const x = squaresJob;\n",
+    'lib/cli reaches lib/jobs only through its registry',
+  ],
+  ['lib/jobs/fixture.ts', "import { basePath } from '../client/base-path';\nexport const x = basePath;\n", 'lib/jobs: no UI'],
+  ['lib/server/fixture.ts', "import { JOBS } from '../jobs';\nexport const x = JOBS;\n", 'lib/server: reads only'],
+  ['lib/retention/fixture.ts', "import { JOBS } from '../jobs';\nexport const x = JOBS;\n", 'sit below the runtime and the app'],
+  ['lib/auth/fixture.ts', "import { SchedulerRuntime } from '../scheduler/runtime';\nexport const x = SchedulerRuntime;\n", 'at most its public contract'],
+  ['lib/actions/fixture.ts', "import { SchedulerRuntime } from '../scheduler';\nexport const x = SchedulerRuntime;\n", 'lib/actions: writes for operators'],
+  ['lib/host/fixture.ts', "import { basePath } from '../client/base-path';\nexport const x = basePath;\n", 'lib/host serves the app and hosts jobs'],
+  ['lib/host/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/host answers the hot reads through'],
+  [
+    'lib/host/fixture.ts',
+    "import { SchedulerRuntime } from '../scheduler/runtime';\nexport const x = SchedulerRuntime;\n",
+    'lib/host runs jobs through lib/scheduler/index.ts only',
+  ],
+  [
+    'lib/host/fixture.ts',
+    "import { squaresJob } from '../jobs/example-squares/job';\nexport const x = squaresJob;\n",
+    'lib/host takes jobs from lib/jobs/index.ts only',
+  ],
+  ['app/fixture/page.tsx', "import { createPool } from '@/db/pool';\nexport const x = createPool;\n", 'app is routes only'],
+];
+
 describe('layer rules', () => {
-  it.each([
-    ['lib/status/fixture.ts', "import { readAllFacts } from '../server/live/facts';\nexport const x = readAllFacts;\n", 'lib/status is pure'],
-    ['lib/status/fixture.ts', "import { DEFAULT_LEASE_TIMING } from '../lease/config';\nexport const x = DEFAULT_LEASE_TIMING;\n", 'lib/status is pure'],
-    ['components/fixture.tsx', "import { readAllFacts } from '@/lib/server/live/facts';\nexport const x = readAllFacts;\n", 'Browser code'],
-    ['lib/client/fixture.ts', "import { createPool } from '../../db/pool';\nexport const x = createPool;\n", 'Browser code'],
-    ['app/fixture/page.tsx', "import { readAllFacts } from '@/lib/server/live/facts';\nexport const x = readAllFacts;\n", 'only through its entry'],
-    ['lib/scheduler/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/scheduler runs any job'],
-    ['lib/scheduler/fixture.ts', "import { JOBS } from '../jobs';\nexport const x = JOBS;\n", 'lib/scheduler runs any job'],
-    ['lib/scheduler/runtime-fixture.ts', "import { JOBS } from '../jobs/index';\nexport const x = JOBS;\n", 'never lib/jobs'],
-    [
-      'lib/cli/fixture.ts',
-      "import { SchedulerRuntime } from '../scheduler/runtime';\nexport const x = SchedulerRuntime;\n",
-      'lib/cli runs jobs through lib/scheduler/index.ts only',
-    ],
-    ['lib/jobs/fixture.ts', "import { COMMANDS } from '../cli/main';\nexport const x = COMMANDS;\n", 'lib/cli is the composition root'],
-    ['lib/server/fixture.ts', "import { appendReport } from '../scheduler/report-store';\nexport const x = appendReport;\n", 'lib/scheduler internals'],
-    ['lib/lease/fixture.ts', "import { runScheduler } from '../scheduler/runtime';\nexport const x = runScheduler;\n", 'lib/lease is the authority protocol'],
-    ['lib/scheduler/fixture.ts', "import { LeaseAuthority } from '../lease/authority';\nexport const x = LeaseAuthority;\n", 'lib/lease has one public door'],
-    ['scripts/fixture.ts', "import { writeFenced } from '../lib/lease/fenced-write';\nexport const x = writeFenced;\n", 'lib/lease has one public door'],
-    [
-      'lib/jobs/example/fixture.ts',
-      "import { runScheduler } from '../../scheduler/runtime';\nexport const x = runScheduler;\n",
-      'only through lib/scheduler/index.ts',
-    ],
-    ['lib/alerts/fixture.ts', "import { readAllFacts } from '../server/live/facts';\nexport const x = readAllFacts;\n", 'lib/alerts is pure'],
-    ['db/fixture.ts', "import { project } from '../lib/status';\nexport const x = project;\n", 'db is the bottom layer'],
-    ['lib/server/domain/fixture.ts', "import { httpError } from '../http/result';\nexport const x = httpError;\n", 'lib/server/domain is the bottom'],
-    [
-      'lib/server/store/fixture.ts',
-      "import { readAllFacts } from '../live/facts';\nexport const x = readAllFacts;\n",
-      "lib/server/store is the store's observer",
-    ],
-    ['lib/server/live/fixture.ts', "import { readHistory } from '../asof/history';\nexport const x = readHistory;\n", 'lib/server/live is a read'],
-    ['lib/server/asof/fixture.ts', "import { parseInstant } from '../http/params';\nexport const x = parseInstant;\n", 'lib/server/asof is a read'],
-    ['lib/server/alerts/fixture.ts', "import { StatusService } from '../service';\nexport const x = StatusService;\n", 'lib/server/alerts is a read'],
-    ['lib/server/audit/fixture.ts', "import { json } from '../../http/respond';\nexport const x = json;\n", 'lib/server/audit is a read'],
-    ['lib/server/metrics/fixture.ts', "import { readDetail } from '../asof/detail';\nexport const x = readDetail;\n", 'lib/server/metrics is a read'],
-    ['lib/server/service.ts', "import { respond } from './http/handlers';\nexport const x = respond;\n", 'lib/server/service.ts composes reads'],
-    ['lib/server/http/fixture.ts', "import { readSchedulerList } from '../index';\nexport const x = readSchedulerList;\n", 'sits below the door'],
-    ['lib/http/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/http is shared HTTP plumbing'],
-    [
-      'lib/actions/fixture.ts',
-      "import { parseInstant } from '../server/http/params';\nexport const x = parseInstant;\n",
-      'lib/actions never reaches into the status reads',
-    ],
-  ])(
+  it.each(PROBES)(
     '%s: a forbidden import fails lint',
     async (file, code, says) => {
       const errors = await lint(file, code);
@@ -81,6 +127,16 @@ describe('layer rules', () => {
     },
     SLOW,
   );
+
+  it('every zone of eslint.config.mjs has a probe above that its message refuses', async () => {
+    const configPath = '../eslint.config.mjs';
+    const { default: config } = (await import(configPath)) as { default: { rules?: Record<string, unknown> }[] };
+    const layers = config.find((entry) => entry.rules?.[LAYERS]);
+    const zones = (layers!.rules![LAYERS] as [string, { zones: { message: string }[] }])[1].zones;
+    expect(zones.length).toBeGreaterThan(40);
+    const unproven = zones.map((zone) => zone.message).filter((message) => !PROBES.some(([, , says]) => message.includes(says)));
+    expect(unproven).toEqual([]);
+  });
 
   it.each([
     ['lib/server/fixture.ts', "import { project } from '../status';\nexport const x = project;\n"],
