@@ -30,6 +30,7 @@ export type RuntimeEvent =
 /** The two kinds of fenced side effect: a database write, an external call. */
 export type SideEffect = 'write' | 'call';
 
+/** A runtime's fenced side effects, counted by the rule in ./tenure-state.ts (one attempt per fenced statement or external call sent). */
 export interface WriteStats {
   attempted: number;
   accepted: number;
