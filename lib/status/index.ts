@@ -10,4 +10,5 @@ export { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, SILENCE_FACTOR, checkThres
 export { HEALTH_SEVERITY, compareHealth, deriveHealth, healthRank, worstHealth, zeroCounts } from './health';
 export { formatAgo, formatClock, formatDuration, formatIn, formatPercent } from './format';
 export { StatusInputError } from './time';
+export { EPOCH_SPAN, epochAfter, formatEpoch, generationOf, tenureOf, type EpochAfter } from './epoch';
 export type * from './types';
