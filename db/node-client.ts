@@ -73,7 +73,8 @@ export class NodeClient extends pg.Client {
     this.connection.on('errorMessage', (msg: { code?: string }) => {
       if (msg.code && UNFIT.has(msg.code)) this.unfit();
     });
-    this.on('end', () => {
+    // On the connection, not the client: this runs before the client reports the loss (and before a pool ends it).
+    this.connection.once('end', () => {
       if (!this.endedByUs) this.unfit();
     });
   }
