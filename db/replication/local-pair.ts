@@ -9,8 +9,10 @@
  *   `target_session_attrs=read-write`), as a client of a real cluster would:
  *   which of them is the primary changes, the string does not.
  * - `sync`: the primary waits for its standby at every commit
- *   (`synchronous_standby_names = '*'`, kept across promotions, like
- *   Patroni's `synchronous_mode_strict`: a primary without a standby waits).
+ *   (`synchronous_standby_names = '*'`). A promoted node has no standby until
+ *   the old primary rejoins: `strict` keeps it waiting meanwhile (Patroni's
+ *   `synchronous_mode_strict`), otherwise it commits alone until then (Patroni's
+ *   `synchronous_mode`: with two nodes there is nothing it could fail over to).
  *   `async`: it never waits.
  * - `stop()` stops both servers and removes every file (a pair never
  *   outlives its process either way: see LocalNode).
@@ -36,6 +38,7 @@ const standbySettings = (mode: ReplicationMode) => (mode === 'sync' ? ["synchron
 export class LocalPair {
   private constructor(
     readonly mode: ReplicationMode,
+    readonly strict: boolean,
     readonly root: string,
     /** In URL order: `node-1`, `node-2`. */
     readonly nodes: [LocalNode, LocalNode],
@@ -43,7 +46,7 @@ export class LocalPair {
     public standby: LocalNode,
   ) {}
 
-  static async start(mode: ReplicationMode): Promise<LocalPair> {
+  static async start(mode: ReplicationMode, options: { strict?: boolean } = {}): Promise<LocalPair> {
     const root = await ownedDir(os.tmpdir(), 'lb-pair-');
     const [portA, portB] = [await freePort(), await freePort()];
     const a = await LocalNode.initPrimary('a', path.join(root, 'a'), portA);
@@ -52,7 +55,7 @@ export class LocalPair {
     await migrateDatabase(a.url(DATABASE));
     const b = await LocalNode.initStandby('b', path.join(root, 'b'), portB, a, standbySettings(mode));
     await b.start();
-    const pair = new LocalPair(mode, root, [a, b], a, b);
+    const pair = new LocalPair(mode, options.strict ?? true, root, [a, b], a, b);
     if (mode === 'sync') await admin(a, async (c) => void (await c.query(`ALTER SYSTEM SET synchronous_standby_names = '*'`)));
     await admin(a, (c) => c.query('SELECT pg_reload_conf()'));
     await pair.caughtUp();
@@ -102,6 +105,7 @@ export class LocalPair {
     await this.standby.promote();
     const promotedMs = performance.now() - crashed;
     [this.primary, this.standby] = [this.standby, this.primary];
+    if (this.mode === 'sync' && !this.strict) await this.setSynchronous(false);
     return { promotedMs };
   }
 
@@ -114,7 +118,16 @@ export class LocalPair {
     const index = this.nodes.indexOf(old) as 0 | 1;
     this.nodes[index] = again;
     this.standby = again;
+    if (this.mode === 'sync' && !this.strict) await this.setSynchronous(true);
     await this.caughtUp();
+  }
+
+  /** Whether the primary waits for a standby at commit (`sync` mode's setting, or none while it has no standby). */
+  private async setSynchronous(on: boolean): Promise<void> {
+    await admin(this.primary, async (c) => {
+      await c.query(on ? `ALTER SYSTEM SET synchronous_standby_names = '*'` : `ALTER SYSTEM SET synchronous_standby_names = ''`);
+      await c.query('SELECT pg_reload_conf()');
+    });
   }
 
   async stop(): Promise<void> {
