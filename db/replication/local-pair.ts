@@ -123,7 +123,7 @@ export class LocalPair {
   }
 
   /** Whether the primary waits for a standby at commit (`sync` mode's setting, or none while it has no standby). */
-  private async setSynchronous(on: boolean): Promise<void> {
+  async setSynchronous(on: boolean): Promise<void> {
     await admin(this.primary, async (c) => {
       await c.query(on ? `ALTER SYSTEM SET synchronous_standby_names = '*'` : `ALTER SYSTEM SET synchronous_standby_names = ''`);
       await c.query('SELECT pg_reload_conf()');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommitOutcomeUnknownError } from '../../db/node-client';
 import { createPool } from '../../db/pool';
 import { admin, LocalPair } from '../../db/replication/local-pair';
+import { readReplicationState } from '../../db/replication-state';
 import { LeaseAuthority } from '../../lib/lease/authority';
 import { fenceFor } from '../../lib/lease/fence';
 import { claimOccurrence } from '../../lib/lease/occurrences';
@@ -32,6 +33,26 @@ describe('failover with synchronous replication', () => {
   afterAll(async () => {
     await pool?.end();
     await pair?.stop();
+  });
+
+  it('each node says what protects the authority: the primary its generation and synchronous standby, the standby its lag', async () => {
+    await new Holder(pool, 'sync-state').acquire(); // a commit for the standby to replay (its lag is dated from the last one)
+    await pair.caughtUp();
+    expect(await readReplicationState(pool)).toMatchObject({
+      node: 'node-1',
+      role: 'primary',
+      generation: 0,
+      standbys: { synchronous: 1, asynchronous: 0 },
+      synchronousCommit: 'on',
+    });
+    const standbyReads = createPool(pair.url.replace('read-write', 'standby'), { applicationName: 'failover-sync-reader', readOnly: true });
+    try {
+      const standby = await readReplicationState(standbyReads);
+      expect(standby).toMatchObject({ node: 'node-2', role: 'standby', generation: null, caughtUp: true, standbys: null });
+      expect(standby.replayLagMs).toBeGreaterThanOrEqual(0);
+    } finally {
+      await standbyReads.end();
+    }
   });
 
   it('a commit wait cancelled by someone else is an unknown outcome — acquire, renew, release and a fenced write alike', async () => {
