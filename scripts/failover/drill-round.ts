@@ -46,10 +46,32 @@ async function poll<T>(read: () => Promise<T | null>, timeoutMs: number, what: s
   }
 }
 
+/** The holder once its tenure is settled: the same holder and epoch for 2 s, renewing, and leading by its own account. */
+async function settledHolder(ctx: RoundContext): Promise<SchedulerProcess> {
+  let last = '';
+  let since = performance.now();
+  return poll(
+    async () => {
+      const { rows } = await ctx.db.query<{ holder: string; epoch: number; fresh: boolean }>(
+        `SELECT holder, epoch::float8 AS epoch, renewed_at > clock_timestamp() - interval '1500 milliseconds' AS fresh FROM leases WHERE name = $1`,
+        [ctx.lease],
+      );
+      const row = rows[0];
+      const key = row ? `${row.holder}/${row.epoch}` : '';
+      if (key !== last) [last, since] = [key, performance.now()];
+      const process = ctx.schedulers.find((s) => s.token === row?.holder);
+      const leading = process?.lines.findLast((l) => l.event === 'acquired' || l.event === 'lost' || l.event === 'held');
+      const settled = row?.fresh && performance.now() - since >= 2_000 && leading?.event === 'acquired' && leading.epoch === row.epoch;
+      return settled ? process! : null;
+    },
+    60_000,
+    'settled holder',
+  );
+}
+
 export async function runRound(ctx: RoundContext): Promise<RoundResult> {
   const { pair, db, lease, schedulers } = ctx;
-  const holder = (await db.query<{ holder: string }>('SELECT holder FROM leases WHERE name = $1', [lease])).rows[0]!.holder;
-  const leader = schedulers.find((s) => s.token === holder)!;
+  const leader = await settledHolder(ctx);
   const other = schedulers.find((s) => s !== leader)!;
   const grantsBefore = ctx.grants.length;
   let measured: Omit<RoundResult, 'granted' | 'stale'> | null = null;
@@ -84,12 +106,11 @@ export async function runRound(ctx: RoundContext): Promise<RoundResult> {
   });
 
   // The resumed leader's write with its old fence, and anything more it sends with that epoch.
+  // Its refusal is logged before it is reported: in strict mode that commit waits for the rejoining standby.
   const epoch = Number(paused.epoch);
-  await leader
-    .waitFor((l) => l.event === 'lost' || (l.event === 'write_rejected' && l.epoch === epoch && leader.lines.indexOf(l) >= linesBefore), 30_000)
-    .catch(() => null);
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
   await rejoined;
+  await leader.waitFor((l) => l.event === 'write_rejected' && l.epoch === epoch && leader.lines.indexOf(l) >= linesBefore, 15_000).catch(() => null);
+  await new Promise((resolve) => setTimeout(resolve, 500));
   if (pair.mode === 'async') await pair.rejoin();
   const refused = leader.lines.filter((l, i) => i >= linesBefore && l.event === 'write_rejected' && l.epoch === epoch).length;
   const accepted = Number(
