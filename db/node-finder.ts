@@ -107,11 +107,12 @@ export class NodeFinder {
   /**
    * The node to connect to: the known one, else the result of the next round
    * of probes — waiting out the backoff, but not past `deadline` (epoch ms).
-   * A single node with target `any` needs no probe.
+   * A single node needs no probe: there is no other to choose, and each
+   * connection checks its node for itself.
    */
   async find(deadline: number): Promise<DatabaseNode> {
     if (this.known) return this.known;
-    if (this.nodes.length === 1 && this.target === 'any') return this.settle(this.nodes[0]!);
+    if (this.nodes.length === 1) return this.settle(this.nodes[0]!);
     for (;;) {
       const wait = this.nextRoundAt - Date.now();
       if (wait > 0) {

@@ -73,6 +73,13 @@ describe('which node a pool uses', () => {
     expect(String(error)).not.toMatch(/timeout|terminated/i);
   });
 
+  it('a single node is used without a probe: each connection checks it for itself', async () => {
+    const c = cluster({ 'node-1': STANDBY });
+    const single = parseDatabaseUrl('postgres://u@a:1/db').nodes;
+    expect((await new NodeFinder(single, 'read-write', { probe: c.probe }).find(Date.now() + 1_000)).id).toBe('node-1');
+    expect(c.probes).toEqual([]);
+  });
+
   it('prefer-standby takes a standby, else any node that answers', async () => {
     const c = cluster({ 'node-1': PRIMARY, 'node-2': STANDBY });
     expect((await new NodeFinder(nodes, 'prefer-standby', { probe: c.probe }).find(Date.now() + 1_000)).id).toBe('node-2');

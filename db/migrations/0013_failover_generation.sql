@@ -50,30 +50,34 @@ LANGUAGE sql VOLATILE AS $$
 $$;
 --> statement-breakpoint
 
--- The epoch of a grant after `previous` (null: the lease's first) in `generation` (epochAfter,
--- lib/status/epoch.ts). Refuses (LB003) a previous epoch of a later generation, and a generation's
--- 999,999,999th grant of one lease: moving into the next generation's numbers could repeat an epoch
--- after a failover to it.
-CREATE FUNCTION leaseboard_epoch_after(previous bigint, generation bigint) RETURNS bigint
-LANGUAGE plpgsql IMMUTABLE AS $$
-DECLARE
-  span constant bigint := 1000000000;
+-- Refuses a grant (LB003): `previous` is of a later generation than this node's, or its generation's last.
+CREATE FUNCTION leaseboard_epoch_refused(previous bigint, generation bigint) RETURNS bigint
+LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
-  IF previous IS NULL OR previous / span < generation THEN
-    RETURN generation * span + 1;
-  END IF;
-  IF previous / span > generation THEN
+  IF previous / 1000000000 > generation THEN
     RAISE EXCEPTION 'leaseboard epoch: epoch % is of generation %, after this database''s generation %: run the migrator (leaseboard_align_generation)',
-      previous, previous / span, generation USING ERRCODE = 'LB003';
+      previous, previous / 1000000000, generation USING ERRCODE = 'LB003';
   END IF;
-  IF previous % span = span - 1 THEN
-    RAISE EXCEPTION 'leaseboard epoch: generation % has no epoch left after %', generation, previous USING ERRCODE = 'LB003';
-  END IF;
-  RETURN previous + 1;
+  RAISE EXCEPTION 'leaseboard epoch: generation % has no epoch left after %', generation, previous USING ERRCODE = 'LB003';
 END $$;
 --> statement-breakpoint
 
--- What a grant calls (lib/lease/sql.ts ACQUIRE_SQL): the next epoch on this node, now.
+-- The epoch of a grant after `previous` (null: the lease's first) in `generation` (epochAfter,
+-- lib/status/epoch.ts): the generation's first when `previous` is older, else `previous` + 1. Refused
+-- for a previous epoch of a later generation, and after a generation's 999,999,999th grant of one
+-- lease: moving into the next generation's numbers could repeat an epoch after a failover to it.
+-- Plain SQL, so the planner inlines it into the grant (the refusal is a call only where it is taken).
+CREATE FUNCTION leaseboard_epoch_after(previous bigint, generation bigint) RETURNS bigint
+LANGUAGE sql VOLATILE AS $$
+  SELECT CASE
+    WHEN previous IS NULL OR previous / 1000000000 < generation THEN generation * 1000000000 + 1
+    WHEN previous / 1000000000 > generation OR previous % 1000000000 = 999999999 THEN leaseboard_epoch_refused(previous, generation)
+    ELSE previous + 1
+  END
+$$;
+--> statement-breakpoint
+
+-- The next epoch on this node, now (for other callers; the grant computes the generation once per statement).
 CREATE FUNCTION leaseboard_next_epoch(previous bigint) RETURNS bigint
 LANGUAGE sql VOLATILE AS $$
   SELECT leaseboard_epoch_after(previous, leaseboard_generation())
