@@ -13,7 +13,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['lib/**/*.unit.test.ts', 'scripts/**/*.unit.test.ts'] },
+        test: { name: 'unit', include: ['lib/**/*.unit.test.ts', 'db/**/*.unit.test.ts', 'scripts/**/*.unit.test.ts'] },
       },
       {
         extends: true,

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
+import { connectWriter } from './pool';
 import { ensureReaderRole, READER_ROLE } from './reader-role';
 
 /** Arbitrary constant shared by every Leaseboard migrator ('LBMIGRAT' as int). */
@@ -22,13 +22,18 @@ export class MigrationError extends Error {
   }
 }
 
-/** Applies the migrations, then sets up the status service's read-only role where permitted (./reader-role.ts). */
+/**
+ * Applies the migrations on the node that accepts writes (the connection string may list several),
+ * aligns the failover generation with the epochs granted (migration failover_generation: after
+ * pg_upgrade or a restore the timeline starts again at 1), then sets up the status service's
+ * read-only role where permitted (./reader-role.ts).
+ */
 export async function migrateDatabase(url: string, log: (line: string) => void = () => {}): Promise<void> {
-  const client = new pg.Client({ connectionString: url, application_name: 'leaseboard-migrate' });
-  await client.connect();
+  const client = await connectWriter(url, 'leaseboard-migrate');
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    await client.query('SELECT leaseboard_align_generation()');
     const reader = await ensureReaderRole(client);
     if (reader.kind === 'not_permitted')
       log(

@@ -3,8 +3,25 @@
  * `application_name` (so tests can count its connections in pg_stat_activity)
  * and carries a statement timeout, so a stuck database yields an error, never a
  * hang. Callers own the pool and must `end()` it.
+ *
+ * The connection string may list several nodes as libpq does
+ * (`postgres://h1:5432,h2:5432/db?target_session_attrs=read-write`, ./url.ts).
+ * A writing pool connects only to a node that accepts writes, whatever the
+ * string asks; a read-only pool follows `target_session_attrs` (its sessions
+ * are read-only themselves, so `read-write` there means the primary). Each
+ * pool finds its node itself and looks again, with backoff, when a connection
+ * finds it unfit (./node-finder.ts, ./node-client.ts).
+ *
+ * Commit waits: a statement's wait for a synchronous standby is never ended
+ * by a cancel of ours. PostgreSQL does not let `statement_timeout` end it; the
+ * client-side `query_timeout` gives up on the answer (an unknown outcome) and
+ * the pool then closes that connection. A writer's statement answered with a
+ * warning (a commit wait someone else cancelled) fails as an unknown outcome.
  */
 import pg from 'pg';
+import { NodeClient, type NodeClientConfig } from './node-client';
+import { NodeFinder } from './node-finder';
+import { type DatabaseNode, parseDatabaseUrl, type TargetSessionAttrs } from './url';
 
 export interface PoolOptions {
   /** Shown in pg_stat_activity; no hostnames, PIDs or secrets. Default `leaseboard`. */
@@ -22,6 +39,8 @@ export interface PoolOptions {
    * connection, loudly). Default false.
    */
   readOnly?: boolean | { role: string | null };
+  /** Told of every change of the node the pool uses (null: looking for one). Ids only, never hosts. */
+  onNodeChange?: (node: DatabaseNode | null) => void;
 }
 
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -40,21 +59,54 @@ function startupOptions(options: PoolOptions): string {
   return settings.map((setting) => `-c ${setting}`).join(' ');
 }
 
+/** What a pool's node must be: writers always a node that accepts writes; readers as the string asks. */
+function requirementOf(target: TargetSessionAttrs, readOnly: boolean): TargetSessionAttrs {
+  if (!readOnly) return 'read-write';
+  // A read-only session never is read-write itself: the string's wish is the primary.
+  return target === 'read-write' ? 'primary' : target === 'read-only' ? 'any' : target;
+}
+
 export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: url,
+  const { nodes, target } = parseDatabaseUrl(url);
+  const readOnly = Boolean(options.readOnly);
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const finder = new NodeFinder(nodes, requirementOf(target, readOnly), { probeTimeoutMs: Math.min(2_000, connectTimeoutMs), onChange: options.onNodeChange });
+  const config: NodeClientConfig & pg.PoolConfig = {
+    Client: NodeClient as unknown as typeof pg.Client,
+    finder,
+    vouchCommits: !readOnly,
+    connectionString: nodes[0]!.url,
     application_name: options.applicationName ?? 'leaseboard',
     options: startupOptions(options),
     statement_timeout: options.statementTimeoutMs ?? 5_000,
     query_timeout: (options.statementTimeoutMs ?? 5_000) + 1_000,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    connectionTimeoutMillis: connectTimeoutMs,
     max: options.max ?? 10,
     idleTimeoutMillis: 10_000,
-  });
+  };
+  const pool = new pg.Pool(config);
   // An idle client's error (server restart, network cut) must not crash the
   // process: the next query on a fresh client reports it to its caller.
   pool.on('error', () => {});
+  // A client whose node proved unfit (read-only, shutting down) is not reused.
+  pool.on('release', (error, client) => {
+    if (!error && (client as unknown as NodeClient).retired) void client.end();
+  });
   return pool;
+}
+
+/** One writing connection (the migrator's), to a node that accepts writes. */
+export async function connectWriter(url: string, applicationName: string): Promise<pg.Client> {
+  const { nodes } = parseDatabaseUrl(url);
+  const client = new NodeClient({
+    finder: new NodeFinder(nodes, 'read-write'),
+    vouchCommits: true,
+    connectionString: nodes[0]!.url,
+    application_name: applicationName,
+    connectionTimeoutMillis: 10_000,
+  });
+  await client.connect();
+  return client;
 }
 
 /**

@@ -56,6 +56,7 @@ export const leases = pgTable(
     ttlMs: integer('ttl_ms').notNull(),
     releasedAt: ts('released_at'),
     /** The previous tenure, as the granting statement found it under its row lock (for the lease event). */
+    previousEpoch: epochCol('previous_epoch'),
     previousHolder: text('previous_holder'),
     previousEndedAt: ts('previous_ended_at'),
     previousReleased: boolean('previous_released'),
@@ -69,6 +70,8 @@ export const leases = pgTable(
   },
   (t) => [
     check('leases_epoch_positive', sql`${t.epoch} > 0`),
+    // Epochs travel as JavaScript numbers (API, metrics, the archive): exact below 2^53.
+    check('leases_epoch_exact_in_js', sql`${t.epoch} < 9007199254740992`),
     check('leases_ttl_range', sql`${t.ttlMs} BETWEEN ${sql.raw(String(LEASE_TTL_RANGE_MS.floor))} AND ${sql.raw(String(LEASE_TTL_RANGE_MS.ceiling))}`),
   ],
 );
@@ -427,4 +430,19 @@ export const statusResets = pgTable(
     changeXid: changeXid(),
   },
   (t) => [check('status_resets_one_row', sql`${t.id}`)],
+);
+
+/**
+ * One row: what is added to the timeline to make the failover generation, the
+ * high part of every epoch granted (migration failover_generation, lib/status/epoch.ts).
+ * 0 until a timeline restarts below the epochs already granted (pg_upgrade, a
+ * logical restore); the migrator then raises it (`leaseboard_align_generation()`).
+ */
+export const generationBase = pgTable(
+  'leaseboard_generation_base',
+  {
+    id: boolean('id').primaryKey().default(true),
+    base: bigint('base', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('leaseboard_generation_base_one_row', sql`${t.id}`), check('leaseboard_generation_base_not_negative', sql`${t.base} >= 0`)],
 );

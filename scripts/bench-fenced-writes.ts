@@ -125,7 +125,7 @@ async function renewalsDuringWrites(url: string, lease: string, fence: ReturnTyp
       return client;
     }),
   );
-  const { rows } = await renewer.query('SELECT holder, epoch::int FROM leases WHERE name = $1', [lease]);
+  const { rows } = await renewer.query('SELECT holder, epoch::float8 AS epoch FROM leases WHERE name = $1', [lease]);
   const grant = { name: lease, holder: rows[0].holder as string, epoch: rows[0].epoch as number };
   const authority = new LeaseAuthority(renewer);
   const sample = async (ms: number) => {

@@ -12,9 +12,16 @@
  * Every bare statement stamps change_xid as the library does (the status
  * service's change stamp), so neither side pays the stamping trigger.
  * Env: BENCH_SECONDS (per figure), BENCH_BATCH_CLIENTS (32), BENCH_BATCH_LEASES (50).
+ *
+ * `-- --sync-standby`: the same figures twice on one primary built from this
+ * machine's PostgreSQL binaries (db/replication), first alone (its standby
+ * stopped, commits wait for nobody), then with a synchronous standby (every
+ * commit waits for it), each on a fresh database, and the ratios between the two.
  */
 import os from 'node:os';
 import pg from 'pg';
+import { migrateDatabase } from '../db/migrate';
+import { admin, LocalPair } from '../db/replication/local-pair';
 import { createTestDatabase } from '../db/testing/test-database';
 import { LeaseAuthority, leaseTerms, newInstanceToken } from '../lib/lease';
 import { benchFencedWrites } from './bench-fenced-writes';
@@ -63,11 +70,49 @@ async function timed(clients: pg.Client[], op: (client: pg.Client, index: number
   return count / ((performance.now() - started) / 1000);
 }
 
+interface SuiteFigures {
+  /** Library renewals/s at each client count. */
+  renew: Map<number, number>;
+}
+
 async function main() {
+  if (process.argv.includes('--sync-standby')) return syncStandby();
   const database = await createTestDatabase(() => {});
-  const all: pg.Client[] = [];
   try {
-    const version = new pg.Client(database.url);
+    await suite(database.url, process.env.DATABASE_URL ? 'DATABASE_URL server' : 'embedded');
+  } finally {
+    await database.drop();
+  }
+}
+
+/** The suite on one primary alone, then with a synchronous standby: each on a fresh database of that primary. */
+async function syncStandby(): Promise<void> {
+  const pair = await LocalPair.start('sync');
+  try {
+    const fresh = async (name: string) => {
+      await admin(pair.primary, (c) => c.query(`CREATE DATABASE ${name}`));
+      await migrateDatabase(pair.primary.url(name));
+      return pair.primary.url(name);
+    };
+    await pair.detachStandby();
+    await pair.setSynchronous(false);
+    const alone = await suite(await fresh('bench_alone'), 'a primary alone (its standby stopped)');
+    await pair.setSynchronous(true);
+    await pair.standby.start();
+    await pair.caughtUp();
+    const synced = await suite(await fresh('bench_sync'), 'the same primary with a synchronous standby (synchronous_standby_names = *)');
+    console.log('\nsynchronous standby / alone, library renewals/s:');
+    for (const [clients, rate] of synced.renew) console.log(`  ${clients} clients: ${(rate / alone.renew.get(clients)!).toFixed(2)}×`);
+  } finally {
+    await pair.stop();
+  }
+}
+
+async function suite(url: string, where: string): Promise<SuiteFigures> {
+  const all: pg.Client[] = [];
+  const figures: SuiteFigures = { renew: new Map() };
+  try {
+    const version = new pg.Client(url);
     await version.connect();
     const server = (await version.query('SHOW server_version')).rows[0].server_version;
     await version.end();
@@ -75,13 +120,13 @@ async function main() {
       .loadavg()
       .map((x) => x.toFixed(2))
       .join(' ');
-    console.log(`bench:lease — PostgreSQL ${server} (${process.env.DATABASE_URL ? 'DATABASE_URL server' : 'embedded'}), ${SECONDS} s per figure`);
+    console.log(`\nbench:lease — PostgreSQL ${server} (${where}), ${SECONDS} s per figure`);
     console.log(`machine: ${os.cpus().length} cores, load average ${load} (1/5/15 min) at start\n`);
     console.log('clients | renew lib/s | renew bare/s | ratio | acquire lib/s | acquire bare/s | ratio');
     for (const n of CLIENTS) {
       const clients = await Promise.all(
         Array.from({ length: n }, async () => {
-          const client = new pg.Client({ connectionString: database.url, application_name: 'leaseboard-bench' });
+          const client = new pg.Client({ connectionString: url, application_name: 'leaseboard-bench' });
           await client.connect();
           all.push(client);
           return client;
@@ -107,6 +152,7 @@ async function main() {
         client.query({ name: 'bare_acquire', text: BARE_ACQUIRE, values: [`bench-acq-bare-${n}`, tokens[i], 1_000] }),
       );
       const acquireLib = await timed(clients, (_client, i) => authorities[i]!.acquire(leaseTerms({ name: `bench-acq-lib-${n}`, ttlMs: 1_000 }), tokens[i]!));
+      figures.renew.set(n, renewLib);
       const f = (x: number) => Math.round(x).toLocaleString('en-US').padStart(12);
       console.log(
         `${String(n).padStart(7)} | ${f(renewLib)} | ${f(renewBare)} | ${(renewLib / renewBare).toFixed(2)}× | ${f(acquireLib)} | ${f(acquireBare)} | ${(acquireLib / acquireBare).toFixed(2)}×`,
@@ -114,8 +160,8 @@ async function main() {
     }
     console.log('\nrenew lib = LeaseAuthority.renew (one statement, keeping the renewal-gap bucket on the row); bare = the conditional UPDATE alone.');
     console.log('acquire lib = LeaseAuthority.acquire (grant, lease event and the explanation of a refusal in one statement); bare = the upsert alone.');
-    await benchBatchedRenewals(database.url, all);
-    await benchFencedWrites(database.url, timed, [1, 8]);
+    await benchBatchedRenewals(url, all);
+    await benchFencedWrites(url, timed, [1, 8]);
     console.log('\nfenced = writeFenced into plan_items: leaseboard_fence() (share lock, check) + the statement-level trigger over the new rows;');
     console.log(
       'bare = the same INSERT into a twin table without triggers or check; row-trigger = the twin with a per-row check trigger (the alternative not taken).',
@@ -128,8 +174,8 @@ async function main() {
     );
   } finally {
     await Promise.all(all.map((client) => client.end()));
-    await database.drop();
   }
+  return figures;
 }
 
 /** 32 clients × 50 leases: one statement per client renews its 50 leases. */

@@ -32,7 +32,7 @@ async function main() {
     let attempted = 0;
     let accepted = 0;
     for (let run = 0; run < RUNS; run++) {
-      const { rows } = await pool.query('SELECT holder, epoch::int FROM leases WHERE name = $1', [lease]);
+      const { rows } = await pool.query('SELECT holder, epoch::float8 AS epoch FROM leases WHERE name = $1', [lease]);
       const epoch = rows[0].epoch as number;
       const owner = processes.find((p) => p.token === rows[0].holder)!;
       const other = processes.find((p) => p !== owner)!;

@@ -142,7 +142,8 @@ export function createArchiveServer(archive: Archive, onDecision: (decision: Dec
     }
     if (req.method !== 'PUT' || key === undefined) return send(res, 405, error('method_not_allowed', 'PUT an object, or GET'));
     const epochHeader = req.headers['leaseboard-epoch'];
-    const epoch = typeof epochHeader === 'string' && /^\d{1,15}$/.test(epochHeader) ? Number(epochHeader) : 0;
+    // Epochs are below 2^53 (lib/status/epoch.ts): a generation's epochs run to 16 digits.
+    const epoch = typeof epochHeader === 'string' && /^\d{1,16}$/.test(epochHeader) && Number.isSafeInteger(Number(epochHeader)) ? Number(epochHeader) : 0;
     if (epoch < 1) return send(res, 400, error('bad_epoch', "Leaseboard-Epoch: the writer's epoch, a positive integer"));
     const idempotencyHeader = req.headers['idempotency-key'];
     const idempotencyKey = typeof idempotencyHeader === 'string' && idempotencyHeader.length > 0 ? idempotencyHeader.slice(0, 300) : null;

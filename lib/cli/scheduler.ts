@@ -86,8 +86,14 @@ export async function run(argv: string[]): Promise<void> {
     db: pool,
     readDb,
     onEvent: (event: RuntimeEvent) => print(event),
-    // The drill's pause is real: this process stops itself; whoever armed it sends SIGCONT.
-    pause: async () => void process.kill(process.pid, 'SIGSTOP'),
+    // The drill's pause is real: this process stops itself; whoever armed it sends SIGCONT. Once
+    // resumed, it first takes in what its sockets said meanwhile (a database failover closes them:
+    // a timer, so the event loop polls them at least once), so the held write — its fence unchanged —
+    // goes to whichever node is the primary now, as a retried write would.
+    pause: async () => {
+      process.kill(process.pid, 'SIGSTOP');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    },
   });
   let stopping = false;
   const shutdown = async () => {

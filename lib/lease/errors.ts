@@ -1,4 +1,6 @@
 /** Typed lease errors: a `lease:` prefix, the operation, and the cause kept. */
+import { isCommitOutcomeUnknown } from '../../db/node-client';
+
 export class LeaseStoreError extends Error {
   constructor(
     readonly operation: string,
@@ -10,15 +12,26 @@ export class LeaseStoreError extends Error {
   }
 }
 
-/** True for errors whose outcome at the server is unknown (timeouts, dropped connections). */
+/**
+ * True for errors whose outcome at the server is unknown: the statement may
+ * have committed. A client-side deadline (the answer never came), a
+ * connection lost or a server shutting down mid-statement, a cancelled
+ * statement, and a commit whose wait for a synchronous standby was cancelled
+ * (committed on the primary, perhaps not on the standby: db/node-client.ts).
+ * The caller suspects itself; everyone else sees the row only if it committed,
+ * and then treats it as given until it expires.
+ * Known failures, never unknown: a connection refused, or no node that
+ * accepts writes (db/node-finder.ts) — nothing was sent.
+ */
 export function isUnknownOutcome(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  if (isCommitOutcomeUnknown(error)) return true;
   const code = (error as { code?: string }).code;
+  if (code === 'ECONNREFUSED') return false;
   return (
     /timeout|terminated|Connection terminated|ECONNRESET|EPIPE/i.test(error.message) ||
     code === '57014' /* query_canceled (statement_timeout) */ ||
     code === 'ECONNRESET' ||
-    code === 'ECONNREFUSED' ||
     code === '57P01' /* admin_shutdown */
   );
 }

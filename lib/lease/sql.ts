@@ -12,7 +12,13 @@
 /**
  * Acquire or take over: $1 name, $2 holder, $3 label, $4 ttl ms.
  * Grants only when no row exists, or the row is released or expired, and the
- * operator has not disabled the lease; a grant over an existing row is epoch+1.
+ * operator has not disabled the lease. The epoch is `leaseboard_epoch_after`'s
+ * (migration failover_generation, lib/status/epoch.ts) in this node's failover
+ * generation, read once (`c`): the previous epoch + 1 within the generation,
+ * else the generation's first — so a grant after a promotion outranks every
+ * grant before it, even those the promoted node never received. The insert's
+ * epoch is the generation's first, so the update reads the generation from
+ * `excluded`. The epoch it ended is `previous_epoch` (never epoch − 1).
  * Competing statements serialise on the row lock and re-check the condition
  * on the newest row version, so at most one wins each epoch.
  * Returns one row: `granted` with the new epoch, or — to explain a refusal —
@@ -20,29 +26,31 @@
  * plain read would see this statement's older snapshot) and the intent.
  */
 export const ACQUIRE_SQL = `
-WITH c AS (SELECT clock_timestamp() AS now),
+WITH c AS (SELECT clock_timestamp() AS now, leaseboard_generation() AS generation),
   intent AS (SELECT disabled, by, reason FROM scheduler_intents WHERE lease = $1 AND disabled),
   latest AS (SELECT epoch, holder, expires_at, released_at FROM leases WHERE name = $1 FOR SHARE),
   done AS (
     INSERT INTO leases AS l (name, holder, holder_label, epoch, acquired_at, renewed_at, expires_at, ttl_ms)
-    SELECT $1, $2, $3, 1, c.now, c.now, c.now + $4::int * interval '1 millisecond', $4::int FROM c
+    SELECT $1, $2, $3, leaseboard_epoch_after(NULL, c.generation), c.now, c.now, c.now + $4::int * interval '1 millisecond', $4::int FROM c
     WHERE NOT EXISTS (SELECT 1 FROM intent)
     ON CONFLICT (name) DO UPDATE SET
-      holder = excluded.holder, holder_label = excluded.holder_label, epoch = l.epoch + 1,
+      holder = excluded.holder, holder_label = excluded.holder_label, epoch = leaseboard_epoch_after(l.epoch, excluded.epoch / 1000000000),
       acquired_at = excluded.acquired_at, renewed_at = excluded.renewed_at, expires_at = excluded.expires_at,
       ttl_ms = excluded.ttl_ms, released_at = NULL,
       -- SET sees the row version the lock was taken on, so these name the
       -- tenure this grant really ends, even if a competitor moved it since our snapshot.
-      previous_holder = l.holder, previous_ended_at = COALESCE(l.released_at, l.expires_at),
+      previous_epoch = l.epoch, previous_holder = l.holder, previous_ended_at = COALESCE(l.released_at, l.expires_at),
       previous_released = l.released_at IS NOT NULL, previous_renewed_at = l.renewed_at,
       gap_bucket = NULL, gap_bucket_max_ms = NULL, gap_bucket_renewals = NULL
     WHERE l.released_at IS NOT NULL OR l.expires_at <= excluded.acquired_at
-    RETURNING l.epoch, l.acquired_at, l.expires_at, l.previous_holder, l.previous_ended_at, l.previous_released, l.previous_renewed_at
+    RETURNING l.epoch, l.acquired_at, l.expires_at, l.previous_epoch, l.previous_holder, l.previous_ended_at, l.previous_released,
+              l.previous_renewed_at
   ),
   event AS (
+    -- The first grant of a lease inserted its row: no previous epoch (the row's previous_* are null).
     INSERT INTO lease_events (lease, kind, epoch, holder, holder_label, at, previous_epoch, previous_holder, previous_ended_at, last_renewed_at)
-    SELECT $1, CASE WHEN done.epoch = 1 OR done.previous_released THEN 'acquired' ELSE 'taken_over' END,
-           done.epoch, $2, $3, done.acquired_at, NULLIF(done.epoch - 1, 0), done.previous_holder, done.previous_ended_at,
+    SELECT $1, CASE WHEN done.previous_epoch IS NULL OR done.previous_released THEN 'acquired' ELSE 'taken_over' END,
+           done.epoch, $2, $3, done.acquired_at, done.previous_epoch, done.previous_holder, done.previous_ended_at,
            CASE WHEN done.previous_released THEN NULL ELSE done.previous_renewed_at END
     FROM done
   )

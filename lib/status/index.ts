@@ -11,4 +11,5 @@ export { SILENCE_FACTOR, reportBreak, reportBreakSql, silenceAfterMs, type Repor
 export { HEALTH_SEVERITY, compareHealth, deriveHealth, healthRank, worstHealth, zeroCounts } from './health';
 export { formatAgo, formatClock, formatDuration, formatIn, formatPercent } from './format';
 export { StatusInputError } from './time';
+export { EPOCH_SPAN, epochAfter, formatEpoch, generationOf, tenureOf, type EpochAfter } from './epoch';
 export type * from './types';

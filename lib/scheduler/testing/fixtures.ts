@@ -44,7 +44,7 @@ export interface LeaseRowView {
 
 export async function leaseRow(db: Pick<pg.Pool, 'query'>, lease: string): Promise<LeaseRowView | null> {
   const { rows } = await db.query(
-    `SELECT holder, epoch::int, extract(epoch FROM renewed_at) * 1000 AS renewed_ms,
+    `SELECT holder, epoch::float8 AS epoch, extract(epoch FROM renewed_at) * 1000 AS renewed_ms,
             released_at IS NULL AND expires_at > clock_timestamp() AS live FROM leases WHERE name = $1`,
     [lease],
   );
@@ -54,7 +54,7 @@ export async function leaseRow(db: Pick<pg.Pool, 'query'>, lease: string): Promi
 
 export async function summaryRow(db: Pick<pg.Pool, 'query'>, lease: string) {
   const { rows } = await db.query(
-    `SELECT epoch::int, last_seq, cursor::float8 AS cursor, in_flight, gap_reason,
+    `SELECT epoch::float8 AS epoch, last_seq, cursor::float8 AS cursor, in_flight, gap_reason,
             extract(epoch FROM last_report_at) * 1000 AS last_report_ms FROM progress_summaries WHERE lease = $1`,
     [lease],
   );
@@ -64,8 +64,9 @@ export async function summaryRow(db: Pick<pg.Pool, 'query'>, lease: string) {
 
 /**
  * Plan items of `lease` whose write time lies outside their epoch's tenure.
- * Tenures from lease_events: an epoch runs from its grant to the next grant's
- * previous_ended_at, its release, or (the current one) the lease row's end.
+ * Tenures from lease_events: an epoch runs from its grant to previous_ended_at
+ * of the grant that ended it (whose previous_epoch it is: after a failover
+ * that is not epoch + 1), its release, or (the current one) the lease row's end.
  */
 export async function planItemsOutsideTenure(db: Pick<pg.Pool, 'query'>, lease: string) {
   const { rows } = await db.query<{ outside: number; total: number }>(
@@ -73,7 +74,7 @@ export async function planItemsOutsideTenure(db: Pick<pg.Pool, 'query'>, lease: 
        SELECT e.epoch, e.at AS start,
               coalesce(n.previous_ended_at, r.at, CASE WHEN l.epoch = e.epoch THEN coalesce(l.released_at, l.expires_at) END) AS finish
        FROM lease_events e
-       LEFT JOIN lease_events n ON n.lease = e.lease AND n.epoch = e.epoch + 1 AND n.kind <> 'released'
+       LEFT JOIN lease_events n ON n.lease = e.lease AND n.previous_epoch = e.epoch AND n.kind <> 'released'
        LEFT JOIN lease_events r ON r.lease = e.lease AND r.epoch = e.epoch AND r.kind = 'released'
        JOIN leases l ON l.name = e.lease
        WHERE e.lease = $1 AND e.kind <> 'released')

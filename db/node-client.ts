@@ -1,0 +1,153 @@
+/**
+ * A node-postgres Client that connects to the node its NodeFinder names and
+ * checks, on its own connection, that the node meets the pool's requirement
+ * (pg.Pool's `Client` extension point; ./pool.ts builds the pools).
+ *
+ * Guarantees
+ * - It is connected only to a node that met the requirement when the session
+ *   began (PostgreSQL 14+ reports `in_hot_standby` and
+ *   `default_transaction_read_only` at startup; older servers are asked). A
+ *   writer is never connected to a node in recovery or a read-only node.
+ * - When its node turns out unfit — the connection is refused or lost, the
+ *   server shuts down, a statement is refused as read-only (SQLSTATE 25006) —
+ *   it tells the finder, which looks again before the next connection, and a
+ *   retired client is dropped by the pool instead of being reused.
+ * - With `vouchCommits`, a statement the server answered with a WARNING
+ *   (SQLSTATE class 01) fails with CommitOutcomeUnknownError instead of
+ *   succeeding: that is how PostgreSQL answers a commit whose wait for a
+ *   synchronous standby was cancelled — committed here, perhaps not on the
+ *   standby, so it may vanish at a failover (the text is translated; the
+ *   class is not). Our statements raise no other warning.
+ * Not guaranteed: that the node is still fit when a statement arrives — a
+ * standby promoted, a primary fenced read-only meanwhile: the statement is
+ * refused (25006) and the next connection goes elsewhere. A connection broken
+ * mid-statement leaves that statement's outcome unknown, as always.
+ */
+import pg from 'pg';
+import { meets, type NodeFinder, type NodeState } from './node-finder';
+import type { DatabaseNode } from './url';
+
+export class CommitOutcomeUnknownError extends Error {
+  readonly code = 'LEASEBOARD_COMMIT_UNKNOWN';
+  constructor(readonly warning: string) {
+    super(`database: the server warned while committing (${warning}); the outcome is unknown`);
+    this.name = 'CommitOutcomeUnknownError';
+  }
+}
+
+export function isCommitOutcomeUnknown(error: unknown): boolean {
+  return error instanceof CommitOutcomeUnknownError;
+}
+
+/** Errors after which this node is no place for the pool's sessions. */
+const UNFIT = new Set(['25006' /* read_only_sql_transaction */, '57P01' /* admin_shutdown */, '57P02' /* crash_shutdown */, '57P03' /* cannot_connect_now */]);
+
+export interface NodeClientConfig extends pg.ClientConfig {
+  finder: NodeFinder;
+  vouchCommits: boolean;
+}
+
+type Callback = (error: Error | null, result?: unknown) => void;
+
+export class NodeClient extends pg.Client {
+  /** The node this client is (or was last) connected to. */
+  node: DatabaseNode | null = null;
+  /** True once its node proved unfit: the pool ends it instead of reusing it. */
+  retired = false;
+  private readonly finder: NodeFinder;
+  private readonly vouchCommits: boolean;
+  private readonly deadlineMs: number;
+  private readonly reported = new Map<string, string>();
+  private warnings: string[] = [];
+  private endedByUs = false;
+
+  constructor(config: NodeClientConfig) {
+    super(config);
+    this.finder = config.finder;
+    this.vouchCommits = config.vouchCommits;
+    this.deadlineMs = config.connectionTimeoutMillis || 5_000;
+    this.connection.on('parameterStatus', (msg: { parameterName: string; parameterValue: string }) => this.reported.set(msg.parameterName, msg.parameterValue));
+    this.connection.on('notice', (msg: { code?: string; message?: string }) => {
+      if (msg.code?.startsWith('01')) this.warnings.push(msg.message ?? msg.code);
+    });
+    this.connection.on('errorMessage', (msg: { code?: string }) => {
+      if (msg.code && UNFIT.has(msg.code)) this.unfit();
+    });
+    // On the connection, not the client: this runs before the client reports the loss (and before a pool ends it).
+    this.connection.once('end', () => {
+      if (!this.endedByUs) this.unfit();
+    });
+  }
+
+  override connect(): Promise<pg.Client>;
+  override connect(callback: (error: Error | null, client?: pg.Client) => void): void;
+  override connect(callback?: (error: Error | null, client?: pg.Client) => void): Promise<pg.Client> | void {
+    const connecting = this.connectToNode().then(() => this);
+    if (!callback) return connecting;
+    connecting.then(
+      (client) => callback(null, client),
+      (error: Error) => callback(error),
+    );
+  }
+
+  override end(): Promise<void>;
+  override end(callback: (error: Error) => void): void;
+  override end(callback?: (error: Error) => void): Promise<void> | void {
+    this.endedByUs = true;
+    return callback ? super.end(callback) : super.end();
+  }
+
+  // One signature for all of pg's overloads: callback, promise, or a Submittable (passed through).
+  override query(...args: unknown[]): never {
+    const [config, values, callback] = args as [{ submit?: unknown }, unknown, unknown];
+    const base = pg.Client.prototype.query as (this: pg.Client, ...a: unknown[]) => unknown;
+    if (!this.vouchCommits || typeof config?.submit === 'function') return base.apply(this, args) as never;
+    const done = (typeof values === 'function' ? values : callback) as Callback | undefined;
+    const params = typeof values === 'function' ? undefined : values;
+    const seen = this.warnings.length;
+    const vouched = () => (this.warnings.length > seen ? new CommitOutcomeUnknownError(this.warnings.at(-1)!) : null);
+    if (done) return base.call(this, config, params, (error: Error | null, result: unknown) => done(error ?? vouched(), result)) as never;
+    return (base.call(this, config, params) as Promise<unknown>).then((result) => {
+      const unknown = vouched();
+      if (unknown) throw unknown;
+      return result;
+    }) as never;
+  }
+
+  private async connectToNode(): Promise<void> {
+    const node = await this.finder.find(Date.now() + this.deadlineMs);
+    this.node = node;
+    if (node.address) {
+      // The client was built before the node was known: point it there (every node shares the rest).
+      this.host = node.address.host;
+      this.port = node.address.port;
+      Object.assign((this as unknown as { connectionParameters: object }).connectionParameters, node.address);
+    }
+    try {
+      await super.connect();
+    } catch (error) {
+      this.unfit();
+      throw error;
+    }
+    const state = await this.sessionState();
+    if (!meets(this.finder.target, state)) {
+      this.unfit();
+      await this.end().catch(() => {});
+      throw new Error(`database: ${node.id} no longer meets target_session_attrs=${this.finder.target}`);
+    }
+  }
+
+  /** From the startup report (PostgreSQL 14+), else asked. */
+  private async sessionState(): Promise<NodeState> {
+    const standby = this.reported.get('in_hot_standby');
+    const readOnly = this.reported.get('default_transaction_read_only');
+    if (standby !== undefined && readOnly !== undefined) return { inRecovery: standby === 'on', readOnly: readOnly === 'on' };
+    const { rows } = await super.query<{ r: boolean; o: boolean }>(`SELECT pg_is_in_recovery() AS r, current_setting('transaction_read_only') = 'on' AS o`);
+    return { inRecovery: rows[0]!.r, readOnly: rows[0]!.o };
+  }
+
+  private unfit(): void {
+    this.retired = true;
+    if (this.node) this.finder.suspect(this.node);
+  }
+}
