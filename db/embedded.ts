@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,8 @@ export interface EmbeddedDatabase {
   /** Where the cluster's files are (the requested directory, or its fallback). */
   dir: string;
   stop(): Promise<void>;
+  /** Immediate shutdown (SIGQUIT to the postmaster): for when a graceful stop ran out of time. */
+  kill(): void;
 }
 
 interface Credentials {
@@ -53,6 +55,16 @@ function reachableDataRoot(dir: string, log: (line: string) => void): string {
   return fallback;
 }
 
+/** The postmaster's pid, from its lock file (first line), or null. */
+function postmasterPid(dataDir: string): number | null {
+  try {
+    const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Starts (initialising on first use) a PostgreSQL cluster under `dir`. */
 export async function startEmbeddedPostgres(dir: string, log: (line: string) => void = () => {}): Promise<EmbeddedDatabase> {
   const root = reachableDataRoot(path.resolve(dir), log);
@@ -77,5 +89,14 @@ export async function startEmbeddedPostgres(dir: string, log: (line: string) => 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
   const url = `postgres://${credentials.user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${port}/postgres`;
-  return { url, dir: root, stop: () => pg.stop() };
+  const kill = () => {
+    const pid = postmasterPid(dataDir);
+    if (pid === null) return;
+    try {
+      process.kill(pid, 'SIGQUIT');
+    } catch {
+      // already gone
+    }
+  };
+  return { url, dir: root, stop: () => pg.stop(), kill };
 }

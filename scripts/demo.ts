@@ -10,6 +10,12 @@
  * webhook receiver whose notifications are printed here, and the dashboard
  * delivers to it; otherwise it says how to install it.
  * Ctrl-C stops everything; a second run reuses the data.
+ *
+ * Stopping (SIGINT, SIGTERM, or whoever started it gone: reparented, or its
+ * stdout/stderr closed — lib/child/parent.ts): everything that holds a lease
+ * stops first, together (dashboard, schedulers, archive, Alertmanager), then
+ * the database; the whole stop has a deadline (STOP_DEADLINE_MS), after which
+ * it exits anyway and every child, its stdin closed, stops itself.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +26,7 @@ import { migrateDatabase } from '../db/migrate';
 import { createPool } from '../db/pool';
 import { startLocalAlertmanager } from '../lib/alerts/local/alertmanager';
 import { ArchiveProcess } from '../lib/archive/process';
+import { shutdownWithin, watchParent } from '../lib/child/parent';
 import { startControlServer } from '../lib/demo/control-server';
 import { ensureBuild, runDashboard } from '../lib/demo/next-build';
 import { type DemoSchedulerSpec, DemoSupervisor } from '../lib/demo/supervisor';
@@ -113,20 +120,30 @@ async function startDatabase(): Promise<{ url: string; stop(): Promise<void> }> 
   };
 }
 
+/** The whole stop: the leases' holders, then the database. Past it, children stop themselves (their stdin closes with this process). */
+const STOP_DEADLINE_MS = 10_000;
+
 async function main() {
   const database = await startDatabase();
-  let shuttingDown = false;
-  const cleanups: (() => Promise<unknown>)[] = [async () => database.stop(), async () => clearRunningDatabase()];
-  const shutdown = async (code: number) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    log('stopping…');
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`cleanup: ${String(error)}`));
-    log('stopped; nothing left running');
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
+  // What holds a lease or serves stops first, all together; the database last.
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const run = (steps: (() => Promise<unknown>)[]) => Promise.all(steps.map((step) => step().catch((error) => log(`cleanup: ${String(error)}`))));
+  const stop = shutdownWithin(
+    STOP_DEADLINE_MS,
+    async (why) => {
+      log(`stopping (${why})…`);
+      await run(cleanups);
+      await run([async () => clearRunningDatabase(), () => database.stop()]);
+      log('stopped; nothing left running');
+    },
+    log,
+  );
+  const shuttingDown = () => stop.started;
+  const shutdown = (code: number, why = 'failed') => stop(why, code);
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  // Started by a CI job or a supervisor that is gone (SIGKILLed, its pipes closed): stop too.
+  watchParent((why) => stop(`parent gone: ${why}`), { stdin: false });
   try {
     await migrateDatabase(database.url);
     const pool = createPool(database.url, { applicationName: 'leaseboard-demo' });
@@ -186,7 +203,7 @@ async function main() {
     });
     next.stdout.on('data', (chunk: Buffer) => process.stdout.write(`[dashboard] ${chunk}`));
     next.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[dashboard] ${chunk}`));
-    next.on('exit', (code) => !shuttingDown && (log(`dashboard exited (${code})`), void shutdown(1)));
+    next.on('exit', (code) => !shuttingDown() && (log(`dashboard exited (${code})`), shutdown(1, 'dashboard exited')));
     const nextExited = new Promise((resolve) => next.once('exit', resolve));
     cleanups.push(async () => {
       // A terminal's Ctrl-C may have stopped it already (signalCode set, exitCode null).
@@ -204,7 +221,7 @@ async function main() {
     );
   } catch (error) {
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
-    await shutdown(1);
+    shutdown(1);
   }
 }
 

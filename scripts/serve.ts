@@ -5,14 +5,18 @@
  * 127.0.0.1 — set HOST=0.0.0.0 deliberately to listen everywhere).
  * It also hosts Leaseboard's own jobs (lib/host/hosted-jobs.ts) when
  * DATABASE_URL is set. SIGTERM/SIGINT stop the jobs (releasing their leases),
- * then close the server; exit 0. With LEASEBOARD_EXIT_WITH_PARENT=1 it also
- * closes when its stdin closes (whoever started it is gone).
+ * then close the server; exit 0 — or exit 1 if that takes longer than
+ * SHUTDOWN_DEADLINE_MS (a database that is gone, a connection that never
+ * drains). With LEASEBOARD_EXIT_WITH_PARENT=1 it also stops when whoever
+ * started it is gone (lib/child/parent.ts). Output to a closed stdout or
+ * stderr is dropped, never an error (lib/child/stdio.ts).
  * Bad options: a message on stderr and exit code 2.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDashboardServer } from '../lib/host/dashboard-server';
-import { listenToParent } from '../lib/child/json-line-process';
+import { listenToParent, SHUTDOWN_DEADLINE_MS, shutdownWithin } from '../lib/child/parent';
+import { guardStdio } from '../lib/child/stdio';
 import { hostedJobs, startHostedJobs } from '../lib/host/hosted-jobs';
 import { serverEnv } from '../lib/server/env';
 
@@ -22,6 +26,7 @@ function fail(message: string): never {
 }
 
 async function main() {
+  guardStdio();
   let values: { port?: string; hostname?: string; dev?: boolean };
   try {
     ({ values } = parseArgs({
@@ -45,20 +50,21 @@ async function main() {
   const databaseUrl = process.env.DATABASE_URL;
   const log = (line: string) => console.log(line);
   const jobs = databaseUrl ? startHostedJobs({ databaseUrl, jobs: hostedJobs(process.env, log), log }) : null;
-  let closing = false;
-  const close = () => {
-    if (closing) return;
-    closing = true;
-    void (async () => {
+  const close = shutdownWithin(
+    SHUTDOWN_DEADLINE_MS,
+    async () => {
       await jobs?.stop();
       await server.close();
-      process.exit(0);
-    })();
-  };
-  process.on('SIGTERM', close);
-  process.on('SIGINT', close);
+    },
+    (line) => process.stderr.write(`serve: ${line}\n`),
+  );
+  process.on('SIGTERM', () => close('SIGTERM'));
+  process.on('SIGINT', () => close('SIGINT'));
   // Started by a supervisor (the demo, the e2e setup): stop when it is gone.
-  listenToParent(() => {}, close);
+  listenToParent(
+    () => {},
+    () => close('parent gone'),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -3,12 +3,14 @@
  * process of its own, on 127.0.0.1 (port 0: a free one). Prints
  * `{"event":"listening","url":"http://127.0.0.1:…"}`, then one JSON line per
  * decision (`accepted`, `rejected`, with lease, key and epochs — no bodies).
- * SIGTERM/SIGINT stop it; so does its stdin closing when started with
- * LEASEBOARD_EXIT_WITH_PARENT=1 (the demo, tests). Bad options: exit 2.
+ * SIGTERM/SIGINT stop it (within SHUTDOWN_DEADLINE_MS); so does its parent
+ * going away when started with LEASEBOARD_EXIT_WITH_PARENT=1 (the demo,
+ * tests; lib/child/parent.ts). Bad options: exit 2.
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { listenToParent } from '../child/json-line-process';
+import { listenToParent, SHUTDOWN_DEADLINE_MS, shutdownWithin } from '../child/parent';
+import { guardStdio } from '../child/stdio';
 import { Archive, createArchiveServer } from './server';
 
 function fail(message: string): never {
@@ -28,8 +30,16 @@ const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`
 const server = createArchiveServer(new Archive(), (decision) =>
   print(decision.kind === 'accepted' ? { event: 'accepted', ...decision } : { event: 'rejected', ...decision }),
 );
-const stop = () => server.close(() => process.exit(0));
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-listenToParent(() => {}, stop);
+guardStdio();
+const stop = shutdownWithin(
+  SHUTDOWN_DEADLINE_MS,
+  () => new Promise<void>((resolve) => server.close(() => resolve())),
+  (line) => process.stderr.write(`archive: ${line}\n`),
+);
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));
+listenToParent(
+  () => {},
+  () => stop('parent gone'),
+);
 server.listen(port, '127.0.0.1', () => print({ event: 'listening', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
