@@ -74,7 +74,7 @@ test('a demo stopped as a CI job stops it — SIGINT, SIGKILL 8 s later, parent 
   process.kill(npmPid, 'SIGINT');
   await new Promise((resolve) => setTimeout(resolve, 8_000));
   track();
-  process.kill(npmPid, 'SIGKILL');
+  killAll([npmPid]); // SIGKILL, if npm has not exited by now
   await new Promise((resolve) => setTimeout(resolve, 100));
   track();
   clearInterval(sampler);

@@ -94,14 +94,16 @@ export default async function globalSetup() {
       LEASEBOARD_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
       // Both identity sources: a local operator token, and an SSO proxy that is
       // trusted only at E2E_SSO.proxyAddress (the prefix proxy and the browser are not it).
+      // That address is a loopback one, which the server refuses unless told it is on purpose.
       LEASEBOARD_OPERATOR_TOKEN: operatorToken,
       LEASEBOARD_SESSION_SECRET: randomBytes(32).toString('base64url'),
       LEASEBOARD_AUTH_HEADER: E2E_SSO.header,
       LEASEBOARD_TRUSTED_PROXIES: E2E_SSO.proxyAddress,
+      LEASEBOARD_ALLOW_BROAD_TRUSTED_PROXIES: '1',
       LEASEBOARD_OPERATORS: E2E_SSO.operator,
-      // The hosted alert evaluator: delivered to the suite's Alertmanager, links to this server, short timings.
+      // The hosted alert evaluator: delivered to the suite's Alertmanager, short timings. No
+      // LEASEBOARD_PUBLIC_URL: links in alerts follow the address the server listens on (alerts.spec.ts).
       ALERTMANAGER_URL: am.url,
-      LEASEBOARD_EXTERNAL_URL: directUrl,
       LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '1000',
       LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '3000',
       LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR_MS: '0',

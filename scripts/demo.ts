@@ -8,7 +8,9 @@
  * dashboard hosts the alert evaluator; when the Alertmanager binary is
  * installed (Debian `prometheus-alertmanager`) a local one runs with a
  * webhook receiver whose notifications are printed here, and the dashboard
- * delivers to it; otherwise it says how to install it.
+ * delivers to it — and first to every ALERTMANAGER_URL you set (it says so
+ * at start); without either it says how to install one. Links in alerts
+ * follow LEASEBOARD_PUBLIC_URL when set, else the dashboard's own address.
  * Ctrl-C stops everything; a second run reuses the data.
  *
  * Stopping (SIGINT, SIGTERM, or whoever started it gone: reparented, or its
@@ -178,7 +180,14 @@ async function main() {
       },
     });
     if (alerting.kind === 'started') cleanups.push(() => alerting.am.close());
-    else log(`alerts: evaluated and shown on the dashboard, delivered nowhere — ${alerting.hint}`);
+    // Yours first (the dashboard links the first one: silences), then the demo's own, which prints what it receives.
+    const yours = (process.env.ALERTMANAGER_URL ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    const alertmanagers = [...yours, ...(alerting.kind === 'started' ? [alerting.am.url] : [])];
+    if (alerting.kind === 'missing') log(`alerts: no Alertmanager of the demo's own — ${alerting.hint}`);
+    if (alertmanagers.length === 0) log('alerts: evaluated and shown on the dashboard, delivered nowhere (set ALERTMANAGER_URL, or install Alertmanager)');
 
     // Local operator sign-in: a token printed once, and a session-signing secret that never leaves this process tree.
     const operatorToken = randomBytes(24).toString('base64url');
@@ -193,9 +202,8 @@ async function main() {
         LEASEBOARD_OPERATOR_TOKEN: operatorToken,
         LEASEBOARD_SESSION_SECRET: randomBytes(32).toString('base64url'),
         NEXT_TELEMETRY_DISABLED: '1',
-        LEASEBOARD_EXTERNAL_URL: url,
         ...DEMO_ALERT_ENV,
-        ...(alerting.kind === 'started' ? { ALERTMANAGER_URL: alerting.am.url } : {}),
+        ...(alertmanagers.length > 0 ? { ALERTMANAGER_URL: alertmanagers.join(',') } : {}),
         // A young generation big enough for one refresh's projections (~10k statuses):
         // halves the projection's GC time at 10,000 schedulers (bench:status).
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim(),
@@ -213,8 +221,10 @@ async function main() {
     await waitForHttp(`${url}/api/healthz`, 60_000);
     log(`dashboard: ${url}  (fault buttons on each scheduler's page; Ctrl-C stops everything)`);
     log(`operator token (printed once; sign in at ${url}/login to disable schedulers and use the fault buttons): ${operatorToken}`);
+    if (yours.length > 0)
+      log(`alerts: delivered to ALERTMANAGER_URL (${yours.join(', ')})${alerting.kind === 'started' ? " and to the demo's own Alertmanager" : ''}`);
     if (alerting.kind === 'started') {
-      log(`alerts: Alertmanager ${alerting.am.url} (its UI: silences), notifications printed here as [alertmanager] lines`);
+      log(`alerts: the demo's Alertmanager ${alerting.am.url} (its UI: silences), notifications printed here as [alertmanager] lines`);
     }
     log(
       `alerts: every rule starts in shadow (shown, never delivered). To deliver one, sign in and use ${url}/alerts, or: npm run alerts -- mode --rule SchedulerStalled --mode on --by YOU --reason "demo"`,

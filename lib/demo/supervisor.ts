@@ -18,19 +18,6 @@ export interface DemoSchedulerSpec {
   options?: Record<string, string>;
 }
 
-export const DEMO_ACTIONS: readonly DemoAction[] = [
-  'freeze',
-  'unfreeze',
-  'drop-reports',
-  'resume-reports',
-  'pause',
-  'resume',
-  'pause-mid-write',
-  'kill',
-  'restart',
-  'stop',
-];
-
 /**
  * How long "Pause mid-write" keeps a process stopped: past its ttl and long
  * enough for another instance to take over (its retry comes every renew-every ±10%).
