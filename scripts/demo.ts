@@ -50,18 +50,15 @@ const DEMO_FLAGS = {
   'overdue-after': 20_000,
 };
 
-/** All run the retention-planner job, exporting each occurrence's summary to the archive at `archiveUrl`. */
-const schedulers = (archiveUrl: string): DemoSchedulerSpec[] => [
-  { id: 'retention-planner-A', lease: 'retention-planner', label: 'A', flags: { ...DEMO_FLAGS, every: 60_000 }, options: { 'archive-url': archiveUrl } },
-  { id: 'retention-planner-B', lease: 'retention-planner', label: 'B', flags: { ...DEMO_FLAGS, every: 60_000 }, options: { 'archive-url': archiveUrl } },
-  {
-    id: 'index-compaction-C',
-    lease: 'index-compaction',
-    label: 'C',
-    flags: { ...DEMO_FLAGS, every: 45_000, 'batch-size': 1_000 },
-    options: { 'archive-url': archiveUrl },
-  },
-];
+/** All run the retention-planner job, exporting each occurrence's summary to the archive (with its writers' token). */
+const schedulers = (archive: { url: string; token: string }): DemoSchedulerSpec[] => {
+  const exporting = { options: { 'archive-url': archive.url }, env: { LEASEBOARD_ARCHIVE_TOKEN: archive.token } };
+  return [
+    { id: 'retention-planner-A', lease: 'retention-planner', label: 'A', flags: { ...DEMO_FLAGS, every: 60_000 }, ...exporting },
+    { id: 'retention-planner-B', lease: 'retention-planner', label: 'B', flags: { ...DEMO_FLAGS, every: 60_000 }, ...exporting },
+    { id: 'index-compaction-C', lease: 'index-compaction', label: 'C', flags: { ...DEMO_FLAGS, every: 45_000, 'batch-size': 1_000 }, ...exporting },
+  ];
+};
 
 const log = (line: string) => console.log(`[demo] ${line}`);
 
@@ -159,7 +156,7 @@ async function main() {
     // The external resource: it refuses a lower epoch than it has seen (409), and says so.
     const archive = await ArchiveProcess.start((line) => line.event === 'rejected' && console.log(`[archive] ${JSON.stringify(line)}`));
     cleanups.push(() => archive.process.stop());
-    log(`archive: ${archive.url} (GET /v1/leases/retention-planner/objects)`);
+    log(`archive: ${archive.url} (GET /v1/leases/retention-planner/objects; writes need the token it shares with the schedulers)`);
 
     const supervisor = new DemoSupervisor(database.url, (id, line) => console.log(`[${id}] ${line}`));
     const control = await startControlServer(supervisor);
@@ -167,7 +164,7 @@ async function main() {
       () => control.close(),
       () => supervisor.stopAll(),
     );
-    for (const spec of schedulers(archive.url)) supervisor.start(spec);
+    for (const spec of schedulers(archive)) supervisor.start(spec);
 
     // Alerts: a local Alertmanager with a webhook receiver standing in for the pager, when installed.
     const alerting = await startLocalAlertmanager({

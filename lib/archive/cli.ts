@@ -1,6 +1,8 @@
 /**
  * `tsx lib/archive/cli.ts [--port N]`: the archive service (./server.ts) as a
- * process of its own, on 127.0.0.1 (port 0: a free one). Prints
+ * process of its own, on 127.0.0.1 (port 0: a free one). Writes need the
+ * bearer token in LEASEBOARD_ARCHIVE_TOKEN (at least 24 characters, shared
+ * with the writers; without it the archive does not start: exit 2). Prints
  * `{"event":"listening","url":"http://127.0.0.1:…"}`, then one JSON line per
  * decision (`accepted`, `rejected`, with lease, key and epochs — no bodies).
  * SIGTERM/SIGINT stop it (within SHUTDOWN_DEADLINE_MS); so does its parent
@@ -11,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { listenToParent, SHUTDOWN_DEADLINE_MS, shutdownWithin } from '../child/parent';
 import { guardStdio } from '../child/stdio';
-import { Archive, createArchiveServer } from './server';
+import { Archive, ARCHIVE_TOKEN_MIN_LENGTH, createArchiveServer } from './server';
 
 function fail(message: string): never {
   process.stderr.write(`archive: ${message}\n`);
@@ -26,8 +28,11 @@ try {
   fail((error as Error).message);
 }
 
+const token = process.env.LEASEBOARD_ARCHIVE_TOKEN?.trim() ?? '';
+if (token.length < ARCHIVE_TOKEN_MIN_LENGTH) fail(`LEASEBOARD_ARCHIVE_TOKEN: the writers' bearer token, at least ${ARCHIVE_TOKEN_MIN_LENGTH} characters`);
+
 const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
-const server = createArchiveServer(new Archive(), (decision) =>
+const server = createArchiveServer(new Archive(), { token }, (decision) =>
   print(decision.kind === 'accepted' ? { event: 'accepted', ...decision } : { event: 'rejected', ...decision }),
 );
 guardStdio();

@@ -9,7 +9,7 @@
  *   client's: proxy identity is trusted only by the real TCP peer address.
  * - A bad Host, an oversized declared body, slow or oversized headers are
  *   refused before routing, and an answer sent before a body was read closes
- *   the connection (./request-limits.ts). No request can end the process: a
+ *   the connection (../http/request-limits.ts). No request can end the process: a
  *   failure while answering is a 500 (or a closed socket once headers left).
  * - Every response carries the security headers of ./security-headers.ts;
  *   every page a CSP with a nonce of its own.
@@ -28,7 +28,7 @@ import next from 'next';
 import { enablePeerStamping, PEER_HEADER } from '../http/peer';
 import { hotReadRoutes } from '../server/http/node-routes';
 import { pageCache } from './page-cache';
-import { applyServerLimits, refuseEarly, SERVER_TIMEOUTS } from './request-limits';
+import { applyServerLimits, refuseEarly, SERVER_TIMEOUTS } from '../http/request-limits';
 import { securityHeadersFor } from './security-headers';
 
 export const DEFAULT_HOST = '127.0.0.1';

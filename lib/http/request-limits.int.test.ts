@@ -4,7 +4,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeBodyStream, readBoundedText } from '../http/body';
+import { nodeBodyStream, readBoundedText } from './body';
 import { applyServerLimits, MAX_REQUEST_BODY_BYTES, refuseEarly, validHost } from './request-limits';
 
 const ROUTE_LIMIT = 4_096;

@@ -1,6 +1,7 @@
 /**
- * What the dashboard server refuses before any route sees a request, and how
- * it stops reading what it will not use.
+ * What Leaseboard's HTTP servers (the dashboard, lib/host; the archive,
+ * lib/archive) refuse before any route sees a request, and how they stop
+ * reading what they will not use.
  *
  * - A `Host` header that is not a host with an optional port (`x:99999`,
  *   `a@b`, `a/b`) → 400: Next.js and our own routes build URLs from it, and a
