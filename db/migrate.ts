@@ -8,7 +8,7 @@ import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { ensureReaderRole, READER_ROLE } from './reader-role';
+import { ensureRoles } from './roles';
 
 /** Arbitrary constant shared by every Leaseboard migrator ('LBMIGRAT' as int). */
 const MIGRATION_LOCK_KEY = 0x4c424d49;
@@ -22,17 +22,17 @@ export class MigrationError extends Error {
   }
 }
 
-/** Applies the migrations, then sets up the status service's read-only role where permitted (./reader-role.ts). */
+/** Applies the migrations, then the roles and their privileges where permitted (./roles.ts). */
 export async function migrateDatabase(url: string, log: (line: string) => void = () => {}): Promise<void> {
   const client = new pg.Client({ connectionString: url, application_name: 'leaseboard-migrate' });
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
-    const reader = await ensureReaderRole(client);
-    if (reader.kind === 'not_permitted')
+    const roles = await ensureRoles(client);
+    if (roles.kind === 'not_permitted')
       log(
-        `migrate: no right to create roles: create ${READER_ROLE} yourself, or set LEASEBOARD_READER_ROLE= (empty) for read-only transactions without a role`,
+        'migrate: no right to create roles: create leaseboard_reader, leaseboard_scheduler and leaseboard_operator yourself (db/roles.ts says what each may do), or set LEASEBOARD_READER_ROLE= (empty) for read-only transactions without a role',
       );
   } catch (error) {
     throw new MigrationError('applying migrations failed', { cause: error });

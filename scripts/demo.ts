@@ -11,7 +11,9 @@
  * delivers to it — and first to every ALERTMANAGER_URL you set (it says so
  * at start); without either it says how to install one. Links in alerts
  * follow LEASEBOARD_PUBLIC_URL when set, else the dashboard's own address.
- * Ctrl-C stops everything; a second run reuses the data.
+ * Ctrl-C stops everything; a second run reuses the data. The schedulers,
+ * the dashboard's reads, its operator actions and its hosted jobs each log in
+ * as their own database role (db/roles.ts; a fresh password every run).
  *
  * Stopping (SIGINT, SIGTERM, or whoever started it gone: reparented, or its
  * stdout/stderr closed — lib/child/parent.ts): everything that holds a lease
@@ -21,11 +23,13 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import type { Pool } from 'pg';
 import path from 'node:path';
 import readline from 'node:readline';
 import { freePort } from '../db/free-port';
 import { migrateDatabase } from '../db/migrate';
 import { createPool } from '../db/pool';
+import { ensureLoginRoles, type LoginUrls } from '../db/roles';
 import { startLocalAlertmanager } from '../lib/alerts/local/alertmanager';
 import { ArchiveProcess } from '../lib/archive/process';
 import { shutdownWithin, watchParent } from '../lib/child/parent';
@@ -119,6 +123,21 @@ async function startDatabase(): Promise<{ url: string; stop(): Promise<void> }> 
   };
 }
 
+/** A login per kind of work for this database (db/roles.ts), or null where this user may not create roles (said in the log). */
+async function loginRolesFor(pool: Pool, url: string): Promise<LoginUrls | null> {
+  const client = await pool.connect();
+  try {
+    const logins = await ensureLoginRoles(client, url);
+    log('database roles: schedulers, operator actions and status reads each log in as their own role; only the setup uses DATABASE_URL');
+    return logins;
+  } catch (error) {
+    log(`database roles: no login roles (${error instanceof Error ? error.message : String(error)}): every process uses DATABASE_URL's user`);
+    return null;
+  } finally {
+    client.release();
+  }
+}
+
 /** The whole stop: the leases' holders, then the database. Past it, children stop themselves (their stdin closes with this process). */
 const STOP_DEADLINE_MS = 10_000;
 
@@ -149,6 +168,7 @@ async function main() {
     log(`documents: ${await seedDocuments(pool)} synthetic documents`);
     const { rows: size } = await pool.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS size');
     log(`database size at start: ${size[0]!.size} (steady state about 0.6 GB at the default retention: README "Retention and disk")`);
+    const logins = await loginRolesFor(pool, database.url);
     await pool.end();
     writeRunningDatabase(database.url);
     await ensureBuild(ROOT, log);
@@ -158,7 +178,7 @@ async function main() {
     cleanups.push(() => archive.process.stop());
     log(`archive: ${archive.url} (GET /v1/leases/retention-planner/objects; writes need the token it shares with the schedulers)`);
 
-    const supervisor = new DemoSupervisor(database.url, (id, line) => console.log(`[${id}] ${line}`));
+    const supervisor = new DemoSupervisor(logins?.scheduler ?? database.url, (id, line) => console.log(`[${id}] ${line}`));
     const control = await startControlServer(supervisor);
     cleanups.push(
       () => control.close(),
@@ -193,7 +213,16 @@ async function main() {
     const next = runDashboard(ROOT, ['-p', String(port), '-H', '127.0.0.1'], {
       env: {
         ...process.env,
-        DATABASE_URL: database.url,
+        // Least privilege (db/roles.ts): the dashboard reads, acts for operators and hosts its jobs each as its own login,
+        // and never holds the migrator's; without the right to create roles, DATABASE_URL's user does all three.
+        ...(logins === null
+          ? { DATABASE_URL: database.url }
+          : {
+              DATABASE_URL: logins.reader,
+              LEASEBOARD_READER_DATABASE_URL: logins.reader,
+              LEASEBOARD_ACTIONS_DATABASE_URL: logins.operator,
+              LEASEBOARD_SCHEDULER_DATABASE_URL: logins.scheduler,
+            }),
         LEASEBOARD_DEMO_CONTROL_URL: control.url,
         LEASEBOARD_DEMO_CONTROL_TOKEN: control.token,
         LEASEBOARD_OPERATOR_TOKEN: operatorToken,
