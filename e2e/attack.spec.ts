@@ -15,22 +15,18 @@ const ROOT = path.resolve(__dirname, '..');
 
 test('npm run attack holds against the dashboard: every probe as expected, none missed', async ({ env }, testInfo) => {
   test.setTimeout(240_000);
-  const args = [
-    '--import',
-    'tsx',
-    'scripts/attack.ts',
-    env.directUrl,
-    '--operator-token',
-    env.operatorToken,
-    '--include-lockout',
-    '--source-address',
-    '127.0.0.3',
-  ];
-  const run = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const archive = await ArchiveProcess.start();
   let output = '';
-  run.stdout.on('data', (chunk: Buffer) => (output += chunk));
-  run.stderr.on('data', (chunk: Buffer) => (output += chunk));
-  const code = await new Promise<number | null>((resolve) => run.once('exit', resolve));
+  let code: number | null;
+  try {
+    const args = ['--import', 'tsx', 'scripts/attack.ts', env.directUrl, '--operator-token', env.operatorToken, '--include-lockout'];
+    const run = spawn(process.execPath, [...args, '--archive', archive.url, '--source-address', '127.0.0.3'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    run.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    run.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    code = await new Promise<number | null>((resolve) => run.once('exit', resolve));
+  } finally {
+    await archive.process.stop();
+  }
   await testInfo.attach('attack table', { body: output, contentType: 'text/plain' });
   console.log(output);
   expect(output).toMatch(/attack: \d+ held, 0 missed, 1 skipped/); // the open redirect is decided in the browser: e2e/open-redirect.spec.ts
