@@ -282,6 +282,7 @@ export const ErrorCodeSchema = z.enum([
   'too_large',
   'body_timeout',
   'invalid_host',
+  'invalid_encoding',
   'bad_action',
   'not_audited',
   'cross_site',

@@ -67,7 +67,7 @@ describe('the archive service over HTTP', () => {
     for (const path of ['/v1/leases/%E0/objects', '/v1/leases/job/objects/%ZZ', '/%C0%AF/x']) {
       const answer = await fetch(`${archive.url}${path}`);
       expect(answer.status, path).toBe(400);
-      expect(await answer.json()).toMatchObject({ error: { code: 'bad_path' } });
+      expect(await answer.json()).toMatchObject({ error: { code: 'invalid_encoding' } });
     }
     // A Host that cannot make a URL is refused too, on a raw socket.
     const port = Number(new URL(archive.url).port);

@@ -5,16 +5,18 @@
  * Guarantees
  * - A `Content-Length` over the limit is refused before a byte is read (413
  *   `too_large`); one that is not a whole number is refused (400).
- * - Otherwise the body is streamed and counted: past the limit the stream is
- *   cancelled at once — nothing further is read — and the answer is 413. A
- *   body that has not arrived within `deadlineMs` (a slow or stalled sender)
- *   is cancelled the same way: 408 `body_timeout`.
+ * - Otherwise the body is streamed and counted: past the limit reading stops
+ *   at once — nothing further is taken from the stream, whose backpressure
+ *   then stops the socket — and the answer is 413. A body that has not
+ *   arrived within `deadlineMs` (a slow or stalled sender) is left the same
+ *   way: 408 `body_timeout`. The stream is not cancelled: in Next.js that
+ *   destroys the socket before the refusal could be sent; the server closes
+ *   the connection after the answer instead (./request-limits.ts).
  * - Bytes that are not UTF-8 are refused (400), never decoded lossily; JSON
  *   that does not parse is refused (400).
  * - Works on a web `Request` (Next.js route handlers) and, through
- *   `nodeBodyStream`, on a node `IncomingMessage` (lib/archive): cancelling
- *   it pauses the request — the socket stays up for the answer — where
- *   `Readable.toWeb` would destroy it.
+ *   `nodeBodyStream`, on a node `IncomingMessage` (lib/archive), which pulls
+ *   one chunk at a time (and pauses the request if cancelled).
  * Not guaranteed: that the connection is closed — the HTTP server decides
  * (lib/host/dashboard-server.ts closes it after a refusal of an unread body).
  */
@@ -40,10 +42,7 @@ export async function readBoundedText(body: ReadableStream<Uint8Array> | null, c
   if (contentLength !== null) {
     if (!/^\d{1,15}$/.test(contentLength.trim()))
       return { ok: false, refusal: { status: 400, code: 'invalid_body', message: 'Content-Length is not a whole number' } };
-    if (Number(contentLength) > limit.maxBytes) {
-      await body?.cancel().catch(() => {});
-      return { ok: false, refusal: tooLarge(limit.maxBytes) };
-    }
+    if (Number(contentLength) > limit.maxBytes) return { ok: false, refusal: tooLarge(limit.maxBytes) };
   }
   if (body === null) return { ok: true, value: '' };
   const reader = body.getReader();
@@ -53,9 +52,10 @@ export async function readBoundedText(body: ReadableStream<Uint8Array> | null, c
   const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), limit.deadlineMs ?? DEFAULT_BODY_DEADLINE_MS)));
   try {
     for (;;) {
-      const next = await Promise.race([reader.read(), timedOut]);
+      const read = reader.read();
+      read.catch(() => {}); // left pending when the deadline wins; released below
+      const next = await Promise.race([read, timedOut]);
       if (next === 'timeout') {
-        await reader.cancel().catch(() => {});
         return {
           ok: false,
           refusal: { status: 408, code: 'body_timeout', message: `body not received within ${limit.deadlineMs ?? DEFAULT_BODY_DEADLINE_MS} ms` },
@@ -63,10 +63,7 @@ export async function readBoundedText(body: ReadableStream<Uint8Array> | null, c
       }
       if (next.done) break;
       size += next.value.byteLength;
-      if (size > limit.maxBytes) {
-        await reader.cancel().catch(() => {});
-        return { ok: false, refusal: tooLarge(limit.maxBytes) };
-      }
+      if (size > limit.maxBytes) return { ok: false, refusal: tooLarge(limit.maxBytes) };
       chunks.push(next.value);
     }
   } finally {

@@ -79,18 +79,21 @@ describe('bounded bodies', () => {
   function source(chunks: number, chunkBytes: number, stallAfter = Infinity) {
     const counted = { pulled: 0, cancelled: false };
     let sent = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent >= stallAfter) return new Promise(() => {}); // the sender stops sending
-        if (sent === chunks) return controller.close();
-        sent++;
-        counted.pulled += chunkBytes;
-        controller.enqueue(new Uint8Array(chunkBytes).fill(0x61));
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (sent >= stallAfter) return new Promise(() => {}); // the sender stops sending
+          if (sent === chunks) return controller.close();
+          sent++;
+          counted.pulled += chunkBytes;
+          controller.enqueue(new Uint8Array(chunkBytes).fill(0x61));
+        },
+        cancel() {
+          counted.cancelled = true;
+        },
       },
-      cancel() {
-        counted.cancelled = true;
-      },
-    });
+      { highWaterMark: 0 }, // pulled only when read
+    );
     return { stream, counted };
   }
 
@@ -103,21 +106,24 @@ describe('bounded bodies', () => {
     expect(counted.pulled).toBe(0);
   });
 
-  it('an undeclared body is read only up to the limit, then cancelled: nothing further is read', async () => {
+  it('an undeclared body is read only up to the limit: nothing further is taken from the stream', async () => {
     const { stream, counted } = source(1_000_000, 1_024);
     const read = await readBoundedText(stream, null, { maxBytes: 4_096 });
     expect(read).toMatchObject({ ok: false, refusal: { status: 413 } });
-    expect(counted.cancelled).toBe(true);
-    expect(counted.pulled).toBeLessThanOrEqual(4_096 + 2 * 1_024); // the limit, plus what the stream had queued ahead
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counted.pulled).toBeLessThanOrEqual(4_096 + 1_024); // the limit, and the chunk that crossed it
+    // Not cancelled: in Next.js that destroys the socket before the 413 can be sent; the server closes it after.
+    expect(counted.cancelled).toBe(false);
   });
 
-  it('a body that does not arrive in time is cancelled with 408', async () => {
-    const { stream, counted } = source(10, 10, 2);
+  it('a body that does not arrive in time gets 408, and is not waited for', async () => {
+    const { stream } = source(10, 10, 2);
+    const started = Date.now();
     expect(await readBoundedText(stream, '100', { maxBytes: 1_024, deadlineMs: 200 })).toMatchObject({
       ok: false,
       refusal: { status: 408, code: 'body_timeout' },
     });
-    expect(counted.cancelled).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('reads a body within the limit; refuses bytes that are not UTF-8 and a malformed Content-Length', async () => {

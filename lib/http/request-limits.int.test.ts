@@ -72,6 +72,16 @@ describe('refused before routing', () => {
     await closed;
   });
 
+  it.each(['/api/v1/schedulers/%E0', '/schedulers/%E0%A4%A', '/api/v1/audit?scheduler=%C0%AF', '/x?q=%ZZ'])(
+    'a request target that is not valid percent-encoded UTF-8 (%s) gets 400',
+    async (target) => {
+      const { answered, closed } = raw(`GET ${target} HTTP/1.1\r\nHost: h\r\n\r\n`);
+      const answer = await answered;
+      expect(answer.status).toBe(400);
+      await closed;
+    },
+  );
+
   it('a declared body over the server-wide limit gets 413 before a byte of it is sent', async () => {
     const { answered, closed } = raw(
       `POST /api/v1/session HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n`,

@@ -6,6 +6,9 @@
  * - A `Host` header that is not a host with an optional port (`x:99999`,
  *   `a@b`, `a/b`) → 400: Next.js and our own routes build URLs from it, and a
  *   URL that cannot be built used to leave the socket unanswered.
+ * - A request target that is not valid percent-encoded UTF-8 (`/%E0`,
+ *   `?q=%C0%AF`) → 400: Next.js answered 500 for such a path, and decoded
+ *   such a query into replacement characters.
  * - A declared body (`Content-Length`) over MAX_REQUEST_BODY_BYTES → 413 at
  *   once, nothing read (no route takes more; each route's own limit is
  *   smaller, lib/http/body.ts).
@@ -36,9 +39,20 @@ export function validHost(host: string | undefined): boolean {
 
 export type EarlyRefusal = { status: 400 | 413; code: string; message: string } | null;
 
+/** Whether every %XX of a request target decodes, as UTF-8 (`+` is a plain character here). */
+export function decodableTarget(target: string): boolean {
+  try {
+    decodeURIComponent(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The refusal a request earns before routing, or null. */
-export function earlyRefusal(headers: http.IncomingHttpHeaders): EarlyRefusal {
+export function earlyRefusal(headers: http.IncomingHttpHeaders, target = '/'): EarlyRefusal {
   if (!validHost(headers.host)) return { status: 400, code: 'invalid_host', message: 'Host is not a host name with an optional port' };
+  if (!decodableTarget(target)) return { status: 400, code: 'invalid_encoding', message: 'the path or query is not valid percent-encoded UTF-8' };
   const length = headers['content-length'];
   if (length !== undefined && (!/^\d{1,15}$/.test(length) || Number(length) > MAX_REQUEST_BODY_BYTES)) {
     return /^\d{1,15}$/.test(length)
@@ -66,7 +80,7 @@ export function closeUnreadBodies(req: http.IncomingMessage, res: http.ServerRes
 
 /** Refuses what must be refused before routing (true: answered), and arranges for an unread body to close the connection. */
 export function refuseEarly(req: http.IncomingMessage, res: http.ServerResponse): boolean {
-  const refusal = earlyRefusal(req.headers);
+  const refusal = earlyRefusal(req.headers, req.url);
   if (refusal !== null) {
     sendEarlyRefusal(res, refusal);
     return true;

@@ -47,6 +47,21 @@ function connect(target: Target): net.Socket {
   return target.url.protocol === 'https:' ? tls.connect({ ...options, servername: host }) : net.connect(options);
 }
 
+/** A chunked body's payload (what arrived of it). */
+function dechunk(raw: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = raw.indexOf('\r\n', at);
+    if (lineEnd < 0) break;
+    const size = parseInt(raw.subarray(at, lineEnd).toString('latin1'), 16);
+    if (!Number.isFinite(size) || size === 0) break;
+    parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}
+
 function parseHead(text: string): Pick<Answer, 'status' | 'headers' | 'setCookies'> {
   const [statusLine, ...lines] = text.split('\r\n');
   const headers: Record<string, string> = {};
@@ -76,12 +91,14 @@ export function send(target: Target, request: RawRequest): Promise<Answer> {
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      const text = Buffer.concat(received).toString('latin1');
-      const end = text.indexOf('\r\n\r\n');
-      const head = end >= 0 ? parseHead(text.slice(0, end)) : { status: 0, headers: {}, setCookies: [] };
+      const raw = Buffer.concat(received);
+      const end = raw.indexOf('\r\n\r\n');
+      const head = end >= 0 ? parseHead(raw.subarray(0, end).toString('latin1')) : { status: 0, headers: {}, setCookies: [] };
+      const payload =
+        end < 0 ? Buffer.alloc(0) : /chunked/i.test(head.headers['transfer-encoding'] ?? '') ? dechunk(raw.subarray(end + 4)) : raw.subarray(end + 4);
       resolve({
         ...head,
-        body: end >= 0 ? Buffer.from(text.slice(end + 4), 'latin1').toString('utf8') : '',
+        body: payload.toString('utf8'),
         answeredAfterMs,
         closedAfterMs: closed ? Date.now() - started : null,
         bytesSent,
