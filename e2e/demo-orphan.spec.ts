@@ -96,6 +96,11 @@ test('a demo stopped as a CI job stops it — SIGINT, SIGKILL 8 s later, parent 
     });
   } while (alive.length > 0 && Date.now() - goneAt < OUTLIVE_LIMIT_MS);
 
+  const lastEndedMs = Date.now() - goneAt;
+  const busiest = [...used.entries()].sort((a, b) => b[1] - a[1])[0];
+  console.log(
+    `demo-orphan: ${tracked.size} processes; ${alive.length === 0 ? `the last ended within ${lastEndedMs} ms` : `${alive.length} still running ${lastEndedMs} ms`} after the parent exited; the busiest used ${(busiest?.[1] ?? 0).toFixed(2)} s of CPU meanwhile (${tracked.get(busiest?.[0] ?? 0)?.command.slice(0, 60) ?? '-'})`,
+  );
   const describe = (pid: number) => `${pid} ${tracked.get(pid)!.command.slice(0, 90)} (${(used.get(pid) ?? 0).toFixed(2)} s CPU)`;
   expect(alive.map(describe), `still running ${OUTLIVE_LIMIT_MS} ms after the parent exited`).toEqual([]);
   const spinning = [...used.entries()].filter(([, cpu]) => cpu > STOPPING_CPU_LIMIT_S).map(([pid]) => describe(pid));
