@@ -138,9 +138,10 @@ export default async function globalSetup() {
     await stopServer(server);
     await am.close();
     log.end();
-    await database.drop();
-    const admin = new pg.Client({ connectionString: database.adminUrl });
+    // The logins first: dropping the database may stop its (embedded) server.
+    const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     await dropLoginRoles(admin, new URL(database.url).pathname.slice(1)).finally(() => admin.end());
+    await database.drop();
   };
 }

@@ -40,7 +40,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { nodeBodyStream, readBoundedJson } from '../http/body';
-import { applyServerLimits, refuseEarly } from '../http/request-limits';
+import { applyServerLimits, refuseEarly, SERVER_OPTIONS } from '../http/request-limits';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** The writers' bearer token: at least this long (the CLI refuses to start otherwise). */
@@ -137,7 +137,7 @@ function decodedParts(pathname: string): string[] | null {
  * GET /v1/leases/{lease}/objects[/{key}]; GET /v1/stats; GET /healthz.
  */
 export function createArchiveServer(archive: Archive, options: { token: string }, onDecision: (decision: Decision) => void = () => {}): http.Server {
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(SERVER_OPTIONS, (req, res) => {
     answer(archive, options.token, req, res, onDecision).catch((error: unknown) => {
       process.stderr.write(`archive: a request failed: ${error instanceof Error ? error.message : String(error)}\n`);
       if (res.headersSent) res.destroy();

@@ -28,7 +28,7 @@ import next from 'next';
 import { enablePeerStamping, PEER_HEADER } from '../http/peer';
 import { hotReadRoutes } from '../server/http/node-routes';
 import { pageCache } from './page-cache';
-import { applyServerLimits, refuseEarly, SERVER_TIMEOUTS } from '../http/request-limits';
+import { applyServerLimits, refuseEarly, SERVER_OPTIONS } from '../http/request-limits';
 import { securityHeadersFor } from './security-headers';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -64,7 +64,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   const dev = options.dev ?? false;
   const basePath = process.env.LEASEBOARD_BASE_PATH ?? '';
   const stamp = enablePeerStamping();
-  const server = http.createServer({ maxHeaderSize: SERVER_TIMEOUTS.maxHeaderSize });
+  const server = http.createServer(SERVER_OPTIONS);
   applyServerLimits(server);
   const app = next({ dev, dir: options.dir, hostname: host, port: options.port, httpServer: server });
   await app.prepare();

@@ -5,12 +5,12 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeBodyStream, readBoundedText } from './body';
-import { applyServerLimits, MAX_REQUEST_BODY_BYTES, refuseEarly, validHost } from './request-limits';
+import { applyServerLimits, MAX_REQUEST_BODY_BYTES, refuseEarly, SERVER_OPTIONS, SERVER_TIMEOUTS, validHost } from './request-limits';
 
 const ROUTE_LIMIT = 4_096;
 let port = 0;
 let lastBytesRead = 0;
-const server = http.createServer(async (req, res) => {
+const server = http.createServer(SERVER_OPTIONS, async (req, res) => {
   if (refuseEarly(req, res)) return;
   // A route that takes a bounded body, as lib/actions does.
   const body = await readBoundedText(nodeBodyStream(req), req.headers['content-length'] ?? null, { maxBytes: ROUTE_LIMIT });
@@ -81,6 +81,19 @@ describe('refused before routing', () => {
       await closed;
     },
   );
+
+  it('headers that never end (a line a second) get 408 within the headers timeout and a check interval, not 30 s later', async () => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('error', () => {});
+    socket.write('GET / HTTP/1.1\r\nHost: h\r\n');
+    const drip = setInterval(() => socket.write('x-more: a\r\n'), 1_000);
+    const started = Date.now();
+    const status = await new Promise<string>((resolve) => socket.once('data', (chunk) => resolve(chunk.toString('latin1').slice(9, 12))));
+    clearInterval(drip);
+    socket.destroy();
+    expect(status).toBe('408');
+    expect(Date.now() - started).toBeLessThan(SERVER_TIMEOUTS.headersTimeout + 2 * SERVER_TIMEOUTS.connectionsCheckingInterval + 500);
+  });
 
   it('a declared body over the server-wide limit gets 413 before a byte of it is sent', async () => {
     const { answered, closed } = raw(

@@ -16,15 +16,22 @@
  *   413, 408, 403…) closes the connection after it (`Connection: close`), so
  *   the rest of a large or slow body is never read.
  * - Server timeouts (see SERVER_TIMEOUTS): headers must arrive within 10 s and
- *   the whole request within 30 s (Node answers 408), headers larger than
- *   16 KiB get 431.
+ *   the whole request within 30 s, checked every second (Node answers 408),
+ *   headers larger than 16 KiB get 431.
  * `refuseEarly` applies all of it to one request.
  */
 import type http from 'node:http';
 
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 
-export const SERVER_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, maxHeaderSize: 16 * 1024 } as const;
+/** `connectionsCheckingInterval`: how often Node looks for requests past their timeouts (its default, 30 s, let a slow sender hold a socket for up to 40 s). */
+export const SERVER_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 30_000, maxHeaderSize: 16 * 1024, connectionsCheckingInterval: 1_000 } as const;
+
+/** Options for `http.createServer`: header size and how often timeouts are checked (the rest: `applyServerLimits`). */
+export const SERVER_OPTIONS: http.ServerOptions = {
+  maxHeaderSize: SERVER_TIMEOUTS.maxHeaderSize,
+  connectionsCheckingInterval: SERVER_TIMEOUTS.connectionsCheckingInterval,
+};
 
 const HOST = /^(?:\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9._~!$&'()*+,;=%-]{1,253})(?::(\d{1,5}))?$/;
 
