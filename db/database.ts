@@ -11,13 +11,15 @@ export interface ResolvedDatabase {
   url: string;
   kind: 'external' | 'embedded';
   stop(): Promise<void>;
+  /** Ends an embedded server at once (immediate shutdown); nothing for an external one. */
+  kill(): void;
 }
 
 export async function resolveDatabase(log: (line: string) => void = console.log): Promise<ResolvedDatabase> {
   const external = process.env.DATABASE_URL;
   if (external) {
     log(`database: DATABASE_URL ${describeDatabaseUrl(external)}`);
-    return { url: external, kind: 'external', stop: async () => {} };
+    return { url: external, kind: 'external', stop: async () => {}, kill: () => {} };
   }
   const dir = process.env.LEASEBOARD_DATA_DIR ?? path.join(process.cwd(), '.data');
   const started = Date.now();
@@ -25,5 +27,5 @@ export async function resolveDatabase(log: (line: string) => void = console.log)
   log(
     `database: embedded PostgreSQL ${describeDatabaseUrl(embedded.url)} (data in ${path.relative(process.cwd(), embedded.dir) || '.'}, started in ${Date.now() - started} ms)`,
   );
-  return { url: embedded.url, kind: 'embedded', stop: embedded.stop };
+  return { url: embedded.url, kind: 'embedded', stop: embedded.stop, kill: embedded.kill };
 }

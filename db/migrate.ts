@@ -8,7 +8,7 @@ import path from 'node:path';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { connectWriter } from './pool';
-import { ensureReaderRole, READER_ROLE } from './reader-role';
+import { ensureRoles } from './roles';
 
 /** Arbitrary constant shared by every Leaseboard migrator ('LBMIGRAT' as int). */
 const MIGRATION_LOCK_KEY = 0x4c424d49;
@@ -25,8 +25,8 @@ export class MigrationError extends Error {
 /**
  * Applies the migrations on the node that accepts writes (the connection string may list several),
  * aligns the failover generation with the epochs granted (migration failover_generation: after
- * pg_upgrade or a restore the timeline starts again at 1), then sets up the status service's
- * read-only role where permitted (./reader-role.ts).
+ * pg_upgrade or a restore the timeline starts again at 1), then the roles and their privileges where
+ * permitted (./roles.ts).
  */
 export async function migrateDatabase(url: string, log: (line: string) => void = () => {}): Promise<void> {
   const client = await connectWriter(url, 'leaseboard-migrate');
@@ -34,10 +34,10 @@ export async function migrateDatabase(url: string, log: (line: string) => void =
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
     await client.query('SELECT leaseboard_align_generation()');
-    const reader = await ensureReaderRole(client);
-    if (reader.kind === 'not_permitted')
+    const roles = await ensureRoles(client);
+    if (roles.kind === 'not_permitted')
       log(
-        `migrate: no right to create roles: create ${READER_ROLE} yourself, or set LEASEBOARD_READER_ROLE= (empty) for read-only transactions without a role`,
+        'migrate: no right to create roles: create leaseboard_reader, leaseboard_scheduler and leaseboard_operator yourself (db/roles.ts says what each may do), or set LEASEBOARD_READER_ROLE= (empty) for read-only transactions without a role',
       );
   } catch (error) {
     throw new MigrationError('applying migrations failed', { cause: error });

@@ -12,6 +12,14 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, boolean, check, customType, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string', precision: 6 });
+
+/**
+ * How an audited operator's identity was established: the SSO proxy, the operator token with a typed
+ * name, or a command run with database access. The contract's list is lib/api/limits.ts IDENTIFIED_BY
+ * (db imports nothing of lib; lib/api/limits.unit.test.ts holds the two equal).
+ */
+export const IDENTIFIED_BY = ['sso', 'token', 'cli'] as const;
+const identifiedBy = () => text('identified_by', { enum: IDENTIFIED_BY });
 const epochCol = (name: string) => bigint(name, { mode: 'number' });
 
 /** PostgreSQL's 64-bit transaction id (never wraps), read as text. */
@@ -165,6 +173,8 @@ export const intentAudit = pgTable(
     lease: text('lease').notNull(),
     disabled: boolean('disabled').notNull(),
     by: text('by').notNull(),
+    /** NULL: a change made before this was recorded. */
+    identifiedBy: identifiedBy(),
     reason: text('reason').notNull(),
     at: ts('at').notNull(),
   },
@@ -256,7 +266,7 @@ export const progressReports = pgTable(
     cursor: bigint('cursor', { mode: 'number' }),
     advanced: boolean('advanced').notNull(),
     reportedAt: ts('reported_at').notNull(),
-    /** The cadence the report was sent with: the report-break rule judges the quiet after it by this (null before migration 0013). */
+    /** The cadence the report was sent with: the report-break rule judges the quiet after it by this (null before migration 0013_report_cadence). */
     reportEveryMs: integer('report_every_ms'),
   },
   (t) => [primaryKey({ columns: [t.id, t.reportedAt] }), index('progress_reports_lease_epoch_at').on(t.lease, t.epoch, t.reportedAt)],
@@ -378,6 +388,8 @@ export const alertModeAudit = pgTable(
     fromEffective: text('from_effective', { enum: ALERT_MODE_NAMES }).notNull(),
     toMode: text('to_mode', { enum: ALERT_MODE_NAMES }).notNull(),
     by: text('by').notNull(),
+    /** NULL: a change made before this was recorded. */
+    identifiedBy: identifiedBy(),
     reason: text('reason').notNull(),
     at: ts('at').notNull(),
   },
@@ -446,3 +458,58 @@ export const generationBase = pgTable(
   },
   (t) => [check('leaseboard_generation_base_one_row', sql`${t.id}`), check('leaseboard_generation_base_not_negative', sql`${t.base} >= 0`)],
 );
+
+/**
+ * The demo's fault drills (freeze, pause mid-write, kill…), audited like every operator action:
+ * who, how identified, which process (its demo id and instance token), what, from → to, why, when.
+ * Append-only and never pruned, like the other audit trails: it grows only when an operator presses
+ * a fault button (a demo-only feature).
+ */
+export const faultDrillAudit = pgTable(
+  'fault_drill_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    lease: text('lease').notNull(),
+    /** The demo's name for the process (`retention-planner-A`). */
+    process: text('process').notNull(),
+    /** The instance token it ran as when the drill was applied; NULL before it announced one. */
+    instance: text('instance'),
+    action: text('action').notNull(),
+    fromState: text('from_state').notNull(),
+    toState: text('to_state').notNull(),
+    by: text('by').notNull(),
+    identifiedBy: identifiedBy().notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('fault_drill_audit_lease_at').on(t.lease, t.at), index('fault_drill_audit_at').on(t.at)],
+);
+
+/**
+ * Open local operator sessions (lib/auth/session-store.ts): a session counts only while its row is
+ * here, unrevoked and unexpired. Bounded: a row per sign-in, deleted by the first sign-in more than
+ * a day after it expired (sessions last at most 7 days).
+ */
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    id: text('id').primaryKey(),
+    who: text('who').notNull(),
+    openedAt: ts('opened_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('operator_sessions_expires_at').on(t.expiresAt)],
+);
+
+export type LeaseRow = typeof leases.$inferSelect;
+export type LeaseEventRow = typeof leaseEvents.$inferSelect;
+export type StaleWriteRejectionRow = typeof staleWriteRejections.$inferSelect;
+export type SchedulerIntentRow = typeof schedulerIntents.$inferSelect;
+export type SchedulerRow = typeof schedulers.$inferSelect;
+export type OccurrenceRow = typeof occurrences.$inferSelect;
+export type ProgressSummaryRow = typeof progressSummaries.$inferSelect;
+export type ProgressReportRow = typeof progressReports.$inferSelect;
+export type AlertStateRow = typeof alertState.$inferSelect;
+export type AlertEventRow = typeof alertEvents.$inferSelect;
+export type AlertModeRow = typeof alertModes.$inferSelect;

@@ -5,7 +5,9 @@
  * 2. the production server (scripts/serve.ts) of the suite's own build
  *    (support/build.ts: made here when its sources changed, or ahead by
  *    `npm run build:e2e`; checked to carry our base path), with a local
- *    operator token and an SSO proxy trusted only at 127.0.0.2;
+ *    operator token and an SSO proxy trusted only at 127.0.0.2, reading,
+ *    acting for operators and hosting its jobs each as its own database
+ *    login (db/roles.ts; dropped at teardown);
  * 3. a loopback proxy that serves only the base-path prefix;
  * 4. a real Alertmanager (Debian `prometheus-alertmanager`, loopback) the
  *    server's hosted alert evaluator delivers to, with short alert timings
@@ -18,7 +20,9 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '../db/free-port';
+import pg from 'pg';
 import { createPool } from '../db/pool';
+import { dropLoginRoles, ensureLoginRoles } from '../db/roles';
 import { createTestDatabase } from '../db/testing/test-database';
 import { runDashboard } from '../lib/demo/next-build';
 import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
@@ -70,6 +74,8 @@ export default async function globalSetup() {
   const database = await createTestDatabase((line) => console.log(`[e2e] ${line}`));
   const pool = createPool(database.url, { applicationName: 'leaseboard-e2e-setup' });
   await seedDocuments(pool, DOCUMENTS);
+  const setup = await pool.connect();
+  const logins = await ensureLoginRoles(setup, database.url).finally(() => setup.release());
   await pool.end();
 
   const alertmanager = await startLocalAlertmanager();
@@ -90,18 +96,24 @@ export default async function globalSetup() {
     env: {
       ...serverEnv,
       NODE_ENV: 'production',
-      DATABASE_URL: database.url,
+      // Least privilege, as the demo runs it: no process of the server holds the migrator's login.
+      DATABASE_URL: logins.reader,
+      LEASEBOARD_READER_DATABASE_URL: logins.reader,
+      LEASEBOARD_ACTIONS_DATABASE_URL: logins.operator,
+      LEASEBOARD_SCHEDULER_DATABASE_URL: logins.scheduler,
       LEASEBOARD_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
       // Both identity sources: a local operator token, and an SSO proxy that is
       // trusted only at E2E_SSO.proxyAddress (the prefix proxy and the browser are not it).
+      // That address is a loopback one, which the server refuses unless told it is on purpose.
       LEASEBOARD_OPERATOR_TOKEN: operatorToken,
       LEASEBOARD_SESSION_SECRET: randomBytes(32).toString('base64url'),
       LEASEBOARD_AUTH_HEADER: E2E_SSO.header,
       LEASEBOARD_TRUSTED_PROXIES: E2E_SSO.proxyAddress,
+      LEASEBOARD_ALLOW_BROAD_TRUSTED_PROXIES: '1',
       LEASEBOARD_OPERATORS: E2E_SSO.operator,
-      // The hosted alert evaluator: delivered to the suite's Alertmanager, links to this server, short timings.
+      // The hosted alert evaluator: delivered to the suite's Alertmanager, short timings. No
+      // LEASEBOARD_PUBLIC_URL: links in alerts follow the address the server listens on (alerts.spec.ts).
       ALERTMANAGER_URL: am.url,
-      LEASEBOARD_EXTERNAL_URL: directUrl,
       LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '1000',
       LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '3000',
       LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR_MS: '0',
@@ -126,6 +138,10 @@ export default async function globalSetup() {
     await stopServer(server);
     await am.close();
     log.end();
+    // The logins first: dropping the database may stop its (embedded) server.
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await dropLoginRoles(admin, new URL(database.url).pathname.slice(1)).finally(() => admin.end());
     await database.drop();
   };
 }

@@ -107,6 +107,8 @@ test('a viewer is offered no action; an operator disables and enables with a rea
   const rows = page.locator(`[data-testid="audit-row"]:has(a:text-is("${lease}"))`);
   await expect(rows).toHaveCount(2);
   await expect(rows.first()).toHaveAttribute('data-action', 'scheduler.enable');
+  // How the identity was established: the operator token, with a name typed at sign-in (not verified).
+  await expect(rows.first().getByTestId('audit-identified-by')).toHaveText('operator token, name typed');
 });
 
 /** GET /api/v1/session straight to the server, from a chosen local address, asserting an SSO identity. */

@@ -113,7 +113,7 @@ async function mode(args: string[]): Promise<void> {
   if (!url) throw new UsageError('no database: set DATABASE_URL, or start `npm run demo` first');
   const pool = createPool(url, { applicationName: 'leaseboard-alerts-cli' });
   try {
-    const result = await changeAlertMode(pool, change.data as Parameters<typeof changeAlertMode>[1], { mustExist: true });
+    const result = await changeAlertMode(pool, change.data as Parameters<typeof changeAlertMode>[1], { mustExist: true, identifiedBy: 'cli' });
     const { rule, scheduler } = change.data;
     const target = scheduler === null ? rule : `${rule} on ${scheduler}`;
     switch (result.kind) {

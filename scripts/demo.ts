@@ -8,18 +8,31 @@
  * dashboard hosts the alert evaluator; when the Alertmanager binary is
  * installed (Debian `prometheus-alertmanager`) a local one runs with a
  * webhook receiver whose notifications are printed here, and the dashboard
- * delivers to it; otherwise it says how to install it.
- * Ctrl-C stops everything; a second run reuses the data.
+ * delivers to it — and first to every ALERTMANAGER_URL you set (it says so
+ * at start); without either it says how to install one. Links in alerts
+ * follow LEASEBOARD_PUBLIC_URL when set, else the dashboard's own address.
+ * Ctrl-C stops everything; a second run reuses the data. The schedulers,
+ * the dashboard's reads, its operator actions and its hosted jobs each log in
+ * as their own database role (db/roles.ts; a fresh password every run).
+ *
+ * Stopping (SIGINT, SIGTERM, or whoever started it gone: reparented, or its
+ * stdout/stderr closed — lib/child/parent.ts): everything that holds a lease
+ * stops first, together (dashboard, schedulers, archive, Alertmanager), then
+ * the database; the whole stop has a deadline (STOP_DEADLINE_MS), after which
+ * it exits anyway and every child, its stdin closed, stops itself.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import type { Pool } from 'pg';
 import path from 'node:path';
 import readline from 'node:readline';
 import { freePort } from '../db/free-port';
 import { migrateDatabase } from '../db/migrate';
 import { createPool } from '../db/pool';
+import { ensureLoginRoles, type LoginUrls } from '../db/roles';
 import { startLocalAlertmanager } from '../lib/alerts/local/alertmanager';
 import { ArchiveProcess } from '../lib/archive/process';
+import { shutdownWithin, watchParent } from '../lib/child/parent';
 import { startControlServer } from '../lib/demo/control-server';
 import { ensureBuild, runDashboard } from '../lib/demo/next-build';
 import { type DemoSchedulerSpec, DemoSupervisor } from '../lib/demo/supervisor';
@@ -42,18 +55,15 @@ const DEMO_FLAGS = {
   'overdue-after': 20_000,
 };
 
-/** All run the retention-planner job, exporting each occurrence's summary to the archive at `archiveUrl`. */
-const schedulers = (archiveUrl: string): DemoSchedulerSpec[] => [
-  { id: 'retention-planner-A', lease: 'retention-planner', label: 'A', flags: { ...DEMO_FLAGS, every: 60_000 }, options: { 'archive-url': archiveUrl } },
-  { id: 'retention-planner-B', lease: 'retention-planner', label: 'B', flags: { ...DEMO_FLAGS, every: 60_000 }, options: { 'archive-url': archiveUrl } },
-  {
-    id: 'index-compaction-C',
-    lease: 'index-compaction',
-    label: 'C',
-    flags: { ...DEMO_FLAGS, every: 45_000, 'batch-size': 1_000 },
-    options: { 'archive-url': archiveUrl },
-  },
-];
+/** All run the retention-planner job, exporting each occurrence's summary to the archive (with its writers' token). */
+const schedulers = (archive: { url: string; token: string }): DemoSchedulerSpec[] => {
+  const exporting = { options: { 'archive-url': archive.url }, env: { LEASEBOARD_ARCHIVE_TOKEN: archive.token } };
+  return [
+    { id: 'retention-planner-A', lease: 'retention-planner', label: 'A', flags: { ...DEMO_FLAGS, every: 60_000 }, ...exporting },
+    { id: 'retention-planner-B', lease: 'retention-planner', label: 'B', flags: { ...DEMO_FLAGS, every: 60_000 }, ...exporting },
+    { id: 'index-compaction-C', lease: 'index-compaction', label: 'C', flags: { ...DEMO_FLAGS, every: 45_000, 'batch-size': 1_000 }, ...exporting },
+  ];
+};
 
 const log = (line: string) => console.log(`[demo] ${line}`);
 
@@ -114,26 +124,52 @@ async function startDatabase(): Promise<{ url: string; stop(): Promise<void> }> 
   };
 }
 
+/** A login per kind of work for this database (db/roles.ts), or null where this user may not create roles (said in the log). */
+async function loginRolesFor(pool: Pool, url: string): Promise<LoginUrls | null> {
+  const client = await pool.connect();
+  try {
+    const logins = await ensureLoginRoles(client, url);
+    log('database roles: schedulers, operator actions and status reads each log in as their own role; only the setup uses DATABASE_URL');
+    return logins;
+  } catch (error) {
+    log(`database roles: no login roles (${error instanceof Error ? error.message : String(error)}): every process uses DATABASE_URL's user`);
+    return null;
+  } finally {
+    client.release();
+  }
+}
+
+/** The whole stop: the leases' holders, then the database. Past it, children stop themselves (their stdin closes with this process). */
+const STOP_DEADLINE_MS = 10_000;
+
 async function main() {
   const database = await startDatabase();
-  let shuttingDown = false;
-  const cleanups: (() => Promise<unknown>)[] = [async () => database.stop(), async () => clearRunningDatabase()];
-  const shutdown = async (code: number) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    log('stopping…');
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`cleanup: ${String(error)}`));
-    log('stopped; nothing left running');
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
+  // What holds a lease or serves stops first, all together; the database last.
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const run = (steps: (() => Promise<unknown>)[]) => Promise.all(steps.map((step) => step().catch((error) => log(`cleanup: ${String(error)}`))));
+  const stop = shutdownWithin(
+    STOP_DEADLINE_MS,
+    async (why) => {
+      log(`stopping (${why})…`);
+      await run(cleanups);
+      await run([async () => clearRunningDatabase(), () => database.stop()]);
+      log('stopped; nothing left running');
+    },
+    log,
+  );
+  const shuttingDown = () => stop.started;
+  const shutdown = (code: number, why = 'failed') => stop(why, code);
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  // Started by a CI job or a supervisor that is gone (SIGKILLed, its pipes closed): stop too.
+  watchParent((why) => stop(`parent gone: ${why}`), { stdin: false });
   try {
     await migrateDatabase(database.url);
     const pool = createPool(database.url, { applicationName: 'leaseboard-demo' });
     log(`documents: ${await seedDocuments(pool)} synthetic documents`);
     const { rows: size } = await pool.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS size');
     log(`database size at start: ${size[0]!.size} (steady state about 0.6 GB at the default retention: README "Retention and disk")`);
+    const logins = await loginRolesFor(pool, database.url);
     await pool.end();
     writeRunningDatabase(database.url);
     await ensureBuild(ROOT, log);
@@ -141,15 +177,15 @@ async function main() {
     // The external resource: it refuses a lower epoch than it has seen (409), and says so.
     const archive = await ArchiveProcess.start((line) => line.event === 'rejected' && console.log(`[archive] ${JSON.stringify(line)}`));
     cleanups.push(() => archive.process.stop());
-    log(`archive: ${archive.url} (GET /v1/leases/retention-planner/objects)`);
+    log(`archive: ${archive.url} (GET /v1/leases/retention-planner/objects; writes need the token it shares with the schedulers)`);
 
-    const supervisor = new DemoSupervisor(database.url, (id, line) => console.log(`[${id}] ${line}`));
+    const supervisor = new DemoSupervisor(logins?.scheduler ?? database.url, (id, line) => console.log(`[${id}] ${line}`));
     const control = await startControlServer(supervisor);
     cleanups.push(
       () => control.close(),
       () => supervisor.stopAll(),
     );
-    for (const spec of schedulers(archive.url)) supervisor.start(spec);
+    for (const spec of schedulers(archive)) supervisor.start(spec);
 
     // Alerts: a local Alertmanager with a webhook receiver standing in for the pager, when installed.
     const alerting = await startLocalAlertmanager({
@@ -162,7 +198,14 @@ async function main() {
       },
     });
     if (alerting.kind === 'started') cleanups.push(() => alerting.am.close());
-    else log(`alerts: evaluated and shown on the dashboard, delivered nowhere — ${alerting.hint}`);
+    // Yours first (the dashboard links the first one: silences), then the demo's own, which prints what it receives.
+    const yours = (process.env.ALERTMANAGER_URL ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    const alertmanagers = [...yours, ...(alerting.kind === 'started' ? [alerting.am.url] : [])];
+    if (alerting.kind === 'missing') log(`alerts: no Alertmanager of the demo's own — ${alerting.hint}`);
+    if (alertmanagers.length === 0) log('alerts: evaluated and shown on the dashboard, delivered nowhere (set ALERTMANAGER_URL, or install Alertmanager)');
 
     // Local operator sign-in: a token printed once, and a session-signing secret that never leaves this process tree.
     const operatorToken = randomBytes(24).toString('base64url');
@@ -171,15 +214,23 @@ async function main() {
     const next = runDashboard(ROOT, ['-p', String(port), '-H', '127.0.0.1'], {
       env: {
         ...process.env,
-        DATABASE_URL: database.url,
+        // Least privilege (db/roles.ts): the dashboard reads, acts for operators and hosts its jobs each as its own login,
+        // and never holds the migrator's; without the right to create roles, DATABASE_URL's user does all three.
+        ...(logins === null
+          ? { DATABASE_URL: database.url }
+          : {
+              DATABASE_URL: logins.reader,
+              LEASEBOARD_READER_DATABASE_URL: logins.reader,
+              LEASEBOARD_ACTIONS_DATABASE_URL: logins.operator,
+              LEASEBOARD_SCHEDULER_DATABASE_URL: logins.scheduler,
+            }),
         LEASEBOARD_DEMO_CONTROL_URL: control.url,
         LEASEBOARD_DEMO_CONTROL_TOKEN: control.token,
         LEASEBOARD_OPERATOR_TOKEN: operatorToken,
         LEASEBOARD_SESSION_SECRET: randomBytes(32).toString('base64url'),
         NEXT_TELEMETRY_DISABLED: '1',
-        LEASEBOARD_EXTERNAL_URL: url,
         ...DEMO_ALERT_ENV,
-        ...(alerting.kind === 'started' ? { ALERTMANAGER_URL: alerting.am.url } : {}),
+        ...(alertmanagers.length > 0 ? { ALERTMANAGER_URL: alertmanagers.join(',') } : {}),
         // A young generation big enough for one refresh's projections (~10k statuses):
         // halves the projection's GC time at 10,000 schedulers (bench:status).
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-semi-space-size=64`.trim(),
@@ -187,7 +238,7 @@ async function main() {
     });
     next.stdout.on('data', (chunk: Buffer) => process.stdout.write(`[dashboard] ${chunk}`));
     next.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[dashboard] ${chunk}`));
-    next.on('exit', (code) => !shuttingDown && (log(`dashboard exited (${code})`), void shutdown(1)));
+    next.on('exit', (code) => !shuttingDown() && (log(`dashboard exited (${code})`), shutdown(1, 'dashboard exited')));
     const nextExited = new Promise((resolve) => next.once('exit', resolve));
     cleanups.push(async () => {
       // A terminal's Ctrl-C may have stopped it already (signalCode set, exitCode null).
@@ -197,15 +248,17 @@ async function main() {
     await waitForHttp(`${url}/api/healthz`, 60_000);
     log(`dashboard: ${url}  (fault buttons on each scheduler's page; Ctrl-C stops everything)`);
     log(`operator token (printed once; sign in at ${url}/login to disable schedulers and use the fault buttons): ${operatorToken}`);
+    if (yours.length > 0)
+      log(`alerts: delivered to ALERTMANAGER_URL (${yours.join(', ')})${alerting.kind === 'started' ? " and to the demo's own Alertmanager" : ''}`);
     if (alerting.kind === 'started') {
-      log(`alerts: Alertmanager ${alerting.am.url} (its UI: silences), notifications printed here as [alertmanager] lines`);
+      log(`alerts: the demo's Alertmanager ${alerting.am.url} (its UI: silences), notifications printed here as [alertmanager] lines`);
     }
     log(
       `alerts: every rule starts in shadow (shown, never delivered). To deliver one, sign in and use ${url}/alerts, or: npm run alerts -- mode --rule SchedulerStalled --mode on --by YOU --reason "demo"`,
     );
   } catch (error) {
     log(`failed: ${error instanceof Error ? error.message : String(error)}`);
-    await shutdown(1);
+    shutdown(1);
   }
 }
 

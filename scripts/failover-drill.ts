@@ -85,6 +85,7 @@ async function main() {
           databaseUrl: pair.url,
           flags,
           options: { 'archive-url': archive.url },
+          env: { LEASEBOARD_ARCHIVE_TOKEN: archive.token },
           onLine: (line) => {
             if (line.event === 'acquired' && line.adopted === false) grants.push(Number(line.epoch));
           },

@@ -33,7 +33,7 @@ async function main() {
   if (!url) fail('no database: set DATABASE_URL, or start `npm run demo` first');
   const pool = createPool(url, { applicationName: 'leaseboard-intent' });
   try {
-    const result = await changeIntent(pool, lease.data, change.data);
+    const result = await changeIntent(pool, lease.data, change.data, { identifiedBy: 'cli' });
     switch (result.kind) {
       case 'changed':
         console.log(JSON.stringify({ lease: lease.data, ...result.intent, at: result.intent.at.toISOString(), from: result.from ? 'disabled' : 'enabled' }));

@@ -4,16 +4,26 @@
  * Options: `-p/--port` (PORT, default 3000), `-H/--hostname` (HOST, default
  * 127.0.0.1 — set HOST=0.0.0.0 deliberately to listen everywhere).
  * It also hosts Leaseboard's own jobs (lib/host/hosted-jobs.ts) when
- * DATABASE_URL is set. SIGTERM/SIGINT stop the jobs (releasing their leases),
- * then close the server; exit 0. With LEASEBOARD_EXIT_WITH_PARENT=1 it also
- * closes when its stdin closes (whoever started it is gone).
+ * DATABASE_URL is set, connected as LEASEBOARD_SCHEDULER_DATABASE_URL (the
+ * schedulers' login, db/roles.ts) when set.
+ * At start it checks the auth settings (a bad one: exit 2, naming it), says
+ * which risks it accepted and which settings are deprecated, and which URL
+ * links in alerts carry: LEASEBOARD_PUBLIC_URL, else the address it listens
+ * on (with the base path). SIGTERM/SIGINT stop the jobs (releasing their leases),
+ * then close the server; exit 0 — or exit 1 if that takes longer than
+ * SHUTDOWN_DEADLINE_MS (a database that is gone, a connection that never
+ * drains). With LEASEBOARD_EXIT_WITH_PARENT=1 it also stops when whoever
+ * started it is gone (lib/child/parent.ts). Output to a closed stdout or
+ * stderr is dropped, never an error (lib/child/stdio.ts).
  * Bad options: a message on stderr and exit code 2.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDashboardServer } from '../lib/host/dashboard-server';
-import { listenToParent } from '../lib/child/json-line-process';
+import { listenToParent, SHUTDOWN_DEADLINE_MS, shutdownWithin } from '../lib/child/parent';
+import { guardStdio } from '../lib/child/stdio';
 import { hostedJobs, startHostedJobs } from '../lib/host/hosted-jobs';
+import { type AuthConfig, authConfig } from '../lib/auth/config';
 import { serverEnv } from '../lib/server/env';
 
 function fail(message: string): never {
@@ -22,6 +32,7 @@ function fail(message: string): never {
 }
 
 async function main() {
+  guardStdio();
   let values: { port?: string; hostname?: string; dev?: boolean };
   try {
     ({ values } = parseArgs({
@@ -31,6 +42,13 @@ async function main() {
   } catch (error) {
     fail((error as Error).message);
   }
+  let auth: AuthConfig;
+  try {
+    auth = authConfig();
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  for (const note of auth.notes) process.stderr.write(`serve: warning: ${note}\n`);
   const rawPort = values.port ?? process.env.PORT ?? '3000';
   if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65_535) fail(`port: expected 0–65535, got ${JSON.stringify(rawPort)}`);
   const server = await startDashboardServer({
@@ -42,23 +60,32 @@ async function main() {
     pageCacheMs: process.env.DATABASE_URL ? serverEnv().listMaxAgeMs : 0,
   });
   console.log(`dashboard: listening on ${server.url}`);
-  const databaseUrl = process.env.DATABASE_URL;
+  const linksTo = auth.publicUrl?.url ?? `${server.url}${process.env.LEASEBOARD_BASE_PATH ?? ''}`;
+  console.log(
+    `dashboard: links in alerts point at ${linksTo} (${auth.publicUrl ? `from ${auth.publicUrl.variable}` : 'the address this server listens on; set LEASEBOARD_PUBLIC_URL to the URL people open'})`,
+  );
+  if (!auth.publicUrl && /\/\/(0\.0\.0\.0|\[::\])[:/]/.test(linksTo)) {
+    process.stderr.write('serve: warning: listening on every interface: nobody can open those links; set LEASEBOARD_PUBLIC_URL\n');
+  }
+  const databaseUrl = process.env.LEASEBOARD_SCHEDULER_DATABASE_URL?.trim() || process.env.DATABASE_URL;
   const log = (line: string) => console.log(line);
-  const jobs = databaseUrl ? startHostedJobs({ databaseUrl, jobs: hostedJobs(process.env, log), log }) : null;
-  let closing = false;
-  const close = () => {
-    if (closing) return;
-    closing = true;
-    void (async () => {
+  const jobsEnv = { ...process.env, LEASEBOARD_PUBLIC_URL: linksTo };
+  const jobs = databaseUrl ? startHostedJobs({ databaseUrl, jobs: hostedJobs(jobsEnv, log), log }) : null;
+  const close = shutdownWithin(
+    SHUTDOWN_DEADLINE_MS,
+    async () => {
       await jobs?.stop();
       await server.close();
-      process.exit(0);
-    })();
-  };
-  process.on('SIGTERM', close);
-  process.on('SIGINT', close);
+    },
+    (line) => process.stderr.write(`serve: ${line}\n`),
+  );
+  process.on('SIGTERM', () => close('SIGTERM'));
+  process.on('SIGINT', () => close('SIGINT'));
   // Started by a supervisor (the demo, the e2e setup): stop when it is gone.
-  listenToParent(() => {}, close);
+  listenToParent(
+    () => {},
+    () => close('parent gone'),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,10 @@
 'use client';
-/** Operator actions, newest first: who, what (from → to), why, when. Audit rows are never pruned. */
+/**
+ * Operator actions, newest first: who — and how that identity was established
+ * (SSO, or the operator token with a name typed at sign-in, or a command run
+ * with database access) — what (from → to), why, when. Audit rows are never
+ * pruned.
+ */
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { AuditEntry } from '@/lib/api/types';
@@ -11,7 +16,51 @@ const ACTION: Record<AuditEntry['action'], string> = {
   'scheduler.disable': 'disabled scheduler',
   'scheduler.enable': 'enabled scheduler',
   'alert.mode': 'set alert mode',
+  'demo.fault': 'fault drill',
 };
+
+const IDENTIFIED: Record<NonNullable<AuditEntry['identifiedBy']>, { label: string; title: string }> = {
+  sso: { label: 'SSO', title: 'Named by the SSO proxy, from a trusted address' },
+  token: { label: 'operator token, name typed', title: 'Signed in with the operator token; the name was typed at sign-in, not verified' },
+  cli: { label: 'command line', title: 'A command run with access to the database (npm run intent / alerts); the name was given on its command line' },
+};
+
+/** Who, and how that was established (older rows: not recorded). */
+function Who({ entry }: { entry: AuditEntry }) {
+  const how = entry.identifiedBy === null ? null : IDENTIFIED[entry.identifiedBy];
+  return (
+    <>
+      {entry.who}
+      <br />
+      <span className="muted small" title={how?.title ?? 'Recorded before Leaseboard kept how identities were established'} data-testid="audit-identified-by">
+        {how?.label ?? 'how identified: not recorded'}
+      </span>
+    </>
+  );
+}
+
+/** What was done: the action, and for a fault drill which drill on which process (demo id and instance token). */
+function What({ entry, withRule }: { entry: AuditEntry; withRule: boolean }) {
+  if (entry.fault !== null) {
+    return (
+      <>
+        {ACTION[entry.action]}: <strong>{entry.fault.drill}</strong> on {entry.fault.process}
+        {entry.fault.instance ? (
+          <>
+            {' '}
+            (<code>{entry.fault.instance}</code>)
+          </>
+        ) : null}
+      </>
+    );
+  }
+  return (
+    <>
+      {ACTION[entry.action]}
+      {withRule && entry.rule !== null ? ` of ${entry.rule}` : ''}
+    </>
+  );
+}
 
 /** What was acted on: a scheduler (linked), or an alert rule (on one scheduler, or as a whole). */
 function Target({ entry }: { entry: AuditEntry }) {
@@ -60,10 +109,11 @@ export function AuditTable({ scheduler, headingId }: { scheduler: string | null;
       {entries.map((entry) => (
         <tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
           <td className="num">{formatUtc(entry.at)}</td>
-          <td>{entry.who}</td>
           <td>
-            {ACTION[entry.action]}
-            {scheduler !== null && entry.rule !== null ? ` of ${entry.rule}` : ''}
+            <Who entry={entry} />
+          </td>
+          <td>
+            <What entry={entry} withRule={scheduler !== null} />
           </td>
           {scheduler === null ? (
             <td>

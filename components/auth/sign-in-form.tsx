@@ -1,19 +1,16 @@
 'use client';
 /**
  * Exchange the local operator token (printed once by `npm run demo`) for a
- * session cookie. The token is sent once and never stored by the page.
+ * session cookie. The token is sent once and never stored by the page. Then
+ * back to `next`, if it is a path of this dashboard (lib/client/next-path.ts).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { OPERATOR_NAME_MAX_LENGTH } from '@/lib/status/limits';
 import { signIn } from '@/lib/client/api';
+import { safeNextPath } from '@/lib/client/next-path';
 import { queryKeys } from '@/lib/client/queries';
-
-/** Only same-site paths: never a redirect to another origin. */
-function safeNext(next: string | null): string {
-  return next !== null && next.startsWith('/') && !next.startsWith('//') ? next : '/';
-}
 
 export function SignInForm({ next }: { next: string | null }) {
   const router = useRouter();
@@ -24,7 +21,7 @@ export function SignInForm({ next }: { next: string | null }) {
     mutationFn: signIn,
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: queryKeys.session });
-      router.push(safeNext(next));
+      router.push(safeNextPath(next, window.location.origin));
     },
   });
   const submit = (event: FormEvent) => {

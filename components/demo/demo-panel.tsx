@@ -3,12 +3,18 @@
  * Demo controls: real faults on the demo's scheduler processes (freeze
  * progress, drop reports, OS pause, pause mid-write, kill/restart). Rendered
  * only when the demo supervisor answers GET /api/demo/processes with 200 —
- * absent outside demo mode.
+ * absent outside demo mode. Each drill is an operator action like the others:
+ * it asks for a reason (the shared reason dialog) and is audited — who, which
+ * drill on which process, from → to, why, when — on this page's "Operator
+ * actions" and the Audit page.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
 import type { DemoAction, DemoProcess } from '@/lib/api/types';
 import { postDemoAction } from '@/lib/client/api';
+import { describeDemoProcess } from '@/lib/client/demo-process';
 import { demoProcessesQuery, queryKeys, sessionQuery } from '@/lib/client/queries';
+import { ReasonDialog } from '../reason-dialog';
 
 interface Control {
   action: DemoAction;
@@ -30,20 +36,31 @@ export function controlsFor(process: DemoProcess): Control[] {
   ];
 }
 
-function describe(process: DemoProcess): string {
-  const midWrite = process.pausingMidWrite ? (process.state === 'paused' ? 'paused mid-write' : 'pause mid-write armed (next write)') : null;
-  const flags = [process.state, process.frozen ? 'progress frozen' : null, process.droppingReports ? 'dropping reports' : null, midWrite];
-  return flags.filter(Boolean).join(' · ');
-}
-
 export function DemoPanel({ lease }: { lease: string | null }) {
   const queryClient = useQueryClient();
   const query = useQuery(demoProcessesQuery());
   const operator = useQuery(sessionQuery()).data?.body.role === 'operator';
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [chosen, setChosen] = useState<{ process: DemoProcess; control: Control } | null>(null);
+  const [reason, setReason] = useState('');
   const mutation = useMutation({
-    mutationFn: ({ id, action }: { id: string; action: DemoAction }) => postDemoAction(id, action),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.demo }),
+    mutationFn: ({ id, action }: { id: string; action: DemoAction }) => postDemoAction(id, action, { reason }),
+    onSuccess: () => {
+      setReason('');
+      dialog.current?.close();
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.demo }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.audit(lease) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.audit(null) }),
+      ]),
   });
+  const choose = (process: DemoProcess, control: Control) => {
+    mutation.reset();
+    setChosen({ process, control });
+    dialog.current?.showModal();
+  };
   if (query.status !== 'success') return null;
   const processes = query.data.body.processes.filter((p) => lease === null || p.lease === lease);
   if (processes.length === 0) return null;
@@ -56,11 +73,6 @@ export function DemoPanel({ lease }: { lease: string | null }) {
           The fault buttons are operator actions: sign in with the operator token the demo printed.
         </p>
       )}
-      {mutation.error ? (
-        <p className="banner tone-bad" role="alert">
-          {mutation.error.message}
-        </p>
-      ) : null}
       <ul className="demo-list">
         {processes.map((process) => (
           <li key={process.id} className="demo-process" data-testid="demo-process" data-process-id={process.id}>
@@ -69,7 +81,7 @@ export function DemoPanel({ lease }: { lease: string | null }) {
                 {process.label} <span className="muted small">({process.lease})</span>
               </strong>
               <span className="small">
-                <code>{process.token ?? 'no token yet'}</code> · <span data-testid="demo-process-state">{describe(process)}</span>
+                <code>{process.token ?? 'no token yet'}</code> · <span data-testid="demo-process-state">{describeDemoProcess(process)}</span>
               </span>
             </div>
             <div className="demo-buttons">
@@ -78,7 +90,7 @@ export function DemoPanel({ lease }: { lease: string | null }) {
                   key={control.action}
                   type="button"
                   disabled={mutation.isPending || !operator}
-                  onClick={() => mutation.mutate({ id: process.id, action: control.action })}
+                  onClick={() => choose(process, control)}
                   data-testid={`demo-${control.action}`}
                 >
                   {control.label}
@@ -88,6 +100,20 @@ export function DemoPanel({ lease }: { lease: string | null }) {
           </li>
         ))}
       </ul>
+      <ReasonDialog
+        dialogRef={dialog}
+        testIdPrefix="demo-fault"
+        title={chosen ? `${chosen.control.label}: ${chosen.process.label} (${chosen.process.lease})?` : 'Fault drill'}
+        reason={reason}
+        onReasonChange={setReason}
+        pending={mutation.isPending}
+        error={mutation.error}
+        confirmLabel={chosen ? chosen.control.label : 'Apply'}
+        canConfirm={chosen !== null}
+        onConfirm={() => chosen && mutation.mutate({ id: chosen.process.id, action: chosen.control.action })}
+      >
+        <p className="small">A real fault on a real process{chosen?.process.token ? ` (${chosen.process.token})` : ''}. It is audited with your reason.</p>
+      </ReasonDialog>
     </section>
   );
 }

@@ -1,7 +1,10 @@
 // Operator actions over the real app/api route handlers and the run's
 // database: every mutating route refuses cross-site requests and viewers
-// with 403 and changes nothing; bad input is a 400 naming the field; an
-// operator's change is committed and audited (who, what, from → to, why, when).
+// with 403 and changes nothing; bad input is a 400 naming the field, an
+// oversized body a 413 read no further; an operator's change is committed and
+// audited (who and how identified, what, from → to, why, when); sign-out ends
+// the session for good; failed sign-ins are limited per client and logged
+// without the token.
 import { beforeAll, describe, expect, it, inject, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
@@ -16,7 +19,10 @@ import * as intentRoute from '../../app/api/v1/schedulers/[name]/intent/route';
 import * as sessionRoute from '../../app/api/v1/session/route';
 import type { Pool } from 'pg';
 import { uniqueLease, usePool } from '../../db/testing/pools';
+import { enablePeerStamping, PEER_HEADER } from '../http/peer';
 import { register } from '../server/testing/seed';
+import { BODY_LIMITS } from './respond';
+import { SIGN_IN_FAILURES } from './sign-in-limit';
 
 const ORIGIN = 'http://leaseboard.test';
 const SAME = { host: 'leaseboard.test', origin: ORIGIN, 'sec-fetch-site': 'same-origin', 'x-leaseboard-action': '1', 'content-type': 'application/json' };
@@ -142,13 +148,49 @@ describe('operator actions', () => {
       ['a missing decision', { reason: 'maintenance' }, /disabled/],
       ['an unknown field', { disabled: true, reason: 'maintenance', by: 'someone-else' }, /by|unrecognized/i],
       ['a body that is not JSON', '{disabled:', /JSON/],
-      ['a huge body', { disabled: true, reason: 'x', pad: 'y'.repeat(10_000) }, /larger than/],
     ])('%s → 400 naming the problem, nothing written', async (_what, body, message) => {
       const name = uniqueLease('input');
       await register(pool, name);
       const error = await errorOf(await intent(name, { ...SAME, cookie: operatorCookie }, body));
       expect(error).toMatchObject({ status: 400, code: 'invalid_body' });
       expect(error.message).toMatch(message);
+      expect(await state(name)).toEqual({ intent: null, audits: 0 });
+    });
+
+    it("a body over the route's limit → 413: refused on Content-Length before a byte is read, else read no further than the limit", async () => {
+      const name = uniqueLease('huge');
+      await register(pool, name);
+      let pulled = 0;
+      const endless = () =>
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulled += 1_024;
+            controller.enqueue(new TextEncoder().encode(`{"disabled":true,"reason":"${'y'.repeat(1_000)}`.slice(0, 1_024)));
+          },
+        });
+      const headers = { ...SAME, cookie: operatorCookie };
+      const declared = new Request(`${ORIGIN}/api/v1/schedulers/${name}/intent`, {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(64 * 1024 * 1024) },
+        body: endless(),
+        duplex: 'half',
+      } as RequestInit);
+      const started = Date.now();
+      expect(await errorOf(await intentRoute.POST(declared, params({ name })))).toMatchObject({ status: 413, code: 'too_large' });
+      expect(pulled).toBeLessThanOrEqual(2 * 1_024); // what the stream queued ahead, at most; none of it parsed
+      const streamed = new Request(`${ORIGIN}/api/v1/schedulers/${name}/intent`, { method: 'POST', headers, body: endless(), duplex: 'half' } as RequestInit);
+      pulled = 0;
+      expect(await errorOf(await intentRoute.POST(streamed, params({ name })))).toMatchObject({ status: 413, code: 'too_large' });
+      expect(pulled).toBeLessThanOrEqual(BODY_LIMITS.intent + 2 * 1_024);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      // Sign-in needs no identity: it is bounded all the same.
+      const signIn = new Request(`${ORIGIN}/api/v1/session`, {
+        method: 'POST',
+        headers: { ...SAME, 'content-length': String(1024 * 1024 * 1024) },
+        body: endless(),
+        duplex: 'half',
+      } as RequestInit);
+      expect(await errorOf(await sessionRoute.POST(signIn))).toMatchObject({ status: 413, code: 'too_large' });
       expect(await state(name)).toEqual({ intent: null, audits: 0 });
     });
 
@@ -187,9 +229,9 @@ describe('operator actions', () => {
 
       const audit = await auditRoute.GET(new Request(`${ORIGIN}/api/v1/audit?scheduler=${name}`));
       const { entries } = (await audit.json()) as { entries: Array<Record<string, string>> };
-      expect(entries.map(({ who, action, target, from, to, reason }) => ({ who, action, target, from, to, reason }))).toEqual([
-        { who: 'carol', action: 'scheduler.enable', target: name, from: 'disabled', to: 'enabled', reason: 'migration done' },
-        { who: 'carol', action: 'scheduler.disable', target: name, from: 'enabled', to: 'disabled', reason: 'storage migration' },
+      expect(entries.map(({ who, identifiedBy, action, target, from, to, reason }) => ({ who, identifiedBy, action, target, from, to, reason }))).toEqual([
+        { who: 'carol', identifiedBy: 'token', action: 'scheduler.enable', target: name, from: 'disabled', to: 'enabled', reason: 'migration done' },
+        { who: 'carol', identifiedBy: 'token', action: 'scheduler.disable', target: name, from: 'enabled', to: 'disabled', reason: 'storage migration' },
       ]);
       expect(Date.parse(entries[0]!.at!)).toBeGreaterThan(Date.parse(entries[1]!.at!));
     });
@@ -223,30 +265,86 @@ describe('operator actions', () => {
 
       const audit = await auditRoute.GET(new Request(`${ORIGIN}/api/v1/audit?scheduler=${name}`));
       const { entries } = (await audit.json()) as { entries: Array<Record<string, string | null>> };
-      expect(entries.map(({ who, action, target, scheduler, rule, from, to, reason }) => ({ who, action, target, scheduler, rule, from, to, reason }))).toEqual(
-        [
-          { who: 'carol', action: 'alert.mode', target: name, scheduler: name, rule: 'SchedulerStalled', from: 'on', to: 'shadow', reason: 'too noisy' },
-          {
-            who: 'carol',
-            action: 'alert.mode',
-            target: name,
-            scheduler: name,
-            rule: 'SchedulerStalled',
-            from: 'shadow (inherited)',
-            to: 'on',
-            reason: 'page on stalls',
-          },
-        ],
-      );
+      expect(
+        entries.map(({ who, identifiedBy, action, target, scheduler, rule, from, to, reason }) => ({
+          who,
+          identifiedBy,
+          action,
+          target,
+          scheduler,
+          rule,
+          from,
+          to,
+          reason,
+        })),
+      ).toEqual([
+        {
+          who: 'carol',
+          identifiedBy: 'token',
+          action: 'alert.mode',
+          target: name,
+          scheduler: name,
+          rule: 'SchedulerStalled',
+          from: 'on',
+          to: 'shadow',
+          reason: 'too noisy',
+        },
+        {
+          who: 'carol',
+          identifiedBy: 'token',
+          action: 'alert.mode',
+          target: name,
+          scheduler: name,
+          rule: 'SchedulerStalled',
+          from: 'shadow (inherited)',
+          to: 'on',
+          reason: 'page on stalls',
+        },
+      ]);
     });
 
-    it('signing out clears the cookie; the session answer says who you are', async () => {
+    it('signing out ends the session: the old cookie, replayed, counts for nothing and changes nothing', async () => {
       const whoami = await sessionRoute.GET(new Request(`${ORIGIN}/api/v1/session`, { headers: { cookie: operatorCookie } }));
       expect(await whoami.json()).toEqual({ role: 'operator', who: 'carol', via: 'session', localSignIn: true });
       const out = await sessionRoute.DELETE(post('/api/v1/session', { ...SAME, cookie: operatorCookie }, undefined, 'DELETE'));
       expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/);
       const anonymous = await sessionRoute.GET(new Request(`${ORIGIN}/api/v1/session`));
       expect(await anonymous.json()).toEqual({ role: 'viewer', who: null, via: 'anonymous', localSignIn: true });
+      // The cookie a browser (or an attacker who copied it) still holds:
+      const replayed = await sessionRoute.GET(new Request(`${ORIGIN}/api/v1/session`, { headers: { cookie: operatorCookie } }));
+      expect(await replayed.json()).toMatchObject({ role: 'viewer', via: 'anonymous' });
+      const name = uniqueLease('after-sign-out');
+      await register(pool, name);
+      expect(await errorOf(await intent(name, { ...SAME, cookie: operatorCookie }, { disabled: true, reason: 'replayed cookie' }))).toMatchObject({
+        status: 403,
+        code: 'forbidden',
+      });
+      expect(await state(name)).toEqual({ intent: null, audits: 0 });
+    });
+
+    it('failed sign-ins are limited per client (429, even for the right token, until the window passes) and logged without the token', async () => {
+      const stamp = enablePeerStamping();
+      const from = (peer: string, token: string) =>
+        sessionRoute.POST(post('/api/v1/session', { ...SAME, [PEER_HEADER]: stamp(peer) }, { token, name: 'mallory' }));
+      const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      try {
+        for (let attempt = 1; attempt <= SIGN_IN_FAILURES.failures; attempt++) {
+          expect((await from('198.51.100.66', `guess-${attempt}-${'x'.repeat(24)}`)).status).toBe(403);
+        }
+        const blocked = await from('198.51.100.66', TOKEN);
+        expect(await errorOf(blocked)).toMatchObject({ status: 429, code: 'rate_limited' });
+        expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+        // Another client is not affected.
+        expect((await from('198.51.100.67', TOKEN)).status).toBe(200);
+        const lines = warned.mock.calls.map((call) => String(call[0]));
+        expect(lines).toHaveLength(SIGN_IN_FAILURES.failures);
+        expect(lines.at(-1)).toMatch(/sign-in refused \(not the operator token\) for client-[0-9a-f]{10}: failure 10 of 10/);
+        for (const line of lines) {
+          expect(line).not.toMatch(/guess-|mallory|198\.51\.100|e2e-operator-token/);
+        }
+      } finally {
+        warned.mockRestore();
+      }
     });
   });
 });

@@ -12,6 +12,7 @@
  * than `SchedulerUnknown` (so Alertmanager's inhibition is in place first).
  * Non-guarantees: does not check that the URLs answer.
  */
+import { absoluteBaseUrl, parsePublicUrl, PublicUrlError } from '../api/public-url';
 import { ALERT_NAMES } from './catalogue';
 import type { AlertName } from './types';
 
@@ -93,18 +94,24 @@ function intVar(env: Env, variable: string, fallback: number, min: number, max: 
   return value;
 }
 
-/** An absolute http(s) URL without credentials, query or fragment; trailing slashes dropped. */
+/** An absolute http(s) base URL (lib/api/public-url.ts), as an AlertConfigError naming the variable. */
 function baseUrl(variable: string, raw: string): string {
-  let url: URL;
   try {
-    url = new URL(raw);
-  } catch {
-    throw new AlertConfigError(variable, 'must be an absolute http(s) URL');
+    return absoluteBaseUrl(variable, raw);
+  } catch (error) {
+    if (error instanceof PublicUrlError) throw new AlertConfigError(error.variable, error.problem);
+    throw error;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AlertConfigError(variable, `must use http or https, got ${url.protocol}`);
-  if (url.username || url.password) throw new AlertConfigError(variable, 'must not carry credentials (use a proxy or a secret-aware deployment)');
-  if (url.search || url.hash) throw new AlertConfigError(variable, 'must not have a query or fragment');
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The dashboard's public URL for links (LEASEBOARD_PUBLIC_URL or a deprecated alias), else the default. */
+function dashboardUrl(env: Env): string {
+  try {
+    return parsePublicUrl(env)?.url ?? DEFAULT_EXTERNAL_URL;
+  } catch (error) {
+    if (error instanceof PublicUrlError) throw new AlertConfigError(error.variable, error.problem);
+    throw error;
+  }
 }
 
 function alertmanagerUrls(env: Env): string[] {
@@ -138,7 +145,7 @@ function timings(env: Env): Record<AlertName, RuleTiming> {
 /**
  * | variable | default | range |
  * |---|---|---|
- * | `LEASEBOARD_EXTERNAL_URL` | http://127.0.0.1:3000 | absolute http(s) URL of the dashboard |
+ * | `LEASEBOARD_PUBLIC_URL` (deprecated aliases: `LEASEBOARD_EXTERNAL_URL`, `LEASEBOARD_PUBLIC_ORIGIN`) | http://127.0.0.1:3000 (the dashboard server passes the address it listens on) | absolute http(s) URL of the dashboard, with its base path |
  * | `ALERTMANAGER_URL` | none (nothing delivered) | comma-separated base URLs, at most 10 |
  * | `LEASEBOARD_ALERT_EVALUATE_EVERY_MS` | 5,000 | 1 s – 60 s |
  * | `LEASEBOARD_ALERT_RESEND_EVERY_MS` | 60,000 | 5 s – 15 min, ≥ evaluate every |
@@ -147,8 +154,7 @@ function timings(env: Env): Record<AlertName, RuleTiming> {
  * | `LEASEBOARD_ALERT_<RULE>_FOR_MS`, `…_KEEP_FIRING_FOR_MS` | DEFAULT_TIMINGS | 0 – 1 h |
  */
 export function parseAlertConfig(env: Env): AlertConfig {
-  const rawExternal = env.LEASEBOARD_EXTERNAL_URL?.trim();
-  const externalUrl = baseUrl('LEASEBOARD_EXTERNAL_URL', rawExternal ? rawExternal : DEFAULT_EXTERNAL_URL);
+  const externalUrl = dashboardUrl(env);
   const evaluateEveryMs = intVar(env, 'LEASEBOARD_ALERT_EVALUATE_EVERY_MS', 5 * SEC, SEC, MIN);
   const resendEveryMs = intVar(env, 'LEASEBOARD_ALERT_RESEND_EVERY_MS', MIN, 5 * SEC, 15 * MIN);
   if (resendEveryMs < evaluateEveryMs) {

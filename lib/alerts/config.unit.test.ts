@@ -79,6 +79,12 @@ describe('URLs', () => {
   it('given a dashboard URL with a base path and a trailing slash, then it is kept without the slash', () => {
     expect(parseAlertConfig({ LEASEBOARD_EXTERNAL_URL: 'https://ops.example/leaseboard/' }).externalUrl).toBe('https://ops.example/leaseboard');
   });
+  it("given LEASEBOARD_PUBLIC_URL (the one setting for the dashboard's URL), then links use it, over the deprecated alias", () => {
+    expect(parseAlertConfig({ LEASEBOARD_PUBLIC_URL: 'https://board.example.org/ops/' }).externalUrl).toBe('https://board.example.org/ops');
+    expect(parseAlertConfig({ LEASEBOARD_PUBLIC_URL: 'https://a.example', LEASEBOARD_EXTERNAL_URL: 'https://b.example' }).externalUrl).toBe(
+      'https://a.example',
+    );
+  });
   it('given several Alertmanagers, then each is a base URL', () => {
     expect(parseAlertConfig({ ALERTMANAGER_URL: 'http://am-a:9093, http://am-b:9093/am/' }).alertmanagerUrls).toEqual([
       'http://am-a:9093',

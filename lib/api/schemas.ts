@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { HEALTH_SEVERITY } from '../status/health';
-import { OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../status/limits';
+import { DEMO_ACTIONS, IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../status/limits';
 import { ALERT_NAMES } from './alert-names';
 import type * as status from '../status/types';
 
@@ -269,6 +269,12 @@ export const ErrorCodeSchema = z.enum([
   'rate_limited',
   'not_found',
   'invalid_body',
+  'too_large',
+  'body_timeout',
+  'invalid_host',
+  'invalid_encoding',
+  'bad_action',
+  'not_audited',
   'cross_site',
   'forbidden',
   'no_change',
@@ -426,21 +432,37 @@ export const AlertModeResponseSchema = named(
   'What the database committed: from → to, by whom, when',
 );
 
+export const DemoActionRequestSchema = named(
+  'DemoActionRequest',
+  z.strictObject({ reason }),
+  'POST /api/demo/processes/{id}/{action} (demo mode only): a fault drill, with a reason',
+);
+
 export const AuditEntrySchema = named(
   'AuditEntry',
   z.object({
     id: z.string(),
     at: time,
     who: z.string(),
-    action: z.enum(['scheduler.disable', 'scheduler.enable', 'alert.mode']),
-    target: z.string().describe('The scheduler (or rule) acted on'),
+    identifiedBy: z
+      .enum(IDENTIFIED_BY)
+      .nullable()
+      .describe(
+        'How `who` was established: sso (the SSO proxy), token (the operator token, with a name typed at sign-in), cli (a command run with database access); null: not recorded (before this was kept)',
+      ),
+    action: z.enum(['scheduler.disable', 'scheduler.enable', 'alert.mode', 'demo.fault']),
+    target: z.string().describe('The scheduler, rule or demo process acted on'),
     scheduler: z.string().nullable().describe('The scheduler concerned (null: a rule as a whole)'),
     rule: AlertNameSchema.nullable().describe('For alert.mode: the rule'),
+    fault: z
+      .object({ drill: z.enum(DEMO_ACTIONS), process: z.string(), instance: z.string().nullable() })
+      .nullable()
+      .describe('For demo.fault: which drill, on which demo process and instance token'),
     from: z.string(),
     to: z.string(),
     reason: z.string(),
   }),
-  'One audited operator action: who, what, from → to, why, when',
+  'One audited operator action: who (and how identified), what, from → to, why, when',
 );
 
 export const AuditResponseSchema = named('AuditResponse', z.object({ entries: z.array(AuditEntrySchema) }), 'Newest first');

@@ -8,6 +8,7 @@
  */
 
 import type { z } from 'zod';
+import type { DEMO_ACTIONS } from '../status/limits';
 import type * as schemas from './schemas';
 
 /** One answer's observation of the store (see ./schemas.ts for field notes). */
@@ -52,7 +53,8 @@ export type SessionResponse = z.infer<typeof schemas.SessionResponseSchema>;
 export type SignInRequest = z.infer<typeof schemas.SignInRequestSchema>;
 
 /** Demo supervisor (demo mode only, loopback). */
-export type DemoAction = 'freeze' | 'unfreeze' | 'drop-reports' | 'resume-reports' | 'pause' | 'resume' | 'pause-mid-write' | 'kill' | 'restart' | 'stop';
+export type DemoAction = (typeof DEMO_ACTIONS)[number];
+export type DemoActionRequest = z.infer<typeof schemas.DemoActionRequestSchema>;
 
 export interface DemoProcess {
   /** Stable id within the demo, e.g. `retention-planner-A`. */

@@ -1,22 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthConfigError, parseAuthConfig } from './config';
+import { enablePeerStamping, PEER_HEADER } from '../http/peer';
+import { type AuthConfig, AuthConfigError, parseAuthConfig } from './config';
 import { ACTION_HEADER, checkSameOrigin } from './csrf';
 import { authorizeWrite } from './guard';
 import { resolveIdentity } from './identity';
-import { enablePeerStamping, PEER_HEADER } from './peer';
-import { issueSession, SESSION_COOKIE, sessionCookie, tokenMatches } from './session';
+import { issueSession, SECURE_SESSION_COOKIE, SESSION_COOKIE, sessionCookie, tokenMatches } from './session';
+import { memorySessions } from './testing/memory-sessions';
 
 const TOKEN = 'operator-token-of-at-least-24-characters';
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const sso = {
   LEASEBOARD_AUTH_HEADER: 'X-Forwarded-Email',
   LEASEBOARD_AUTH_GROUPS_HEADER: 'x-forwarded-groups',
-  LEASEBOARD_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.7',
+  LEASEBOARD_TRUSTED_PROXIES: '10.0.0.0/24, 192.168.1.7',
   LEASEBOARD_OPERATORS: 'Alice@Example.org',
   LEASEBOARD_OPERATOR_GROUPS: 'sre',
 };
 
 const headers = (entries: Record<string, string>) => new Headers(entries);
+/** The config with a fresh set of open sessions. */
+const sources = (auth: AuthConfig) => ({ auth, sessions: memorySessions() });
 
 afterEach(() => {
   delete process.env.LEASEBOARD_PEER_STAMP_KEY;
@@ -25,7 +28,7 @@ afterEach(() => {
 describe('auth config', () => {
   it('with nothing configured, there is no proxy identity and no local sign-in', () => {
     const config = parseAuthConfig({});
-    expect(config.proxy).toBeNull();
+    expect(config.proxies.identity).toBeNull();
     expect(config.operatorToken).toBeNull();
   });
 
@@ -38,6 +41,11 @@ describe('auth config', () => {
     [{ LEASEBOARD_SESSION_SECRET: 'short' }, 'LEASEBOARD_SESSION_SECRET'],
     [{ LEASEBOARD_SESSION_TTL_MS: '5' }, 'LEASEBOARD_SESSION_TTL_MS'],
     [{ LEASEBOARD_PUBLIC_ORIGIN: 'not a url' }, 'LEASEBOARD_PUBLIC_ORIGIN'],
+    [{ LEASEBOARD_PUBLIC_URL: 'ftp://board.example.org' }, 'LEASEBOARD_PUBLIC_URL'],
+    [{ LEASEBOARD_AUTH_HEADER: 'x-email', LEASEBOARD_TRUSTED_PROXIES: '127.0.0.1' }, 'LEASEBOARD_TRUSTED_PROXIES'],
+    [{ LEASEBOARD_AUTH_HEADER: 'x-email', LEASEBOARD_TRUSTED_PROXIES: '10.0.0.0/16' }, 'LEASEBOARD_TRUSTED_PROXIES'],
+    [{ LEASEBOARD_AUTH_HEADER: 'x-email', LEASEBOARD_TRUSTED_PROXIES: 'fd00::/64' }, 'LEASEBOARD_TRUSTED_PROXIES'],
+    [{ LEASEBOARD_AUTH_HEADER: 'x-email', LEASEBOARD_TRUSTED_PROXIES: 'loopback' }, 'LEASEBOARD_TRUSTED_PROXIES'],
   ])('refuses %o naming %s, without echoing the value', (env, variable) => {
     const parse = () => parseAuthConfig(env);
     expect(parse).toThrow(AuthConfigError);
@@ -71,24 +79,33 @@ describe('same-origin gate (CSRF)', () => {
     expect(checkSameOrigin(config, headers(entries)).ok).toBe(allowed);
   });
 
-  it('a configured public origin wins over Host', () => {
-    const behind = parseAuthConfig({ LEASEBOARD_PUBLIC_ORIGIN: 'https://board.example.org/' });
+  it.each([
+    ['LEASEBOARD_PUBLIC_URL', { LEASEBOARD_PUBLIC_URL: 'https://board.example.org/leaseboard' }, []],
+    ['its deprecated alias LEASEBOARD_PUBLIC_ORIGIN', { LEASEBOARD_PUBLIC_ORIGIN: 'https://board.example.org/' }, [/LEASEBOARD_PUBLIC_ORIGIN is deprecated/]],
+    [
+      'its deprecated alias LEASEBOARD_EXTERNAL_URL',
+      { LEASEBOARD_EXTERNAL_URL: 'https://board.example.org/leaseboard' },
+      [/LEASEBOARD_EXTERNAL_URL is deprecated/],
+    ],
+  ])('a configured public URL (%s) wins over Host', (_what, env, notes) => {
+    const behind = parseAuthConfig(env);
     expect(checkSameOrigin(behind, headers({ ...ok, origin: 'https://board.example.org' })).ok).toBe(true);
     expect(checkSameOrigin(behind, headers({ ...ok, origin: 'http://board.internal:3000' })).ok).toBe(false);
+    expect(behind.notes).toEqual(notes.map((note) => expect.stringMatching(note)));
   });
 });
 
 describe('identity', () => {
   it('without any identity, a visitor is an anonymous viewer', async () => {
-    expect(await resolveIdentity(parseAuthConfig(sso), headers({}), NOW)).toEqual({ role: 'viewer', who: null, via: 'anonymous' });
+    expect(await resolveIdentity(sources(parseAuthConfig(sso)), headers({}), NOW)).toEqual({ role: 'viewer', who: null, via: 'anonymous' });
   });
 
   it('the SSO header counts only from a trusted proxy address (stamped by our server)', async () => {
-    const config = parseAuthConfig(sso);
+    const config = sources(parseAuthConfig(sso));
     const stamp = enablePeerStamping();
     const from = (peer: string, extra: Record<string, string> = {}) =>
       headers({ [PEER_HEADER]: stamp(peer), 'x-forwarded-email': 'alice@example.org', ...extra });
-    expect(await resolveIdentity(config, from('10.20.30.40'), NOW)).toEqual({ role: 'operator', who: 'alice@example.org', via: 'proxy' });
+    expect(await resolveIdentity(config, from('10.0.0.40'), NOW)).toEqual({ role: 'operator', who: 'alice@example.org', via: 'proxy' });
     expect(await resolveIdentity(config, from('::ffff:192.168.1.7'), NOW)).toMatchObject({ role: 'operator' });
     // Given a forged header from an untrusted address, then it is ignored.
     expect(await resolveIdentity(config, from('127.0.0.1'), NOW)).toMatchObject({ role: 'viewer', via: 'anonymous' });
@@ -96,7 +113,7 @@ describe('identity', () => {
   });
 
   it('a peer stamp the client made up (wrong key, or no server stamping) counts for nothing', async () => {
-    const config = parseAuthConfig(sso);
+    const config = sources(parseAuthConfig(sso));
     const forged = headers({ [PEER_HEADER]: 'guessed-key 10.0.0.1', 'x-forwarded-email': 'alice@example.org' });
     expect(await resolveIdentity(config, forged, NOW)).toMatchObject({ role: 'viewer', via: 'anonymous' });
     enablePeerStamping();
@@ -104,7 +121,7 @@ describe('identity', () => {
   });
 
   it('roles come from configuration: operator by email or group, viewer otherwise', async () => {
-    const config = parseAuthConfig(sso);
+    const config = sources(parseAuthConfig(sso));
     const stamp = enablePeerStamping();
     const as = (email: string, groups = '') =>
       resolveIdentity(config, headers({ [PEER_HEADER]: stamp('10.0.0.9'), 'x-forwarded-email': email, 'x-forwarded-groups': groups }), NOW);
@@ -113,14 +130,35 @@ describe('identity', () => {
   });
 
   it('a signed session cookie makes an operator; a tampered or expired one does not', async () => {
-    const config = parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN, LEASEBOARD_SESSION_TTL_MS: '60000' });
+    const config = sources(parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN, LEASEBOARD_SESSION_TTL_MS: '60000' }));
     const { value } = await issueSession(config, 'carol', NOW);
     const withCookie = (cookie: string) => headers({ cookie: `other=1; ${SESSION_COOKIE}=${cookie}` });
     expect(await resolveIdentity(config, withCookie(value), NOW + 1_000)).toEqual({ role: 'operator', who: 'carol', via: 'session' });
     expect(await resolveIdentity(config, withCookie(`${value.slice(0, -2)}xx`), NOW)).toMatchObject({ role: 'viewer' });
     expect(await resolveIdentity(config, withCookie(value), NOW + 61_000)).toMatchObject({ role: 'viewer' });
-    const otherSecret = parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN });
+    const otherSecret = { ...config, auth: parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN }) };
     expect(await resolveIdentity(otherSecret, withCookie(value), NOW)).toMatchObject({ role: 'viewer' });
+  });
+
+  it('a session ends when it is signed out, and every session ends when the operator token is rotated', async () => {
+    const secret = 's'.repeat(40);
+    const config = sources(parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN, LEASEBOARD_SESSION_SECRET: secret }));
+    const first = await issueSession(config, 'carol', NOW);
+    const second = await issueSession(config, 'dave', NOW);
+    const withCookie = (value: string) => headers({ cookie: `${SESSION_COOKIE}=${value}` });
+    await config.sessions.revoke(first.session.id);
+    expect(await resolveIdentity(config, withCookie(first.value), NOW)).toMatchObject({ role: 'viewer' });
+    expect(await resolveIdentity(config, withCookie(second.value), NOW)).toMatchObject({ role: 'operator', who: 'dave' });
+    // Same secret, same open sessions, a new token: the old token's sessions count for nothing.
+    const rotated = { ...config, auth: parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: `${TOKEN}-rotated`, LEASEBOARD_SESSION_SECRET: secret }) };
+    expect(await resolveIdentity(rotated, withCookie(second.value), NOW)).toMatchObject({ role: 'viewer' });
+  });
+
+  it('a session store that cannot be read fails closed: the visitor is a viewer', async () => {
+    const config = sources(parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN }));
+    const { value } = await issueSession(config, 'carol', NOW);
+    const broken = { ...config, sessions: { ...config.sessions, isOpen: () => Promise.reject(new Error('store down')) } };
+    expect(await resolveIdentity(broken, headers({ cookie: `${SESSION_COOKIE}=${value}` }), NOW)).toMatchObject({ role: 'viewer' });
   });
 
   it('the operator token matches only itself', () => {
@@ -132,23 +170,34 @@ describe('identity', () => {
 });
 
 describe('session cookie', () => {
-  it('is HttpOnly, SameSite=Strict, scoped to the base path, Secure only over HTTPS', async () => {
-    const config = parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN });
-    const { value } = await issueSession(config, 'carol', NOW);
-    const plain = sessionCookie(config, value, { secure: false, path: '/ops/leaseboard' });
+  it('is HttpOnly, SameSite=Strict and scoped to the base path over plain http', async () => {
+    const config = parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN, LEASEBOARD_PUBLIC_URL: 'http://board.internal:3000/ops/leaseboard' });
+    const { value } = await issueSession(sources(config), 'carol', NOW);
+    const plain = sessionCookie(config, value, '/ops/leaseboard');
     expect(plain).toMatch(new RegExp(`^${SESSION_COOKIE}=`));
     expect(plain).toContain('HttpOnly');
     expect(plain).toContain('SameSite=Strict');
     expect(plain).toContain('Path=/ops/leaseboard');
     expect(plain).toContain(`Max-Age=${12 * 3600}`);
     expect(plain).not.toContain('Secure');
-    expect(sessionCookie(config, value, { secure: true, path: '/' })).toContain('Secure');
+  });
+
+  it('is Secure with the __Host- prefix (so Path=/, no Domain) when the public URL is https — never from request headers', async () => {
+    const config = parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN, LEASEBOARD_PUBLIC_URL: 'https://board.example.org/ops/leaseboard' });
+    const { value } = await issueSession(sources(config), 'carol', NOW);
+    const secure = sessionCookie(config, value, '/ops/leaseboard');
+    expect(secure).toMatch(new RegExp(`^${SECURE_SESSION_COOKIE}=`));
+    expect(secure).toContain('Secure');
+    expect(secure).toContain('Path=/;');
+    expect(secure).not.toContain('Domain');
+    // Without a public URL, a proxy's X-Forwarded-Proto is not believed: the cookie is not Secure.
+    expect(sessionCookie(parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN }), value, '')).not.toContain('Secure');
   });
 });
 
 describe('write gate', () => {
   it('refuses cross-site first, then viewers; lets a same-origin operator through', async () => {
-    const config = parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN });
+    const config = sources(parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN }));
     const { value } = await issueSession(config, 'carol', NOW);
     const same = { [ACTION_HEADER]: '1', host: 'h', origin: 'http://h', 'sec-fetch-site': 'same-origin' };
     const crossSite = await authorizeWrite(

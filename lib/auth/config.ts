@@ -5,18 +5,27 @@
  * - SSO proxy (oauth2-proxy, IAP, …): `LEASEBOARD_AUTH_HEADER` names the header
  *   carrying the user's email, accepted ONLY on requests whose peer address is
  *   in `LEASEBOARD_TRUSTED_PROXIES`; `LEASEBOARD_AUTH_GROUPS_HEADER` optionally
- *   carries groups. Roles: operator when the email is in `LEASEBOARD_OPERATORS`
+ *   carries groups (lib/http/proxies.ts: a loopback entry, or one covering more
+ *   than 256 addresses, is refused unless LEASEBOARD_ALLOW_BROAD_TRUSTED_PROXIES=1,
+ *   and then announced at start). The proxy must strip both headers from what
+ *   clients send. Roles: operator when the email is in `LEASEBOARD_OPERATORS`
  *   or a group is in `LEASEBOARD_OPERATOR_GROUPS`; viewer otherwise.
  * - Local / demo: `LEASEBOARD_OPERATOR_TOKEN`, exchanged once for a signed
  *   session cookie (./session.ts) signed with `LEASEBOARD_SESSION_SECRET`
  *   (a random per-process secret when unset: sessions end with the process).
+ * The dashboard's public URL (`LEASEBOARD_PUBLIC_URL`, lib/api/public-url.ts)
+ * sets the origin writes must come from and, when it is https, the cookie's
+ * `Secure` flag and `__Host-` prefix.
  *
  * Guarantees: with nothing configured, everyone is a viewer. A malformed value
- * throws `AuthConfigError` naming the variable and never echoing a secret.
+ * throws `AuthConfigError` naming the variable and never echoing a secret;
+ * `notes` lists what the server must say at start (accepted risks,
+ * deprecated settings).
  */
-import { randomBytes } from 'node:crypto';
-import proxyAddr from 'proxy-addr';
+import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { parsePublicUrl, type PublicUrl, PublicUrlError } from '../api/public-url';
+import { parseProxyTrust, ProxyListError, type ProxyTrust } from '../http/proxies';
 
 export const OPERATOR_TOKEN_MIN_LENGTH = 24;
 export const SESSION_SECRET_MIN_LENGTH = 32;
@@ -33,30 +42,28 @@ export class AuthConfigError extends Error {
   }
 }
 
-export interface ProxyIdentityConfig {
-  /** Lower-case header name carrying the user's email, e.g. `x-forwarded-email`. */
-  header: string;
-  /** Lower-case header name carrying comma-separated groups, or null. */
-  groupsHeader: string | null;
-  /** True when `address` is a configured proxy (IPs or CIDRs). */
-  trusts(address: string): boolean;
-}
-
 export interface AuthConfig {
-  proxy: ProxyIdentityConfig | null;
+  /** The SSO proxy (identity) and the proxies whose X-Forwarded-For names the client. */
+  proxies: ProxyTrust;
   /** Emails (lower case) with the operator role. */
   operators: ReadonlySet<string>;
   /** Groups with the operator role. */
   operatorGroups: ReadonlySet<string>;
   /** The local operator token, or null when local sign-in is off. */
   operatorToken: string | null;
+  /**
+   * The token's generation: a digest of the token, carried by every session
+   * and compared on every request, so rotating the token ends every session
+   * issued under the old one. Null when local sign-in is off.
+   */
+  tokenGeneration: string | null;
   sessionSecret: Uint8Array;
   sessionTtlMs: number;
-  /** The dashboard's public origin (behind a proxy), or null: then the request's own Host is the origin. */
-  publicOrigin: string | null;
+  /** The dashboard's public URL, or null: then the request's own Host is the origin, and cookies are not Secure. */
+  publicUrl: PublicUrl | null;
+  /** Lines to print at start (accepted risks, deprecated settings). */
+  notes: readonly string[];
 }
-
-const HEADER_NAME = /^[a-z0-9-]{1,64}$/;
 
 const list = (raw: string | undefined) =>
   (raw ?? '')
@@ -64,28 +71,25 @@ const list = (raw: string | undefined) =>
     .map((part) => part.trim())
     .filter((part) => part !== '');
 
-function parseProxy(env: Record<string, string | undefined>): ProxyIdentityConfig | null {
-  const header = env.LEASEBOARD_AUTH_HEADER?.trim().toLowerCase();
-  if (!header) return null;
-  if (!HEADER_NAME.test(header)) throw new AuthConfigError('LEASEBOARD_AUTH_HEADER', 'must be a header name of letters, digits and dashes');
-  const groupsHeader = env.LEASEBOARD_AUTH_GROUPS_HEADER?.trim().toLowerCase() || null;
-  if (groupsHeader !== null && !HEADER_NAME.test(groupsHeader)) {
-    throw new AuthConfigError('LEASEBOARD_AUTH_GROUPS_HEADER', 'must be a header name of letters, digits and dashes');
-  }
-  const proxies = list(env.LEASEBOARD_TRUSTED_PROXIES);
-  if (proxies.length === 0) {
-    throw new AuthConfigError('LEASEBOARD_TRUSTED_PROXIES', 'required with LEASEBOARD_AUTH_HEADER: the addresses of the SSO proxy (IPs or CIDRs)');
-  }
-  let trust: (address: string, hop: number) => boolean;
+const emailList = z.array(z.email().max(254));
+
+function proxyTrust(env: Record<string, string | undefined>): ProxyTrust {
   try {
-    trust = proxyAddr.compile(proxies);
+    return parseProxyTrust(env);
   } catch (error) {
-    throw new AuthConfigError('LEASEBOARD_TRUSTED_PROXIES', `not a list of IPs or CIDRs (${(error as Error).message})`);
+    if (error instanceof ProxyListError) throw new AuthConfigError(error.variable, error.problem);
+    throw error;
   }
-  return { header, groupsHeader, trusts: (address) => address !== '' && trust(address, 0) };
 }
 
-const emailList = z.array(z.email().max(254));
+function publicUrl(env: Record<string, string | undefined>): PublicUrl | null {
+  try {
+    return parsePublicUrl(env);
+  } catch (error) {
+    if (error instanceof PublicUrlError) throw new AuthConfigError(error.variable, error.problem);
+    throw error;
+  }
+}
 
 export function parseAuthConfig(env: Record<string, string | undefined>): AuthConfig {
   const operators = emailList.safeParse(list(env.LEASEBOARD_OPERATORS).map((email) => email.toLowerCase()));
@@ -103,23 +107,18 @@ export function parseAuthConfig(env: Record<string, string | undefined>): AuthCo
   if (!Number.isInteger(ttl) || ttl < 60_000 || ttl > SESSION_TTL_MAX_MS) {
     throw new AuthConfigError('LEASEBOARD_SESSION_TTL_MS', `must be whole milliseconds between 60000 and ${SESSION_TTL_MAX_MS}`);
   }
-  let publicOrigin: string | null = null;
-  const rawOrigin = env.LEASEBOARD_PUBLIC_ORIGIN?.trim();
-  if (rawOrigin) {
-    try {
-      publicOrigin = new URL(rawOrigin).origin;
-    } catch {
-      throw new AuthConfigError('LEASEBOARD_PUBLIC_ORIGIN', 'must be an origin such as https://leaseboard.example.org');
-    }
-  }
+  const proxies = proxyTrust(env);
+  const url = publicUrl(env);
   return Object.freeze({
-    proxy: parseProxy(env),
+    proxies,
     operators: new Set(operators.data),
     operatorGroups: new Set(list(env.LEASEBOARD_OPERATOR_GROUPS)),
     operatorToken: token,
+    tokenGeneration: token === null ? null : createHash('sha256').update(`leaseboard-token-generation:${token}`).digest('base64url').slice(0, 22),
     sessionSecret: secret !== null ? new TextEncoder().encode(secret) : randomBytes(32),
     sessionTtlMs: ttl,
-    publicOrigin,
+    publicUrl: url,
+    notes: Object.freeze([...proxies.notes, ...(url?.warnings ?? [])]),
   });
 }
 

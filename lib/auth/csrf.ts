@@ -5,7 +5,7 @@
  * a cross-site page can only send after a CORS preflight we never approve —
  * and (2) when the browser says where it came from, come from this origin:
  * `Sec-Fetch-Site` must be `same-origin`, and `Origin`'s host must be the
- * dashboard's (LEASEBOARD_PUBLIC_ORIGIN, else `X-Forwarded-Host`/`Host`, as
+ * dashboard's (LEASEBOARD_PUBLIC_URL's, else `X-Forwarded-Host`/`Host`, as
  * Next.js checks server actions). Clients that send neither header (curl, a
  * CLI) are not browsers and cannot be driven by another site.
  *
@@ -18,7 +18,7 @@ export const ACTION_HEADER = 'x-leaseboard-action';
 export type CsrfVerdict = { ok: true } | { ok: false; message: string };
 
 function expectedHost(config: AuthConfig, headers: Headers): string | null {
-  if (config.publicOrigin !== null) return new URL(config.publicOrigin).host;
+  if (config.publicUrl !== null) return new URL(config.publicUrl.origin).host;
   const forwarded = headers.get('x-forwarded-host')?.split(',')[0]?.trim();
   return forwarded || headers.get('host');
 }

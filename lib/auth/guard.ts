@@ -5,18 +5,17 @@
  * Guarantee: a refused request has changed nothing — callers write only
  * after `authorizeWrite` returned `ok`.
  */
-import type { AuthConfig } from './config';
 import { checkSameOrigin } from './csrf';
-import { type OperatorIdentity, resolveIdentity } from './identity';
+import { type AuthSources, type OperatorIdentity, resolveIdentity } from './identity';
 
 export type WriteRefusal = { status: 403; code: 'cross_site' | 'forbidden'; message: string };
 
 export type Authorization = { ok: true; identity: OperatorIdentity } | { ok: false; refusal: WriteRefusal };
 
-export async function authorizeWrite(config: AuthConfig, headers: Headers, nowMs: number): Promise<Authorization> {
-  const origin = checkSameOrigin(config, headers);
+export async function authorizeWrite(sources: AuthSources, headers: Headers, nowMs: number): Promise<Authorization> {
+  const origin = checkSameOrigin(sources.auth, headers);
   if (!origin.ok) return { ok: false, refusal: { status: 403, code: 'cross_site', message: origin.message } };
-  const identity = await resolveIdentity(config, headers, nowMs);
+  const identity = await resolveIdentity(sources, headers, nowMs);
   if (identity.role !== 'operator') {
     return { ok: false, refusal: { status: 403, code: 'forbidden', message: 'this action needs the operator role; viewers can only read' } };
   }

@@ -1,21 +1,28 @@
 /**
- * Who is asking: an operator, or a read-only viewer.
+ * Who is asking: an operator, or a read-only viewer — and how that was
+ * established, which every audit row records.
  *
  * Guarantees
  * - The SSO proxy's identity header counts ONLY when the request's peer
- *   address (stamped by our own HTTP server, ./peer.ts) is a configured proxy;
- *   the same header from anywhere else is ignored, never an error.
- * - A local session counts only when its cookie verifies (./session.ts).
+ *   address (stamped by our own HTTP server, lib/http/peer.ts) is a configured
+ *   proxy; the same header from anywhere else is ignored, never an error.
+ * - A local session counts only when its cookie verifies and the session is
+ *   still open (./session.ts: signature, expiry, token generation, not signed
+ *   out) — checked on every request.
  * - Without either, the visitor is an anonymous viewer: reading needs no
  *   identity, every write needs the operator role (./guard.ts).
- * Not guaranteed: that the proxy authenticated the user — configure only
- * proxies that do, and only their addresses.
+ * Not guaranteed: that the proxy authenticated the user, or that a token
+ * holder typed their own name — configure only proxies that do, and only
+ * their addresses; the audit says which way each identity was established.
  */
+import { peerAddress } from '../http/peer';
 import type { AuthConfig } from './config';
-import { peerAddress } from './peer';
-import { readSession, sessionCookieValue } from './session';
+import { readSession, type SessionStore } from './session';
 
 export type Role = 'viewer' | 'operator';
+
+/** How an identity was established: the SSO proxy's header, or the operator token with a name typed at sign-in. */
+export type Established = 'sso' | 'token';
 
 export interface OperatorIdentity {
   role: 'operator';
@@ -27,13 +34,23 @@ export type Identity = { role: 'viewer'; who: null; via: 'anonymous' } | { role:
 
 export const ANONYMOUS: Identity = Object.freeze({ role: 'viewer', who: null, via: 'anonymous' });
 
+/** What identity is read from: the configuration and the open sessions. */
+export interface AuthSources {
+  auth: AuthConfig;
+  sessions: SessionStore;
+}
+
 const MAX_IDENTITY_LENGTH = 254;
 
+export function established(identity: OperatorIdentity): Established {
+  return identity.via === 'proxy' ? 'sso' : 'token';
+}
+
 function proxyIdentity(config: AuthConfig, headers: Headers): Identity | null {
-  const proxy = config.proxy;
+  const proxy = config.proxies.identity;
   if (proxy === null) return null;
   const peer = peerAddress(headers);
-  if (peer === null || !proxy.trusts(peer)) return null;
+  if (peer === null || !proxy.proxies.trusts(peer)) return null;
   const who = headers.get(proxy.header)?.trim().toLowerCase();
   if (!who || who.length > MAX_IDENTITY_LENGTH) return null;
   const groups = proxy.groupsHeader === null ? [] : (headers.get(proxy.groupsHeader) ?? '').split(',').map((g) => g.trim());
@@ -41,25 +58,10 @@ function proxyIdentity(config: AuthConfig, headers: Headers): Identity | null {
   return operator ? { role: 'operator', who, via: 'proxy' } : { role: 'viewer', who, via: 'proxy' };
 }
 
-export async function resolveIdentity(config: AuthConfig, headers: Headers, nowMs: number): Promise<Identity> {
-  const fromProxy = proxyIdentity(config, headers);
+export async function resolveIdentity(sources: AuthSources, headers: Headers, nowMs: number): Promise<Identity> {
+  const fromProxy = proxyIdentity(sources.auth, headers);
   if (fromProxy !== null) return fromProxy;
-  const session = await readSession(config, sessionCookieValue(headers.get('cookie')), nowMs);
+  const session = await readSession(sources, headers.get('cookie'), nowMs);
   if (session !== null) return { role: 'operator', who: session.who, via: 'session' };
   return ANONYMOUS;
-}
-
-/**
- * Whose budget a request spends (per-client rate limits): the SSO user when a
- * trusted proxy names one, else the peer address, else one shared bucket.
- * Cheap: no signature checks. Never logged (it may be an email or an address).
- */
-export function clientKey(config: AuthConfig, headers: Headers): string {
-  const peer = peerAddress(headers);
-  const proxy = config.proxy;
-  if (proxy !== null && peer !== null && proxy.trusts(peer)) {
-    const who = headers.get(proxy.header)?.trim().toLowerCase();
-    if (who) return `user:${who}`;
-  }
-  return peer === null ? 'unidentified' : `peer:${peer}`;
 }

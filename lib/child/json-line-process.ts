@@ -14,6 +14,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 
+export { listenToParent } from './parent';
+
 export type JsonLine = { event: string; [key: string]: unknown };
 
 export type ChildSignal = 'SIGUSR1' | 'SIGUSR2' | 'SIGSTOP' | 'SIGCONT' | 'SIGTERM' | 'SIGKILL';
@@ -158,18 +160,4 @@ function parse(text: string): JsonLine {
     // not JSON
   }
   return { event: 'raw', raw: text };
-}
-
-/** For child entry points: JSON command lines from stdin, and exit when the parent is gone (LEASEBOARD_EXIT_WITH_PARENT=1). */
-export function listenToParent(onCommand: (command: Record<string, unknown>) => void, onGone: () => void): void {
-  if (process.env.LEASEBOARD_EXIT_WITH_PARENT !== '1') return;
-  readline.createInterface({ input: process.stdin }).on('line', (text) => {
-    try {
-      const command = JSON.parse(text) as unknown;
-      if (command && typeof command === 'object') onCommand(command as Record<string, unknown>);
-    } catch {
-      // ignore what is not a command
-    }
-  });
-  process.stdin.on('end', onGone);
 }

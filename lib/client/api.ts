@@ -8,7 +8,15 @@
  * throws `ApiRequestError` carrying the status and the API's error code.
  * Non-guarantees: no retries here (TanStack Query owns retry policy).
  */
-import type { ApiError, DemoAction, DemoProcessesResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '@/lib/api/types';
+import type {
+  ApiError,
+  DemoAction,
+  DemoActionRequest,
+  DemoProcessesResponse,
+  SchedulerDetailResponse,
+  SchedulerHistoryResponse,
+  SchedulerListResponse,
+} from '@/lib/api/types';
 import type { RetentionRefusal } from '@/lib/api/types';
 import type { AuditResponse, IntentRequest, IntentResponse, SessionResponse, SignInRequest } from '@/lib/api/types';
 import type { AlertModeRequest, AlertModeResponse, AlertRuleName, AlertsResponse } from '@/lib/api/types';
@@ -103,8 +111,9 @@ async function send<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: u
   return (await response.json()) as T;
 }
 
-export async function postDemoAction(id: string, action: DemoAction): Promise<void> {
-  await send<unknown>('POST', `/api/demo/processes/${encodeURIComponent(id)}/${action}`);
+/** A fault drill, with the operator's reason (audited like every operator action). */
+export async function postDemoAction(id: string, action: DemoAction, request: DemoActionRequest): Promise<void> {
+  await send<unknown>('POST', `/api/demo/processes/${encodeURIComponent(id)}/${action}`, request);
 }
 
 export function postIntent(name: string, request: IntentRequest): Promise<IntentResponse> {

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
-import type { DemoProcess } from '../api/types';
+import type { ActionDeps } from '../actions/http';
+import { signInLimiter } from '../actions/sign-in-limit';
+import type { AuditEntry, DemoProcess } from '../api/types';
+import { parseAuthConfig } from '../auth/config';
+import { issueSession, SESSION_COOKIE } from '../auth/session';
+import { pgSessionStore } from '../auth/session-store';
+import { readAudit } from '../server/audit/read';
+import { demoActionRoute } from './control-client';
 import { seedDocuments } from '../jobs/demo/retention-planner/documents';
 import { FAST_FLAGS, poll } from '../scheduler/testing/fixtures';
 import { type ControlServer, startControlServer } from './control-server';
@@ -80,5 +87,54 @@ describe('demo supervisor and its control endpoint', () => {
     const restarted = await poll(processes, (list) => list[0]!.state === 'running');
     expect(restarted[0]!.token).not.toBe(before);
     expect(restarted[0]!.droppingReports).toBe(false);
+  });
+
+  it('a fault drill is an operator action: refused without a reason, and once applied it leaves an audit row (who, how identified, which process, when)', async () => {
+    process.env.LEASEBOARD_DEMO_CONTROL_URL = control.url;
+    process.env.LEASEBOARD_DEMO_CONTROL_TOKEN = control.token;
+    const deps: ActionDeps = {
+      auth: parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: 'demo-drill-operator-token-0123456789' }),
+      sessions: pgSessionStore(pool),
+      signIns: signInLimiter(() => {}),
+      writer: pool,
+      nowMs: () => Date.now(),
+      basePath: '',
+    };
+    const { value } = await issueSession(deps, 'dana', Date.now());
+    const headers = { host: 'h', origin: 'http://h', 'sec-fetch-site': 'same-origin', 'x-leaseboard-action': '1', 'content-type': 'application/json' };
+    const drill = (action: string, body: unknown, cookie = `${SESSION_COOKIE}=${value}`) =>
+      demoActionRoute(
+        new Request(`http://h/api/demo/processes/p1/${action}`, { method: 'POST', headers: { ...headers, cookie }, body: JSON.stringify(body) }),
+        'p1',
+        action,
+        deps,
+      );
+    const drillsOf = async () => (await readAudit(pool, { scheduler: lease, limit: 50 })).entries.filter((e: AuditEntry) => e.action === 'demo.fault');
+    const running = await poll(processes, (list) => list[0]?.state === 'running' && list[0].token !== null);
+    try {
+      expect((await drill('freeze', {})).status).toBe(400);
+      expect((await drill('freeze', { reason: 'drill' }, 'nobody=1')).status).toBe(403);
+      expect(await drillsOf()).toEqual([]);
+      const frozen = await drill('freeze', { reason: 'rehearse a stuck holder' });
+      expect(frozen.status).toBe(200);
+      expect(await drillsOf()).toEqual([
+        expect.objectContaining({
+          who: 'dana',
+          identifiedBy: 'token',
+          action: 'demo.fault',
+          target: 'p1',
+          scheduler: lease,
+          fault: { drill: 'freeze', process: 'p1', instance: running[0]!.token },
+          from: 'running',
+          reason: 'rehearse a stuck holder',
+        }),
+      ]);
+      await poll(processes, (list) => list[0]!.frozen);
+      expect((await drill('unfreeze', { reason: 'drill over' })).status).toBe(200);
+      expect((await drillsOf()).map((entry) => entry.fault?.drill)).toEqual(['unfreeze', 'freeze']);
+    } finally {
+      delete process.env.LEASEBOARD_DEMO_CONTROL_URL;
+      delete process.env.LEASEBOARD_DEMO_CONTROL_TOKEN;
+    }
   });
 });

@@ -16,20 +16,9 @@ export interface DemoSchedulerSpec {
   flags: Record<string, number>;
   /** Text flags, e.g. `{ 'archive-url': … }`. */
   options?: Record<string, string>;
+  /** Extra environment, e.g. `{ LEASEBOARD_ARCHIVE_TOKEN: … }`. */
+  env?: Record<string, string>;
 }
-
-export const DEMO_ACTIONS: readonly DemoAction[] = [
-  'freeze',
-  'unfreeze',
-  'drop-reports',
-  'resume-reports',
-  'pause',
-  'resume',
-  'pause-mid-write',
-  'kill',
-  'restart',
-  'stop',
-];
 
 /**
  * How long "Pause mid-write" keeps a process stopped: past its ttl and long
@@ -65,6 +54,7 @@ export class DemoSupervisor {
       databaseUrl: this.databaseUrl,
       flags: spec.flags,
       options: spec.options,
+      env: spec.env,
       onLine: (line) => {
         if (line.event === 'frozen') entry.frozen = line.on === true;
         if (line.event === 'dropping_reports') entry.dropping = line.on === true;

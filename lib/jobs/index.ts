@@ -23,7 +23,8 @@ export interface JobOptions {
 }
 
 export const JOBS = {
-  'retention-planner': (options: JobOptions) => retentionPlannerJob(options),
+  // The archive's writers' token from the environment (LEASEBOARD_ARCHIVE_TOKEN: lib/archive/server.ts).
+  'retention-planner': (options: JobOptions) => retentionPlannerJob({ ...options, archiveToken: process.env.LEASEBOARD_ARCHIVE_TOKEN?.trim() || null }),
   squares: () => squaresJob,
   // Settings from the environment (ALERTMANAGER_URL, LEASEBOARD_ALERT_*: lib/alerts/config.ts).
   [ALERT_EVALUATOR_JOB]: (options: JobOptions) => alertEvaluatorFromEnv(process.env, options.log),

@@ -15,7 +15,7 @@
  */
 import type pg from 'pg';
 import { z } from 'zod';
-import { OPERATOR_NAME_MAX_LENGTH as BY_MAX, REASON_MAX_LENGTH as REASON_MAX } from '../status/limits';
+import { type IdentifiedBy, OPERATOR_NAME_MAX_LENGTH as BY_MAX, REASON_MAX_LENGTH as REASON_MAX } from '../status/limits';
 
 export const intentChangeSchema = z.object({
   disabled: z.boolean(),
@@ -42,12 +42,13 @@ const READ_INTENT_SQL = 'SELECT disabled, by, reason, at FROM scheduler_intents 
  * Change one lease's intent. `expectDisabled`: the state the operator saw
  * (absent: whatever it is). `mustExist`: refuse names never registered nor
  * held (the API's choice; the CLI may disable a scheduler before it first runs).
+ * `identifiedBy`: how `by` was established, for the audit (absent: not recorded).
  */
 export async function changeIntent(
   pool: Pick<pg.Pool, 'connect'>,
   lease: string,
   change: IntentChange,
-  options: { expectDisabled?: boolean; mustExist?: boolean } = {},
+  options: { expectDisabled?: boolean; mustExist?: boolean; identifiedBy?: IdentifiedBy } = {},
 ): Promise<IntentChangeResult> {
   const { disabled, by, reason } = intentChangeSchema.parse(change);
   const client = await pool.connect();
@@ -82,9 +83,9 @@ export async function changeIntent(
            INSERT INTO scheduler_intents (lease, disabled, by, reason, at) SELECT $1, $2, $3, $4, c.now FROM c
            ON CONFLICT (lease) DO UPDATE SET disabled = excluded.disabled, by = excluded.by, reason = excluded.reason, at = excluded.at
          ),
-         audit AS (INSERT INTO intent_audit (lease, disabled, by, reason, at) SELECT $1, $2, $3, $4, c.now FROM c)
+         audit AS (INSERT INTO intent_audit (lease, disabled, by, identified_by, reason, at) SELECT $1, $2, $3, $5, $4, c.now FROM c)
        SELECT now AS at FROM c`,
-      [lease, disabled, by, reason],
+      [lease, disabled, by, reason, options.identifiedBy ?? null],
     );
     await client.query('COMMIT');
     return { kind: 'changed', from: currentlyDisabled, intent: { disabled, by, reason, at: rows[0]!.at } };

@@ -65,7 +65,7 @@ describe('scheduler runtime under real faults', () => {
     try {
       const lease = uniqueLease('archive');
       const quick = { 'batch-size': 2_000, 'batch-work': 100 };
-      const options = { options: { 'archive-url': archive.url } };
+      const options = { options: { 'archive-url': archive.url }, env: { LEASEBOARD_ARCHIVE_TOKEN: archive.token } };
       const a = spawnScheduler(lease, 'A', quick, options);
       const { epoch } = (await a.waitFor((line) => line.event === 'acquired')) as { epoch: number } & SchedulerLine;
       // Armed before the first occurrence reaches its export step (ten batches of planning away).

@@ -16,7 +16,7 @@
  */
 import type pg from 'pg';
 import { createPool } from '../../db/pool';
-import { authConfig } from '../auth/config';
+import { proxyTrust } from '../http/proxies';
 import { serverEnv } from './env';
 import { type HeavyGate, heavyReadGate } from './http/heavy-gate';
 import { StatusService } from './service';
@@ -50,7 +50,7 @@ function holder(): NonNullable<Holder[typeof KEY]> {
     alertmanagerUrl: env.alertmanagerUrl,
     retention: env.retention,
   });
-  const gate = heavyReadGate(authConfig(), { points: env.heavyReadsPer10s, durationS: 10 });
+  const gate = heavyReadGate(proxyTrust(), { points: env.heavyReadsPer10s, durationS: 10 });
   global[KEY] = { service, gate, pools: [live, heavy] };
   return global[KEY];
 }

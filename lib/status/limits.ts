@@ -12,3 +12,15 @@ export const REASON_MAX_LENGTH = 200;
 
 /** Longest name an operator can sign in under (recorded as `by`). */
 export const OPERATOR_NAME_MAX_LENGTH = 64;
+
+/**
+ * How an audited operator's identity was established: `sso` — the SSO proxy's header, from a trusted
+ * address; `token` — the local operator token, with a name typed at sign-in; `cli` — a command run
+ * by someone with database access (`npm run intent`, `npm run alerts -- mode`). The audit tables'
+ * CHECK (migration 0016_operator_identity) and db/schema.ts list the same (lib/api/limits.unit.test.ts compares them).
+ */
+export const IDENTIFIED_BY = ['sso', 'token', 'cli'] as const;
+export type IdentifiedBy = (typeof IDENTIFIED_BY)[number];
+
+/** The demo's fault drills (lib/demo/supervisor.ts applies them; each is an audited operator action). */
+export const DEMO_ACTIONS = ['freeze', 'unfreeze', 'drop-reports', 'resume-reports', 'pause', 'resume', 'pause-mid-write', 'kill', 'restart', 'stop'] as const;

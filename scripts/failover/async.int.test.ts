@@ -30,14 +30,14 @@ describe('failover with asynchronous replication', () => {
     const [a, b, c] = [new Holder(pool, lease), new Holder(pool, lease), new Holder(pool, lease)];
     expect(await a.acquire()).toBe(1);
     expect(await a.writeDatabase()).toBe('accepted');
-    expect(await a.writeArchive(archive.url)).toBe('accepted');
+    expect(await a.writeArchive(archive)).toBe('accepted');
     await pair.caughtUp();
 
     // a pauses; b takes over — on the primary alone (the standby is cut off) — and writes both resources.
     await pair.detachStandby();
     expect(await b.acquire(true)).toBe(2);
     expect(await b.writeDatabase()).toBe('accepted');
-    expect(await b.writeArchive(archive.url)).toBe('accepted');
+    expect(await b.writeArchive(archive)).toBe('accepted');
 
     await pair.failover();
     // The promoted node never received b's grant: a's epoch is current there again.
@@ -60,10 +60,10 @@ describe('failover with asynchronous replication', () => {
 
     // c writes; then a and b resume with the grants they hold.
     expect(await c.writeDatabase()).toBe('accepted');
-    expect(await c.writeArchive(archive.url)).toBe('accepted');
+    expect(await c.writeArchive(archive)).toBe('accepted');
     for (const stale of [a, b]) {
       expect(await stale.writeDatabase()).toBe('refused');
-      expect(await stale.writeArchive(archive.url)).toBe('refused');
+      expect(await stale.writeArchive(archive)).toBe('refused');
     }
     const refusals = await pool.query(
       'SELECT attempted_epoch::float8 AS attempted, current_epoch::float8 AS current, reason FROM stale_write_rejections WHERE lease = $1 ORDER BY id',

@@ -6,7 +6,7 @@
  * would, and writes with it when told to.
  */
 import type pg from 'pg';
-import { putToArchive } from '../../lib/archive/client';
+import { type ArchiveTarget, putToArchive } from '../../lib/archive/client';
 import { fenceFor, type Grant, LeaseAuthority, leaseTerms, newInstanceToken } from '../../lib/lease';
 import { claimOccurrence } from '../../lib/scheduler/occurrences';
 
@@ -46,9 +46,9 @@ export class Holder {
   }
 
   /** A PUT to the archive carrying this holder's epoch. */
-  async writeArchive(archiveUrl: string): Promise<WriteOutcome> {
+  async writeArchive(archive: ArchiveTarget): Promise<WriteOutcome> {
     const request = { lease: this.lease, epoch: this.epoch, idempotencyKey: `${this.token}/${this.writes++}`, signal: new AbortController().signal };
-    const result = await putToArchive(archiveUrl, request, 'summary', { by: this.token });
+    const result = await putToArchive(archive, request, 'summary', { by: this.token });
     return result.kind === 'accepted' ? 'accepted' : result.kind === 'rejected' ? 'refused' : 'unknown';
   }
 }

@@ -19,7 +19,7 @@
  */
 import type pg from 'pg';
 import { z } from 'zod';
-import { OPERATOR_NAME_MAX_LENGTH as BY_MAX, REASON_MAX_LENGTH as REASON_MAX } from '../../status/limits';
+import { type IdentifiedBy, OPERATOR_NAME_MAX_LENGTH as BY_MAX, REASON_MAX_LENGTH as REASON_MAX } from '../../status/limits';
 import { isAlertName, isSchedulerAlert } from '../catalogue';
 import { ALERT_MODES, modeTable, resolveMode, type ModeSetting, type ModeTable } from '../modes';
 import type { AlertMode, AlertName } from '../types';
@@ -85,7 +85,7 @@ export async function readModeTable(db: Queryable): Promise<ModeTable> {
 export async function changeAlertMode(
   pool: Pick<pg.Pool, 'connect'>,
   change: ModeChange,
-  options: { expectMode?: AlertMode; mustExist?: boolean } = {},
+  options: { expectMode?: AlertMode; mustExist?: boolean; identifiedBy?: IdentifiedBy } = {},
 ): Promise<ModeChangeResult> {
   const parsed = modeChangeSchema.parse(change);
   const rule = parsed.rule as AlertName;
@@ -128,11 +128,11 @@ export async function changeAlertMode(
            ON CONFLICT (rule, scheduler) DO UPDATE SET mode = excluded.mode, by = excluded.by, reason = excluded.reason, at = excluded.at
          ),
          audit AS (
-           INSERT INTO alert_mode_audit (rule, scheduler, from_mode, from_effective, to_mode, by, reason, at)
-           SELECT $1, $2, $6, $7, $3, $4, $5, c.now FROM c
+           INSERT INTO alert_mode_audit (rule, scheduler, from_mode, from_effective, to_mode, by, identified_by, reason, at)
+           SELECT $1, $2, $6, $7, $3, $4, $8, $5, c.now FROM c
          )
        SELECT ${msCol('now', 'at_ms')} FROM c`,
-      [rule, scheduler, mode, by, reason, own?.mode ?? null, effective],
+      [rule, scheduler, mode, by, reason, own?.mode ?? null, effective, options.identifiedBy ?? null],
     );
     await client.query('COMMIT');
     return {

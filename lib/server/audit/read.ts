@@ -1,7 +1,8 @@
 /**
- * The audit trail of operator actions, newest first: who, what, from → to,
- * why, when — scheduler intent (intent_audit) and alert modes
- * (alert_mode_audit), neither ever pruned. An intent's "from" is the previous
+ * The audit trail of operator actions, newest first: who (and how that was
+ * established), what, from → to, why, when — scheduler intent
+ * (intent_audit), alert modes (alert_mode_audit) and the demo's fault drills
+ * (fault_drill_audit), none ever pruned. An intent's "from" is the previous
  * row of the same scheduler (every change is appended in the same
  * transaction that makes it, lib/lease/intent.ts); a mode change records its
  * own from (the setting at that level, or the mode it inherited).
@@ -9,61 +10,95 @@
  * Guarantees: one statement, with the database time it was read at; at most
  * `AUDIT_LIMIT_MAX` entries. Filtered by scheduler: its intent changes and
  * its alert-mode overrides (a rule's own mode concerns every scheduler and
- * is listed unfiltered only).
+ * is listed unfiltered only) and the fault drills on its processes.
  */
-import type { AuditEntry } from '../../api/types';
+import { DEMO_ACTIONS, type IdentifiedBy } from '../../status/limits';
+import type { AuditEntry, DemoAction } from '../../api/types';
 import { isAlertName } from '../../alerts';
 import type { Queryable } from '../live/facts';
 
 export const AUDIT_LIMIT_DEFAULT = 100;
 export const AUDIT_LIMIT_MAX = 500;
 
-type AuditRow =
-  | { kind: 'intent'; id: number; scheduler: string; disabled: boolean; was: boolean | null; by: string; reason: string; at: string }
-  | {
-      kind: 'mode';
-      id: number;
-      scheduler: string | null;
-      rule: string;
-      from_mode: string | null;
-      from_effective: string;
-      to_mode: string;
-      by: string;
-      reason: string;
-      at: string;
-    };
+type Who = { by: string; identified_by: IdentifiedBy | null };
+type AuditRow = Who &
+  (
+    | { kind: 'intent'; id: number; scheduler: string; disabled: boolean; was: boolean | null; reason: string; at: string }
+    | {
+        kind: 'fault';
+        id: number;
+        scheduler: string;
+        process: string;
+        instance: string | null;
+        drill: string;
+        from_state: string;
+        to_state: string;
+        reason: string;
+        at: string;
+      }
+    | {
+        kind: 'mode';
+        id: number;
+        scheduler: string | null;
+        rule: string;
+        from_mode: string | null;
+        from_effective: string;
+        to_mode: string;
+        reason: string;
+        at: string;
+      }
+  );
 
 const state = (disabled: boolean | null) => (disabled ? 'disabled' : 'enabled');
 
+const isDrill = (drill: string): drill is DemoAction => (DEMO_ACTIONS as readonly string[]).includes(drill);
+
 function entry(row: AuditRow): AuditEntry | null {
-  const at = new Date(row.at).toISOString();
-  if (row.kind === 'intent') {
-    return {
-      id: `intent-${row.id}`,
-      at,
-      who: row.by,
-      action: row.disabled ? 'scheduler.disable' : 'scheduler.enable',
-      target: row.scheduler,
-      scheduler: row.scheduler,
-      rule: null,
-      from: state(row.was),
-      to: state(row.disabled),
-      reason: row.reason,
-    };
+  const common = { at: new Date(row.at).toISOString(), who: row.by, identifiedBy: row.identified_by, reason: row.reason };
+  switch (row.kind) {
+    case 'intent':
+      return {
+        ...common,
+        id: `intent-${row.id}`,
+        action: row.disabled ? 'scheduler.disable' : 'scheduler.enable',
+        target: row.scheduler,
+        scheduler: row.scheduler,
+        rule: null,
+        fault: null,
+        from: state(row.was),
+        to: state(row.disabled),
+      };
+    case 'fault':
+      if (!isDrill(row.drill)) return null;
+      return {
+        ...common,
+        id: `fault-${row.id}`,
+        action: 'demo.fault',
+        target: row.process,
+        scheduler: row.scheduler,
+        rule: null,
+        fault: { drill: row.drill, process: row.process, instance: row.instance },
+        from: row.from_state,
+        to: row.to_state,
+      };
+    case 'mode':
+      if (!isAlertName(row.rule)) return null;
+      return {
+        ...common,
+        id: `mode-${row.id}`,
+        action: 'alert.mode',
+        target: row.scheduler ?? row.rule,
+        scheduler: row.scheduler,
+        rule: row.rule,
+        fault: null,
+        from: row.from_mode ?? `${row.from_effective} (inherited)`,
+        to: row.to_mode,
+      };
+    default: {
+      const unreachable: never = row;
+      throw new Error(`unexpected audit row ${JSON.stringify(unreachable)}`);
+    }
   }
-  if (!isAlertName(row.rule)) return null;
-  return {
-    id: `mode-${row.id}`,
-    at,
-    who: row.by,
-    action: 'alert.mode',
-    target: row.scheduler ?? row.rule,
-    scheduler: row.scheduler,
-    rule: row.rule,
-    from: row.from_mode ?? `${row.from_effective} (inherited)`,
-    to: row.to_mode,
-    reason: row.reason,
-  };
 }
 
 export async function readAudit(db: Queryable, filter: { scheduler: string | null; limit: number }): Promise<{ nowMs: number; entries: AuditEntry[] }> {
@@ -74,13 +109,21 @@ export async function readAudit(db: Queryable, filter: { scheduler: string | nul
         SELECT * FROM (
           (SELECT 'intent' AS kind, a.id, a.lease AS scheduler, NULL::text AS rule, a.disabled,
                   lag(a.disabled) OVER (PARTITION BY a.lease ORDER BY a.at, a.id) AS was,
-                  NULL::text AS from_mode, NULL::text AS from_effective, NULL::text AS to_mode, a.by, a.reason, a.at
+                  NULL::text AS from_mode, NULL::text AS from_effective, NULL::text AS to_mode,
+                  NULL::text AS process, NULL::text AS instance, NULL::text AS drill, NULL::text AS from_state, NULL::text AS to_state,
+                  a.by, a.identified_by, a.reason, a.at
            FROM intent_audit a WHERE $1::text IS NULL OR a.lease = $1
            ORDER BY a.at DESC, a.id DESC LIMIT $2)
           UNION ALL
-          (SELECT 'mode', m.id, m.scheduler, m.rule, NULL, NULL, m.from_mode, m.from_effective, m.to_mode, m.by, m.reason, m.at
+          (SELECT 'mode', m.id, m.scheduler, m.rule, NULL, NULL, m.from_mode, m.from_effective, m.to_mode,
+                  NULL, NULL, NULL, NULL, NULL, m.by, m.identified_by, m.reason, m.at
            FROM alert_mode_audit m WHERE $1::text IS NULL OR m.scheduler = $1
            ORDER BY m.at DESC, m.id DESC LIMIT $2)
+          UNION ALL
+          (SELECT 'fault', f.id, f.lease, NULL, NULL, NULL, NULL, NULL, NULL,
+                  f.process, f.instance, f.action, f.from_state, f.to_state, f.by, f.identified_by, f.reason, f.at
+           FROM fault_drill_audit f WHERE $1::text IS NULL OR f.lease = $1
+           ORDER BY f.at DESC, f.id DESC LIMIT $2)
         ) u ORDER BY u.at DESC, u.kind DESC, u.id DESC LIMIT $2) x), '[]'::json) AS entries`,
     values: [filter.scheduler, filter.limit],
   })) as { rows: { now_ms: number; entries: AuditRow[] }[] };

@@ -17,7 +17,11 @@ import { createPool } from '../../../db/pool';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
 import type { StatusService } from '../service';
 import { acquire, register, reporter, serviceOn } from '../testing/seed';
-import { alertModeRoute, intentRoute, sessionRoute, signInRoute, signOutRoute, type ActionDeps } from '../../actions/http';
+import { alertModeRoute, intentRoute, type ActionDeps } from '../../actions/http';
+import { sessionRoute, signInRoute, signOutRoute } from '../../actions/session-routes';
+import { signInLimiter } from '../../actions/sign-in-limit';
+import { pgSessionStore } from '../../auth/session-store';
+import { parseProxyTrust } from '../../http/proxies';
 import { alertsRoute } from './alerts-route';
 import { parseAuthConfig } from '../../auth/config';
 import { auditRoute } from './audit-route';
@@ -172,7 +176,7 @@ describe('OpenAPI contract: live responses of every route against the served doc
   });
 
   it('detail, history and audit: 429 past the per-client budget, 503 busy past the heavy-read cap', async () => {
-    const oneRead = heavyReadGate(parseAuthConfig({}), { points: 1, durationS: 60 });
+    const oneRead = heavyReadGate(parseProxyTrust({}), { points: 1, durationS: 60 });
     const detail = '/api/v1/schedulers/{name}';
     await conforms(detail, await detailRoute(get(`${base}/${name}`), name, () => live, oneRead));
     const limited = await detailRoute(get(`${base}/${name}`), name, () => live, oneRead);
@@ -199,7 +203,7 @@ describe('OpenAPI contract: live responses of every route against the served doc
     expect(counts.alerts).toEqual([]);
     await conforms(route, await alertsRoute(get('http://x/api/v1/alerts?limit=-1'), () => live));
     await conforms(route, await alertsRoute(get('http://x/api/v1/alerts'), () => dead));
-    const oneRead = heavyReadGate(parseAuthConfig({}), { points: 1, durationS: 60 });
+    const oneRead = heavyReadGate(parseProxyTrust({}), { points: 1, durationS: 60 });
     await conforms(route, await alertsRoute(get('http://x/api/v1/alerts?limit=0'), () => live, oneRead));
     const limited = await alertsRoute(get('http://x/api/v1/alerts?limit=0'), () => live, oneRead);
     expect(limited.status).toBe(429);
@@ -215,7 +219,20 @@ describe('OpenAPI contract: live responses of every route against the served doc
 
   it('operator routes: intent and alert mode 200/400/403/404/409, session 200/400/403/404, sign-out 200/403', async () => {
     const token = 'contract-operator-token-0123456789';
-    const deps: ActionDeps = { auth: parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: token }), writer: pool, nowMs: () => Date.now(), basePath: '' };
+    const deps: ActionDeps = {
+      auth: parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: token }),
+      sessions: pgSessionStore(pool),
+      signIns: signInLimiter(() => {}, { failures: 1, windowS: 60 }),
+      writer: pool,
+      nowMs: () => Date.now(),
+      basePath: '',
+      bodyDeadlineMs: 200,
+    };
+    /** A body that is declared too large, or never arrives. */
+    const tooLarge = (url: string, method: string, headers: Record<string, string>) =>
+      new Request(url, { method, headers: { ...headers, 'content-length': String(64 * 1024 * 1024) }, body: '{}' });
+    const stalled = (url: string, method: string, headers: Record<string, string>) =>
+      new Request(url, { method, headers, body: new ReadableStream({ pull: () => new Promise(() => {}) }), duplex: 'half' } as RequestInit);
     const noLocal: ActionDeps = { ...deps, auth: parseAuthConfig({}) };
     const same = { host: 'x', origin: 'http://x', 'sec-fetch-site': 'same-origin', 'x-leaseboard-action': '1', 'content-type': 'application/json' };
     const cross = { ...same, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
@@ -228,6 +245,12 @@ describe('OpenAPI contract: live responses of every route against the served doc
     const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
     await conforms(session, await signInRoute(send('http://x/api/v1/session', 'POST', same, { token }), deps), 'post');
     await conforms(session, await signInRoute(send('http://x/api/v1/session', 'POST', same, { token: 'wrong', name: 'x' }), deps), 'post');
+    const blocked = await signInRoute(send('http://x/api/v1/session', 'POST', same, { token, name: 'x' }), deps);
+    expect(blocked.status).toBe(429);
+    await conforms(session, blocked, 'post');
+    const unlimited = { ...deps, signIns: signInLimiter(() => {}) };
+    await conforms(session, await signInRoute(tooLarge('http://x/api/v1/session', 'POST', same), unlimited), 'post');
+    await conforms(session, await signInRoute(stalled('http://x/api/v1/session', 'POST', same), unlimited), 'post');
     await conforms(session, await signInRoute(send('http://x/api/v1/session', 'POST', same, { token, name: 'x' }), noLocal), 'post');
     await conforms(session, await signOutRoute(send('http://x/api/v1/session', 'DELETE', same), deps), 'delete');
     await conforms(session, await signOutRoute(send('http://x/api/v1/session', 'DELETE', cross), deps), 'delete');
@@ -242,6 +265,8 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms(intent, await post(name, same, { disabled: false, reason: 'viewer' }), 'post');
     await conforms(intent, await post('nobody-here', as, { disabled: true, reason: 'x' }), 'post');
     await conforms(intent, await post(name, as, { disabled: false, reason: 'contract test done' }), 'post');
+    await conforms(intent, await intentRoute(tooLarge(`${base}/${name}/intent`, 'POST', as), name, deps), 'post');
+    await conforms(intent, await intentRoute(stalled(`${base}/${name}/intent`, 'POST', as), name, deps), 'post');
 
     const mode = '/api/v1/alerts/rules/{rule}/mode';
     const put = (rule: string, headers: Record<string, string>, body: unknown) =>
@@ -258,6 +283,9 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms(mode, await put('NoSuchRule', as, { mode: 'off', reason: 'x' }), 'put');
     await conforms(mode, await put('SchedulerStalled', as, { mode: 'off', scheduler: 'nobody-here', reason: 'x' }), 'put');
     await conforms(mode, await put('SchedulerStalled', as, { mode: 'shadow', scheduler: name, reason: 'contract test done' }), 'put');
+    const modeUrl = 'http://x/api/v1/alerts/rules/SchedulerStalled/mode';
+    await conforms(mode, await alertModeRoute(tooLarge(modeUrl, 'PUT', as), 'SchedulerStalled', deps), 'put');
+    await conforms(mode, await alertModeRoute(stalled(modeUrl, 'PUT', as), 'SchedulerStalled', deps), 'put');
   });
 
   it('every documented (method, route, status) was produced by a case above', () => {

@@ -7,11 +7,14 @@
  *
  * Guarantees: at most `points` heavy reads per client per `durationS` window
  * (rate-limiter-flexible, in memory, per process); the refusal says when to
- * retry. Not guaranteed: a limit across several status-service processes.
+ * retry. A client is who lib/http/client-key.ts says: the SSO user, else the
+ * address a configured proxy forwarded for (X-Forwarded-For), else the peer;
+ * IPv6 grouped by /64. Not guaranteed: a limit across several
+ * status-service processes.
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { AuthConfig } from '../../auth/config';
-import { clientKey } from '../../auth/identity';
+import { clientKey } from '../../http/client-key';
+import type { ProxyTrust } from '../../http/proxies';
 import type { ServiceError } from './result';
 
 export interface HeavyGate {
@@ -21,12 +24,12 @@ export interface HeavyGate {
 
 export const OPEN_GATE: HeavyGate = { admit: async () => null };
 
-export function heavyReadGate(auth: AuthConfig, limit: { points: number; durationS: number }): HeavyGate {
+export function heavyReadGate(trust: ProxyTrust, limit: { points: number; durationS: number }): HeavyGate {
   const limiter = new RateLimiterMemory({ points: limit.points, duration: limit.durationS });
   return {
     async admit(headers) {
       try {
-        await limiter.consume(clientKey(auth, headers));
+        await limiter.consume(clientKey(trust, headers));
         return null;
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) throw refusal;

@@ -13,7 +13,7 @@ process.env.LEASEBOARD_HEAVY_READS_PER_10S = '40';
 import * as detailRoute from '../../../app/api/v1/schedulers/[name]/route';
 import * as historyRoute from '../../../app/api/v1/schedulers/[name]/history/route';
 import * as listRoute from '../../../app/api/v1/schedulers/route';
-import { enablePeerStamping, PEER_HEADER } from '../../auth/peer';
+import { enablePeerStamping, PEER_HEADER } from '../../http/peer';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
 import { closeStatusService } from '../instance';
 import { acquire, register, reporter } from '../testing/seed';

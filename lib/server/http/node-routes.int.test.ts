@@ -3,7 +3,7 @@
 // production) otherwise, exactly GET/HEAD of the list, metrics and healthz
 // are answered — with what the app routes answer — and everything else falls through.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 process.env.DATABASE_URL = inject('databaseUrl');
@@ -48,6 +48,20 @@ describe('hot reads on the node server', () => {
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
     expect(fellThrough).toEqual([]);
+  });
+
+  it('answers whatever the Host header says (x:99999 used to make the request unbuildable and the socket silent)', async () => {
+    const socket = net.connect(Number(new URL(base).port), '127.0.0.1');
+    socket.write('GET /ops/api/v1/schedulers?limit=1 HTTP/1.1\r\nHost: x:99999\r\nConnection: close\r\n\r\n');
+    const started = Date.now();
+    const statusLine = await new Promise<string>((resolve, reject) => {
+      socket.once('data', (chunk) => resolve(chunk.toString('latin1').split('\r\n', 1)[0]!));
+      socket.once('error', reject);
+      setTimeout(() => reject(new Error('no answer within 5 s')), 5_000);
+    });
+    socket.destroy();
+    expect(statusLine).toBe('HTTP/1.1 200 OK');
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('leaves every other method and path to the framework', async () => {

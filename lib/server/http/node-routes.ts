@@ -8,11 +8,15 @@
  *
  * Guarantees: only GET and HEAD of exactly these three paths (under the base
  * path) are taken; everything else is left to Next.js. The security headers
- * the server sets before calling this stay on the response.
+ * the server sets before calling this stay on the response. The request is
+ * built on a fixed base (never the client's Host: `Host: x:99999` used to make
+ * `new Request` throw and leave the socket unanswered), and a failure while
+ * answering is a 500 in the error shape — every request gets an answer.
  */
 import type http from 'node:http';
 import { statusService } from '../instance';
 import { healthzRoute, listRoute, metricsRoute } from './handlers';
+import { errorResponse } from '../../http/respond';
 
 type Route = (request: Request) => Promise<Response>;
 
@@ -33,8 +37,17 @@ export function hotReadRoutes(basePath: string): (req: http.IncomingMessage, res
   };
 }
 
+/** The handlers read only the path and the query: the host part is fixed. */
+const BASE = 'http://dashboard.invalid';
+
 async function answer(route: Route, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  const response = await route(new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method }));
+  let response: Response;
+  try {
+    response = await route(new Request(`${BASE}${req.url ?? '/'}`, { method: req.method }));
+  } catch (error) {
+    console.error('status api: hot read failed', error);
+    response = errorResponse({ status: 500, code: 'internal', message: 'internal error in the status service' });
+  }
   const body = Buffer.from(await response.arrayBuffer());
   response.headers.forEach((value, name) => res.setHeader(name, value));
   res.setHeader('content-length', body.length);

@@ -45,6 +45,11 @@ const heavyRefusals = {
   429: error('Too many detail, history or audit reads from this client (Retry-After says when to try again)'),
   503: error('The status store could not be read, or too many heavy reads at once (`busy`, with Retry-After)'),
 };
+/** Every route that reads a body reads at most its limit (lib/http/body.ts), within a deadline. */
+const bodyRefusals = {
+  408: error('The body did not arrive in time (`body_timeout`)'),
+  413: error('The body is larger than the route takes (`too_large`), refused before it is read when Content-Length says so'),
+};
 const nameParam = {
   name: 'name',
   in: 'path',
@@ -154,6 +159,7 @@ function build() {
             403: error('Cross-site request, or not an operator'),
             404: error('Unknown scheduler'),
             409: error('Already in that state, or changed since the operator looked'),
+            ...bodyRefusals,
           },
         },
       },
@@ -193,13 +199,15 @@ function build() {
             403: error('Cross-site request, or not an operator'),
             404: error('Unknown rule or scheduler'),
             409: error('Already in that mode, or changed since the operator looked'),
+            ...bodyRefusals,
           },
         },
       },
       '/api/v1/audit': {
         get: {
           operationId: 'audit',
-          summary: 'Operator actions (scheduler intent, alert modes), newest first: who, what, from → to, why, when',
+          summary:
+            "Operator actions (scheduler intent, alert modes, the demo's fault drills), newest first: who and how identified, what, from → to, why, when",
           parameters: [
             { name: 'scheduler', in: 'query', required: false, description: 'Only this scheduler.', schema: { type: 'string', maxLength: NAME_MAX } },
             {
@@ -217,16 +225,22 @@ function build() {
         get: { operationId: 'session', summary: 'Who you are here', responses: { 200: json('SessionResponse', 'Role and identity') } },
         post: {
           operationId: 'signIn',
-          summary: 'Exchange the local operator token for a session cookie (HttpOnly, SameSite=Strict)',
+          summary: 'Exchange the local operator token for a session cookie (HttpOnly, SameSite=Strict; Secure and __Host- when LEASEBOARD_PUBLIC_URL is https)',
           requestBody: body('SignInRequest'),
           responses: {
             200: json('SessionResponse', 'Signed in'),
             400: error('Invalid body'),
             403: error('Cross-site request, or not the operator token'),
             404: error('Local sign-in is off'),
+            429: error('Too many failed sign-ins from this client (Retry-After says when to try again)'),
+            ...bodyRefusals,
           },
         },
-        delete: { operationId: 'signOut', summary: 'Sign out', responses: { 200: json('SessionResponse', 'Signed out'), 403: error('Cross-site request') } },
+        delete: {
+          operationId: 'signOut',
+          summary: 'Sign out: the session ends on every instance, at once, and the cookie is cleared',
+          responses: { 200: json('SessionResponse', 'Signed out'), 403: error('Cross-site request') },
+        },
       },
       '/api/metrics': {
         get: {

@@ -1,8 +1,8 @@
 // GET /api/demo/processes — demo mode only; see lib/demo/control-client.ts.
-import { forwardToSupervisor } from '@/lib/demo/control-client';
+import { listDemoProcesses } from '@/lib/demo/control-client';
 
 export const dynamic = 'force-dynamic';
 
 export function GET(): Promise<Response> {
-  return forwardToSupervisor('GET', '/processes');
+  return listDemoProcesses();
 }

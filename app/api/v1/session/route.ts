@@ -1,5 +1,5 @@
 // GET/POST/DELETE /api/v1/session — thin binding; logic and guarantees in lib/actions/http.ts.
-import { sessionRoute, signInRoute, signOutRoute } from '@/lib/actions/http';
+import { sessionRoute, signInRoute, signOutRoute } from '@/lib/actions/session-routes';
 import { actionDeps } from '@/lib/actions/instance';
 
 export const dynamic = 'force-dynamic';

@@ -6,7 +6,7 @@
  * highest it has seen (409), so a paused, superseded holder cannot overwrite
  * the new holder's summary (lib/archive/server.ts).
  */
-import { putToArchive } from '../../../archive/client';
+import { type ArchiveTarget, putToArchive } from '../../../archive/client';
 import { externalStep } from '../../../scheduler';
 
 export interface PlanSummary {
@@ -15,7 +15,7 @@ export interface PlanSummary {
   byPolicy: Record<string, number>;
 }
 
-export function exportStep(archiveUrl: string) {
+export function exportStep(archive: ArchiveTarget) {
   return externalStep({
     name: 'export',
     target: { name: 'archive', checksEpoch: true },
@@ -33,6 +33,6 @@ export function exportStep(archiveUrl: string) {
       total: rows.reduce((sum, row) => sum + row.n, 0),
       byPolicy: Object.fromEntries(rows.map((row) => [row.policy, row.n])),
     }),
-    call: (request, summary, { key }) => putToArchive(archiveUrl, request, key, summary),
+    call: (request, summary, { key }) => putToArchive(archive, request, key, summary),
   });
 }

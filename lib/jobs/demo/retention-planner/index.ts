@@ -13,6 +13,8 @@ export interface RetentionPlannerOptions {
   batchSize?: number;
   /** The archive service to export each occurrence's summary to (lib/archive); none: no export step. */
   archiveUrl?: string | null;
+  /** The archive's writers' token (LEASEBOARD_ARCHIVE_TOKEN); required with `archiveUrl`. */
+  archiveToken?: string | null;
 }
 
 export const RETENTION_PLANNER_EVERY_MS = 5 * 60_000;
@@ -21,6 +23,10 @@ export function retentionPlannerJob(options: RetentionPlannerOptions = {}): Job 
   const batchSize = options.batchSize ?? 500;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new JobDefinitionError('retention-planner', 'batchSize must be 1–10000');
   const steps: Step[] = [planStep(batchSize)];
-  if (options.archiveUrl) steps.push(exportStep(options.archiveUrl));
+  if (options.archiveUrl) {
+    if (!options.archiveToken)
+      throw new JobDefinitionError('retention-planner', 'an archive URL needs LEASEBOARD_ARCHIVE_TOKEN, the token the archive shares with its writers');
+    steps.push(exportStep({ url: options.archiveUrl, token: options.archiveToken }));
+  }
   return defineJob({ name: 'retention-planner', everyMs: RETENTION_PLANNER_EVERY_MS, steps });
 }

@@ -9,6 +9,10 @@
  *
  * Guarantee: a client cannot choose its peer address — it would need the
  * process's key, which never leaves the process.
+ *
+ * Shared HTTP plumbing (lib/http): identity (lib/auth) and the per-client
+ * limits (lib/server, lib/actions) read the peer from here; this folder
+ * imports nothing of lib/.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 

@@ -1,0 +1,145 @@
+/**
+ * Least privilege in the database: a role per kind of work, and login roles
+ * for them, so no process but the migrator holds more than its work needs.
+ *
+ * | group role (NOLOGIN) | who | may |
+ * |---|---|---|
+ * | (the migrator: DATABASE_URL's user) | `db:migrate`, the demo's setup | owns everything; the only one that may change or delete an audit row |
+ * | `leaseboard_scheduler` | schedulers, the dashboard's hosted jobs | read everything but sessions and audits; write the protocol's and the jobs' tables; never an intent, a mode or an audit (invariant 9, by privilege) |
+ * | `leaseboard_operator` | operator actions (lib/actions, LEASEBOARD_ACTIONS_DATABASE_URL) | read; write intents, modes and sessions; append to the audit trails |
+ * | `leaseboard_reader` | status reads (LEASEBOARD_READER_DATABASE_URL) | read, nothing else |
+ *
+ * UPDATE, DELETE and TRUNCATE on the audit tables (AUDIT_TABLES) are granted
+ * to nobody, so only their owner — the migrator — can change a row; a
+ * scheduler's or the dashboard's credentials cannot rewrite history. The
+ * pruner's partition round runs as its definer (migration
+ * pruner_runs_as_definer), after its own fence check. The failover
+ * generation's base (`leaseboard_generation_base`) is the migrator's alone: a
+ * lowered base could let an epoch be granted twice (migration failover_generation).
+ *
+ * Guarantees
+ * - `ensureRoles` is idempotent and safe when migrators of several databases
+ *   of one cluster run at once (roles are cluster-wide: a role another
+ *   migrator created first is taken as it is; privileges are per database).
+ *   Without the right to create roles it creates none, says so, and still
+ *   revokes what it may.
+ * - `ensureLoginRoles` makes one LOGIN role per kind for ONE database, named
+ *   after it (`loginRoleName`), each with a fresh random password every call
+ *   (never a constant: a test or demo run gets its own), member of its group;
+ *   `dropLoginRoles` removes them.
+ * Not guaranteed: isolation between several Leaseboard databases of one
+ *   cluster — the group roles, and so their members, hold privileges in each
+ *   (run one deployment per cluster, or restrict CONNECT per database).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { READER_ROLE } from './reader-role';
+
+export const ROLES = { reader: READER_ROLE, scheduler: 'leaseboard_scheduler', operator: 'leaseboard_operator' } as const;
+export type RoleKind = keyof typeof ROLES;
+
+/** Append-only: INSERT for the operator role, SELECT for readers; UPDATE, DELETE, TRUNCATE for nobody but the owner. */
+export const AUDIT_TABLES = ['intent_audit', 'alert_mode_audit', 'fault_drill_audit'] as const;
+/** Operator intent and settings: only people (the operator role) write them; automation only reads. */
+const OPERATOR_TABLES = ['scheduler_intents', 'alert_modes'] as const;
+const SESSIONS_TABLE = 'operator_sessions';
+
+export type RolesOutcome = { kind: 'ready' } | { kind: 'not_permitted' };
+
+const list = (tables: readonly string[]) => tables.map((table) => `"${table}"`).join(', ');
+
+/** Creates a NOLOGIN role unless it exists; another database's migrator creating it at the same moment is fine. */
+async function createGroup(client: pg.ClientBase, role: string): Promise<void> {
+  await client.query(`DO $$ BEGIN
+      IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${role}') THEN CREATE ROLE ${role} NOLOGIN; END IF;
+    EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; -- another database of this cluster created it first
+    END $$`);
+}
+
+export async function ensureRoles(client: pg.ClientBase): Promise<RolesOutcome> {
+  // What nobody but the owner may do, whatever else is possible here.
+  await client.query(`REVOKE UPDATE, DELETE, TRUNCATE ON ${list(AUDIT_TABLES)} FROM PUBLIC`);
+  const { rows } = await client.query<{ may: boolean; superuser: boolean }>(
+    'SELECT rolsuper OR rolcreaterole AS may, rolsuper AS superuser FROM pg_roles WHERE rolname = current_user',
+  );
+  if (!rows[0]?.may) return { kind: 'not_permitted' };
+  for (const role of Object.values(ROLES)) await createGroup(client, role);
+  const { reader, scheduler, operator } = ROLES;
+  const statements = [
+    `GRANT USAGE ON SCHEMA public TO ${reader}, ${scheduler}, ${operator}`,
+    // Reads: everything, now and later.
+    `GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${reader}, ${operator}`,
+    `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO ${reader}, ${operator}`,
+    // Schedulers: the protocol's tables and every job's, now and later (day partitions, a job's own tables) ...
+    `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${scheduler}`,
+    `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${scheduler}`,
+    `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${scheduler}, ${operator}`,
+    `ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT ON SEQUENCES TO ${scheduler}, ${operator}`,
+    // ... but never people's choices, their sessions or the audit trails.
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ${list(OPERATOR_TABLES)} FROM ${scheduler}`,
+    `REVOKE ALL ON ${list([...AUDIT_TABLES, SESSIONS_TABLE])} FROM ${scheduler}`,
+    // Operators: their choices and sessions; the audit trails, append-only.
+    `GRANT INSERT, UPDATE ON ${list(OPERATOR_TABLES)} TO ${operator}`,
+    `GRANT INSERT, UPDATE, DELETE ON ${SESSIONS_TABLE} TO ${operator}`,
+    `GRANT INSERT ON ${list(AUDIT_TABLES)} TO ${operator}`,
+    `REVOKE UPDATE, DELETE, TRUNCATE ON ${list(AUDIT_TABLES)} FROM ${reader}, ${scheduler}, ${operator}`,
+    // The failover generation's base only ever goes up, by the migrator (leaseboard_align_generation).
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON leaseboard_generation_base FROM ${scheduler}, ${operator}`,
+    `REVOKE ALL ON ${SESSIONS_TABLE} FROM ${reader}`,
+    // The pruner's partition round runs as its definer (migration pruner_runs_as_definer): schedulers only.
+    `REVOKE EXECUTE ON FUNCTION leaseboard_retention_partitions(text, bigint, timestamptz, interval, interval, interval, integer) FROM PUBLIC`,
+    `GRANT EXECUTE ON FUNCTION leaseboard_retention_partitions(text, bigint, timestamptz, interval, interval, interval, integer) TO ${scheduler}`,
+  ];
+  for (const statement of statements) await client.query(statement);
+  // The status service may read as the reader role over the migrator's own login (SET ROLE at connect): a superuser needs no membership.
+  if (!rows[0].superuser) {
+    const member = await client.query<{ member: boolean }>(`SELECT pg_has_role(current_user, '${reader}', 'MEMBER') AS member`);
+    if (!member.rows[0]?.member) await client.query(`GRANT ${reader} TO CURRENT_USER`);
+  }
+  return { kind: 'ready' };
+}
+
+/** `lb_<kind>_<database>`, lower case, within PostgreSQL's 63 characters (a hash stands in for a long or unusual name). */
+export function loginRoleName(kind: RoleKind, database: string): string {
+  const plain = `lb_${kind}_${database}`;
+  if (/^[a-z_][a-z0-9_]{0,62}$/.test(plain)) return plain;
+  return `lb_${kind}_${createHash('sha256').update(database).digest('hex').slice(0, 16)}`;
+}
+
+export type LoginUrls = Record<RoleKind, string>;
+
+/** The admin URL with another user and password. */
+function withLogin(adminUrl: string, user: string, password: string): string {
+  const url = new URL(adminUrl);
+  url.username = user;
+  url.password = password;
+  return url.toString();
+}
+
+/**
+ * One LOGIN role per kind for the database `adminUrl` names, each with a
+ * fresh password; returns their connection URLs (same host and database).
+ * Needs the right to create roles, and `ensureRoles` done in that database.
+ */
+export async function ensureLoginRoles(client: pg.ClientBase, adminUrl: string): Promise<LoginUrls> {
+  const database = decodeURIComponent(new URL(adminUrl).pathname.slice(1)) || 'postgres';
+  const urls = {} as LoginUrls;
+  for (const kind of Object.keys(ROLES) as RoleKind[]) {
+    const name = loginRoleName(kind, database);
+    const password = randomBytes(24).toString('base64url');
+    const literal = client.escapeLiteral(password);
+    await client.query(`DO $$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${name}') THEN CREATE ROLE ${name} LOGIN; END IF;
+      EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+      END $$`);
+    await client.query(`ALTER ROLE ${name} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${literal}`);
+    await client.query(`GRANT ${ROLES[kind]} TO ${name}`);
+    urls[kind] = withLogin(adminUrl, name, password);
+  }
+  return urls;
+}
+
+/** Removes the login roles of `database` (after the database itself is gone, or its privileges revoked). */
+export async function dropLoginRoles(client: pg.ClientBase, database: string): Promise<void> {
+  for (const kind of Object.keys(ROLES) as RoleKind[]) await client.query(`DROP ROLE IF EXISTS ${loginRoleName(kind, database)}`);
+}

@@ -1,0 +1,98 @@
+/**
+ * `npm run attack -- URL [--operator-token T] [--archive URL] [--include-lockout] [--source-address A]`
+ *
+ * Points issue 23's probes, and the usual suspects (oversized headers, slow
+ * bodies, path traversal, malformed percent-encoding, JSON bombs, cross-site
+ * writes), at a running Leaseboard dashboard — your own deployment, or the
+ * demo — and prints a table: probe, expected, got. Exits 1 if any probe
+ * missed, 2 on bad options; skipped probes (and why) are listed, never
+ * counted as passed.
+ *
+ * Safe to point at a deployment people use (scripts/attack/probes.ts): no
+ * probe changes a scheduler, an alert or an audit row. Options:
+ * - `--operator-token T`: also sign in (once per probe that needs it) to check
+ *   the cookie's flags, that a signed-out cookie is dead, and cross-site
+ *   writes with a live session. Each sign-in is an ordinary session.
+ * - `--include-lockout`: also probe the per-client limits — this client then
+ *   cannot sign in for 10 minutes, and its heavy reads wait 10 s.
+ * - `--archive URL`: also probe the archive service.
+ * - `--source-address A`: connect from this local address (a lockout then
+ *   hits only it; e.g. 127.0.0.3 against a dashboard on loopback).
+ */
+import { parseArgs } from 'node:util';
+import { type Context, PROBES, type Verdict } from './attack/probes';
+
+function fail(message: string): never {
+  process.stderr.write(`attack: ${message}\n`);
+  process.exit(2);
+}
+
+function parse(argv: string[]): Context {
+  let parsed: ReturnType<typeof parseArgs<{ options: Record<string, { type: 'string' | 'boolean' }>; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        'operator-token': { type: 'string' },
+        archive: { type: 'string' },
+        'include-lockout': { type: 'boolean' },
+        'source-address': { type: 'string' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) fail('usage: npm run attack -- URL [--operator-token T] [--archive URL] [--include-lockout] [--source-address A]');
+  const url = (raw: string, what: string) => {
+    try {
+      const parsedUrl = new URL(raw);
+      if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') throw new Error('not http(s)');
+      return parsedUrl;
+    } catch {
+      fail(`${what}: an http(s) URL, got ${JSON.stringify(raw)}`);
+    }
+  };
+  const sourceAddress = values['source-address'] as string | undefined;
+  return {
+    target: { url: url(positionals[0]!, 'URL'), sourceAddress },
+    operatorToken: (values['operator-token'] as string | undefined) ?? null,
+    includeLockout: values['include-lockout'] === true,
+    archive: values.archive === undefined ? null : { url: url(values.archive as string, '--archive'), sourceAddress },
+  };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, column) => Math.min(60, Math.max(...rows.map((row) => row[column]!.length))));
+  const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ');
+  return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
+}
+
+async function main() {
+  const context = parse(process.argv.slice(2));
+  process.stdout.write(`attack: ${PROBES.length} probes against ${context.target.url.href}${context.archive ? ` and ${context.archive.url.href}` : ''}\n\n`);
+  const rows = [['probe', 'expected', 'got', 'verdict']];
+  let missed = 0;
+  let skipped = 0;
+  for (const probe of PROBES) {
+    let verdict: Verdict;
+    try {
+      verdict = await probe.run(context);
+    } catch (error) {
+      verdict = { expected: 'an answer', got: `probe failed: ${error instanceof Error ? error.message : String(error)}`, ok: false };
+    }
+    if ('skipped' in verdict) {
+      skipped++;
+      rows.push([probe.name, '—', verdict.skipped, 'skipped']);
+      continue;
+    }
+    if (!verdict.ok) missed++;
+    rows.push([probe.name, verdict.expected, verdict.got, verdict.ok ? 'ok' : 'MISS']);
+  }
+  process.stdout.write(`${table(rows)}\n\nattack: ${PROBES.length - missed - skipped} held, ${missed} missed, ${skipped} skipped\n`);
+  process.exit(missed === 0 ? 0 : 1);
+}
+
+void main();
