@@ -66,6 +66,16 @@ const PROBES: [string, string, string][] = [
   ['lib/server/http/fixture.ts', "import { readSchedulerList } from '../index';\nexport const x = readSchedulerList;\n", 'sits below the door'],
   ['lib/http/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/http is shared HTTP plumbing'],
   [
+    'lib/http/fixture.ts',
+    "import { resolveIdentity } from '../auth/identity';\nexport const x = resolveIdentity;\n",
+    'lib/http is shared HTTP plumbing: it imports only',
+  ],
+  [
+    'lib/server/http/fixture.ts',
+    "import { resolveIdentity } from '../../auth/identity';\nexport const x = resolveIdentity;\n",
+    'lib/server never reaches into lib/auth',
+  ],
+  [
     'lib/actions/fixture.ts',
     "import { parseInstant } from '../server/http/params';\nexport const x = parseInstant;\n",
     'lib/actions never reaches into the status reads',
