@@ -28,7 +28,9 @@ describe('the README example: a user-defined job', () => {
     // B must resume A's occurrence, which it does only while that occurrence's slot is the one due: with
     // the job's own minute, a takeover across a minute boundary ran the next slot instead (a CI failure).
     // A day's cadence, and a start clear of the day's end on the database clock, keep one slot throughout.
-    const cadence = { every: DAY };
+    // Ten batches of a second each: the pause must be armed while A is mid-occurrence, and on a loaded
+    // machine 400 ms batches let A finish all ten before the arming command arrived (a failure seen at load 11).
+    const cadence = { every: DAY, 'batch-work': 1_000 };
     await clearOfSlotEnd(DAY, 120_000);
     const a = spawnScheduler(lease, 'A', cadence, job);
     const acquired = await a.waitFor((line) => line.event === 'acquired');
