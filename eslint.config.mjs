@@ -107,10 +107,13 @@ const zones = [
   {
     target: 'lib/http',
     from: 'lib',
-    except: ['./http', './api', './status'],
-    message: 'lib/http is shared HTTP plumbing: it imports only lib/api and lib/status.',
+    except: ['./http', './api', './status', './telemetry'],
+    message: 'lib/http is shared HTTP plumbing: it imports only lib/api, lib/status and lib/telemetry.',
   },
-  { target: 'lib/http', from: TOP, message: 'lib/http is shared HTTP plumbing: it imports only lib/api and lib/status.' },
+  { target: 'lib/http', from: TOP, message: 'lib/http is shared HTTP plumbing: it imports only lib/api, lib/status and lib/telemetry.' },
+  // lib/telemetry: spans and their export (OpenTelemetry); used by every layer, it knows none of them.
+  { target: 'lib/telemetry', from: 'lib', except: ['./telemetry'], message: 'lib/telemetry is below every layer: it imports only OpenTelemetry.' },
+  { target: 'lib/telemetry', from: TOP, message: 'lib/telemetry is below every layer: it imports only OpenTelemetry.' },
   // lib/server: reads for the status service.
   { target: 'lib/server', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/server never imports lib/scheduler internals.' },
   { target: 'lib/server', from: 'lib/auth', message: 'lib/server never reaches into lib/auth: what both need lives in lib/http.' },

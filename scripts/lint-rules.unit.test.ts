@@ -51,6 +51,7 @@ const PROBES: [string, string, string][] = [
   ],
   ['lib/alerts/fixture.ts', "import { readAllFacts } from '../server/live/facts';\nexport const x = readAllFacts;\n", 'lib/alerts is pure'],
   ['db/fixture.ts', "import { project } from '../lib/status';\nexport const x = project;\n", 'db is the bottom layer'],
+  ['lib/telemetry/fixture.ts', "import { project } from '../status';\nexport const x = project;\n", 'lib/telemetry is below every layer'],
   ['lib/server/domain/fixture.ts', "import { httpError } from '../http/result';\nexport const x = httpError;\n", 'lib/server/domain is the bottom'],
   [
     'lib/server/store/fixture.ts',

@@ -14,9 +14,12 @@
  * SHUTDOWN_DEADLINE_MS (a database that is gone, a connection that never
  * drains). With LEASEBOARD_EXIT_WITH_PARENT=1 it also stops when whoever
  * started it is gone (lib/child/parent.ts). Output to a closed stdout or
- * stderr is dropped, never an error (lib/child/stdio.ts).
+ * stderr is dropped, never an error (lib/child/stdio.ts). With
+ * OTEL_EXPORTER_OTLP_ENDPOINT set it exports traces (lib/telemetry; imported
+ * first, before anything loads `pg`).
  * Bad options: a message on stderr and exit code 2.
  */
+import { tracing } from '../lib/telemetry/register';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDashboardServer } from '../lib/host/dashboard-server';
@@ -76,6 +79,7 @@ async function main() {
     async () => {
       await jobs?.stop();
       await server.close();
+      await tracing?.shutdown();
     },
     (line) => process.stderr.write(`serve: ${line}\n`),
   );

@@ -11,8 +11,10 @@
  *
  * Guarantees: no command, or an unknown one, prints the commands on stderr and
  * exits 2 (a command's own bad options: its message on stderr, exit 2). Lint
- * keeps everything else in lib from importing this folder.
+ * keeps everything else in lib from importing this folder. Tracing
+ * (lib/telemetry) is set up first, before any command loads `pg`.
  */
+import '../telemetry/register';
 
 export interface Command {
   /** One line for the usage text. */

@@ -15,6 +15,7 @@
  * arms the fault drill "pause mid-write" (it stops itself with SIGSTOP; the
  * supervisor resumes it). Bad options: a message on stderr and exit code 2.
  */
+import { tracing } from '../telemetry/register';
 import { parseArgs } from 'node:util';
 import { listenToParent } from '../child/json-line-process';
 import { JOBS, type JobOptions } from '../jobs';
@@ -102,6 +103,7 @@ export async function run(argv: string[]): Promise<void> {
     await runtime.stop();
     await job.close?.();
     await Promise.all([pool.end(), readDb.end()]);
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.on('SIGTERM', shutdown);

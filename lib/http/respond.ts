@@ -5,9 +5,12 @@
  * response (a status page must never be served from a cache).
  *
  * Guarantees: `guarded` turns ANY thrown value into a 500 with the error
- * shape and a fixed message — never a stack trace or SQL text to the client.
+ * shape and a fixed message — never a stack trace or SQL text to the client;
+ * with tracing on (lib/telemetry), each guarded route is one server span,
+ * parent of the reads and queries it makes.
  */
 import type { ApiError, ErrorCode, RetentionRefusal } from '../api/types';
+import { SpanKind, traced } from '../telemetry/span';
 
 /** An answer that is not a success, as the API sends it: the status, the contract's error code and a sentence for humans. */
 export interface HttpError {
@@ -50,10 +53,17 @@ export function badRequest(message: string): Response {
 
 /** Runs `handler`; an unexpected throw becomes a bare 500 in the error shape, logged server-side. */
 export async function guarded(route: string, handler: () => Promise<Response>): Promise<Response> {
-  try {
-    return await handler();
-  } catch (error) {
-    console.error(`status api: ${route}: unexpected failure`, error);
-    return errorResponse({ status: 500, code: 'internal', message: 'internal error in the status service' });
-  }
+  return traced(
+    `route ${route}`,
+    { 'leaseboard.route': route },
+    async () => {
+      try {
+        return await handler();
+      } catch (error) {
+        console.error(`status api: ${route}: unexpected failure`, error);
+        return errorResponse({ status: 500, code: 'internal', message: 'internal error in the status service' });
+      }
+    },
+    { kind: SpanKind.SERVER, resultAttributes: (response) => ({ 'http.response.status_code': response.status }) },
+  );
 }

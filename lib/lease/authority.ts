@@ -20,6 +20,7 @@
  */
 import type pg from 'pg';
 import { isLeaseTerms, LeaseConfigError, type LeaseTerms } from './config';
+import { traced } from '../telemetry/span';
 import { LeaseStoreError, isUnknownOutcome } from './errors';
 import { ACQUIRE_SQL, READ_LEASE_SQL, RELEASE_SQL, RENEW_MANY_SQL, RENEW_SQL } from './sql';
 
@@ -95,7 +96,13 @@ export class LeaseAuthority {
   }
 
   /** Extend the lease; only the current holder and epoch can. */
-  async renew(grant: Grant): Promise<RenewResult> {
+  renew(grant: Grant): Promise<RenewResult> {
+    return traced('renewal', { 'leaseboard.scheduler': grant.name }, () => this.renewOne(grant), {
+      resultAttributes: (result) => ({ 'leaseboard.outcome': result.kind }),
+    });
+  }
+
+  private async renewOne(grant: Grant): Promise<RenewResult> {
     try {
       const { rows } = await this.db.query<{ renewed_at: Date; expires_at: Date }>({
         name: 'lease_renew',
@@ -117,7 +124,13 @@ export class LeaseAuthority {
    * longest row lock among its leases (a fenced write holds its lease row's
    * share lock until it commits).
    */
-  async renewMany(grants: readonly Grant[]): Promise<RenewResult[]> {
+  renewMany(grants: readonly Grant[]): Promise<RenewResult[]> {
+    return traced('renewal batch', { 'leaseboard.batch_size': grants.length }, () => this.renewAll(grants), {
+      resultAttributes: (results) => ({ 'leaseboard.outcome': outcomeOf(results) }),
+    });
+  }
+
+  private async renewAll(grants: readonly Grant[]): Promise<RenewResult[]> {
     const slot = new Map<string, number>();
     const unique: Grant[] = [];
     const positions = grants.map((grant) => {
@@ -222,4 +235,10 @@ interface AcquireRow {
   disabled: boolean | null;
   disabled_by: string | null;
   disabled_reason: string | null;
+}
+
+/** A renewal batch's outcome for its span: the worst of its results. */
+function outcomeOf(results: readonly RenewResult[]): RenewResult['kind'] {
+  if (results.some((r) => r.kind === 'unknown')) return 'unknown';
+  return results.some((r) => r.kind === 'lost') ? 'lost' : 'renewed';
 }

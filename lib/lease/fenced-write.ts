@@ -29,6 +29,7 @@ import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
+import { traced } from '../telemetry/span';
 import { LeaseStoreError, isUnknownOutcome } from './errors';
 import { type Fence, FENCE_MISSING, isIssuedFence, type Rejection, type RejectionReason, logRejection, rejectionOf } from './fence';
 import { type FencedStatement, type FencedWrites, fencedWrites } from './fenced-statements';
@@ -77,6 +78,16 @@ export async function writeFenced<const S extends readonly FencedStatement<unkno
 ): Promise<FencedResult<Results<S>>> {
   if (!isIssuedFence(fence)) throw new LeaseStoreError('fenced write', 'not a fence issued by fenceFor (a current grant is required)');
   const statements = build(fencedWrites);
+  return traced('fenced write', { 'leaseboard.scheduler': fence.lease, 'leaseboard.statements': statements.length }, () => write(db, fence, statements), {
+    resultAttributes: (result) => ({ 'leaseboard.outcome': result.kind }),
+  });
+}
+
+async function write<const S extends readonly FencedStatement<unknown>[]>(
+  db: Pick<pg.Pool, 'query'>,
+  fence: Fence,
+  statements: S,
+): Promise<FencedResult<Results<S>>> {
   const { text, values, resource } = render(fence, statements);
   let row: unknown[];
   try {

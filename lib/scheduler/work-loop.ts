@@ -21,6 +21,7 @@
  */
 import type pg from 'pg';
 import { type Fence, type FencedResult, logRejection, occurrenceKey, readIntent, writeFenced } from '../lease';
+import { traced } from '../telemetry/span';
 import type { ReadOnlyPool } from './actions';
 import type { Clock } from './clock';
 import type { SchedulerConfig } from './config';
@@ -138,7 +139,9 @@ async function runOnce(work: TenureWork): Promise<void> {
       emit({ event: 'occurrence_started', occurrence: key, epoch: tenure.epoch, resumed: claim.resumed, step, cursor: claim.cursor });
       // An occurrence stored past the job's last step (the job lost steps since) only needs completing.
       const start = Math.min(claim.step, deps.job.steps.length);
-      return runOccurrence(work, { lease: config.lease.name, key, scheduledAt: slotAt }, start, claim.cursor);
+      return traced(`occurrence ${deps.job.name}`, { 'leaseboard.scheduler': config.lease.name, 'leaseboard.job': deps.job.name }, () =>
+        runOccurrence(work, { lease: config.lease.name, key, scheduledAt: slotAt }, start, claim.cursor),
+      );
     }
     default: {
       const unreachable: never = claim;

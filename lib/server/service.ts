@@ -38,6 +38,7 @@ import type { AlertsResponse, AuditResponse } from '../api/types';
 import { readDeliveryTargets } from '../alerts/store/delivery';
 import { readAlerts } from './alerts/read';
 import { readAudit } from './audit/read';
+import { traced, tracedSync } from '../telemetry/span';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
 import { project } from '../status';
 import { readDetail, type ReadDeps } from './asof/detail';
@@ -173,7 +174,11 @@ export class StatusService {
     return this.inflight;
   }
 
-  private async readLive(): Promise<LiveRead> {
+  private readLive(): Promise<LiveRead> {
+    return traced('status read', {}, () => this.readLiveTraced(), { resultAttributes: (live) => ({ 'leaseboard.outcome': live.ok ? 'read' : 'unreadable' }) });
+  }
+
+  private async readLiveTraced(): Promise<LiveRead> {
     const started = this.mono();
     const since = this.readSnapshot;
     let read: Awaited<ReturnType<typeof readChangedFacts>> | Awaited<ReturnType<typeof readAllFacts>>;
@@ -192,7 +197,9 @@ export class StatusService {
       return this.degraded();
     }
     // Outside the try: a projection fault is a bug to surface (a 500), never "store unreadable".
-    const view = 'schedulers' in read ? this.index.load(read.schedulers, read.now) : this.index.apply(read, read.now);
+    const view = tracedSync('projection', { 'leaseboard.schedulers': 'schedulers' in read ? read.schedulers.length : read.changed.length }, () =>
+      'schedulers' in read ? this.index.load(read.schedulers, read.now) : this.index.apply(read, read.now),
+    );
     this.readSnapshot = read.snapshot;
     this.lastListAtMs = Date.parse(read.now);
     const live = liveRead({ ok: true, now: read.now, lastObservedAt: read.now, view, reads: () => this.index.reads() });
@@ -243,12 +250,12 @@ export class StatusService {
 
   /** One scheduler now, or as of `atMs` (epoch ms) rebuilt from the logs. */
   detail(name: string, atMs: number | null = null): Promise<ReadResult<SchedulerDetailResponse>> {
-    return this.heavyRead(() => readDetail(this.deps, name, atMs));
+    return this.heavyRead(() => traced('status read detail', { 'leaseboard.scheduler': name }, () => readDetail(this.deps, name, atMs)));
   }
 
   /** One scheduler's history over [fromMs, toMs] (null: the defaults, ./asof/history.ts). */
   history(name: string, fromMs: number | null = null, toMs: number | null = null): Promise<ReadResult<SchedulerHistoryResponse>> {
-    return this.heavyRead(() => readHistory(this.deps, name, fromMs, toMs));
+    return this.heavyRead(() => traced('status read history', { 'leaseboard.scheduler': name }, () => readHistory(this.deps, name, fromMs, toMs)));
   }
 
   /** The operator audit trail (newest first), through the observer like every read. */
