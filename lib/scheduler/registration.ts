@@ -22,11 +22,8 @@ export interface Registration {
   overdueAfterMs: number;
 }
 
-const REGISTER_SQL = `
-INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at)
-VALUES ($1, $2, $3, $4, $5, clock_timestamp())
-ON CONFLICT (name) DO UPDATE SET every_ms = excluded.every_ms, report_every_ms = excluded.report_every_ms,
-  stall_after_ms = excluded.stall_after_ms, overdue_after_ms = excluded.overdue_after_ms, registered_at = excluded.registered_at`;
+/** The SQL function leaseboard_register (db/migrations/0018_protocol_functions.sql): every client registers the same way. */
+const REGISTER_SQL = `SELECT leaseboard_register($1, $2, $3, $4, $5)`;
 
 export async function registerScheduler(db: Pick<pg.Pool, 'query'>, r: Registration): Promise<void> {
   await db.query({ name: 'scheduler_register', text: REGISTER_SQL, values: [r.name, r.everyMs, r.reportEveryMs, r.stallAfterMs, r.overdueAfterMs] });

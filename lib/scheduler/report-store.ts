@@ -18,7 +18,6 @@
  * exactly what the seq stream exposes.
  */
 import type pg from 'pg';
-import { reportBreakSql } from '../status';
 
 export interface ProgressReport {
   lease: string;
@@ -36,51 +35,8 @@ export interface StoredReport {
   reportedAt: Date;
 }
 
-const APPEND_REPORT_SQL = `
-WITH c AS (SELECT clock_timestamp() AS now),
-  prev AS (SELECT * FROM progress_summaries WHERE lease = $1),
-  r AS (
-    SELECT $1::text AS lease, $2::bigint AS epoch, $3::int AS seq, $4::text AS occurrence, $5::bigint AS cursor,
-           $6::int AS every, c.now,
-           (prev.lease IS NULL OR prev.epoch < $2::bigint
-             OR prev.in_flight IS DISTINCT FROM $4::text OR prev.cursor IS DISTINCT FROM $5::bigint) AS advanced,
-           CASE WHEN prev.epoch = $2::bigint THEN ${reportBreakSql({
-             prevSeq: 'prev.last_seq',
-             seq: '$3::int',
-             prevAt: 'prev.last_report_at',
-             at: 'c.now',
-             prevEveryMs: 'prev.report_every_ms',
-           })} END AS break_reason,
-           prev.last_report_at AS break_from
-    FROM c LEFT JOIN prev ON true
-  ),
-  appended AS (
-    INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms)
-    SELECT lease, epoch, seq, occurrence, cursor, advanced, now, every FROM r
-  ),
-  summary AS (
-    INSERT INTO progress_summaries AS s (lease, epoch, first_report_at, last_report_at, last_seq, last_advance_at,
-                                         in_flight, cursor, report_every_ms, gap_from, gap_to, gap_reason)
-    SELECT lease, epoch, now, now, seq, now, occurrence, cursor, every,
-           CASE WHEN break_reason IS NOT NULL THEN break_from END,
-           CASE WHEN break_reason IS NOT NULL THEN now END, break_reason
-    FROM r
-    ON CONFLICT (lease) DO UPDATE SET
-      epoch = excluded.epoch,
-      first_report_at = CASE WHEN s.epoch = excluded.epoch THEN s.first_report_at ELSE excluded.first_report_at END,
-      last_report_at = excluded.last_report_at,
-      last_seq = excluded.last_seq,
-      last_advance_at = CASE WHEN (SELECT advanced FROM r) THEN excluded.last_advance_at ELSE s.last_advance_at END,
-      in_flight = excluded.in_flight,
-      cursor = excluded.cursor,
-      report_every_ms = excluded.report_every_ms,
-      gap_from = CASE WHEN excluded.gap_reason IS NOT NULL OR s.epoch <> excluded.epoch THEN excluded.gap_from ELSE s.gap_from END,
-      gap_to = CASE WHEN excluded.gap_reason IS NOT NULL OR s.epoch <> excluded.epoch THEN excluded.gap_to ELSE s.gap_to END,
-      gap_reason = CASE WHEN excluded.gap_reason IS NOT NULL OR s.epoch <> excluded.epoch THEN excluded.gap_reason ELSE s.gap_reason END,
-      change_xid = pg_current_xact_id()
-    WHERE s.epoch <= excluded.epoch
-  )
-SELECT advanced, now AS reported_at FROM r`;
+/** The report statement is the SQL function leaseboard_report (db/migrations/0018_protocol_functions.sql), its break rule reportBreakSql's. */
+const APPEND_REPORT_SQL = `SELECT advanced, reported_at FROM leaseboard_report($1, $2, $3, $4, $5, $6)`;
 
 export async function appendReport(db: Pick<pg.Pool, 'query'>, report: ProgressReport): Promise<StoredReport> {
   const { rows } = await db.query<{ advanced: boolean; reported_at: Date }>({
