@@ -19,7 +19,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'int',
-          include: ['lib/**/*.int.test.ts', 'db/**/*.int.test.ts', 'scripts/**/*.int.test.ts'],
+          include: ['lib/**/*.int.test.ts', 'db/**/*.int.test.ts', 'scripts/**/*.int.test.ts', 'examples/**/*.int.test.ts'],
           globalSetup: ['db/testing/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,

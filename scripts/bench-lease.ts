@@ -5,7 +5,10 @@
  * then fenced 500-row batch writes against the same INSERT without the fence
  * (./bench-fenced-writes.ts); and batched renewals — 32 clients each
  * renewing its 50 leases per statement (LeaseAuthority.renewMany) against the
- * same bare batched UPDATE … FROM unnest. Runs on a fresh database on
+ * same bare batched UPDATE … FROM unnest; and the protocol's SQL functions
+ * (what the library calls since issue 20) against each function's own
+ * statement issued inline (what the library sent before), alternated in the
+ * same run (target ≥ 0.9×). Runs on a fresh database on
  * DATABASE_URL's server, or an embedded one. Prints figures and the machine's
  * load; asserts nothing (targets: renew ≥ 0.8× bare and ≥ 5,000/s at 32;
  * fenced ≥ 0.8× bare; batched ≥ 50,000 renewals/s and ≥ 0.8× bare batched).
@@ -22,6 +25,7 @@ import os from 'node:os';
 import pg from 'pg';
 import { migrateDatabase } from '../db/migrate';
 import { admin, LocalPair } from '../db/replication/local-pair';
+import { protocolStatement } from '../db/protocol-functions';
 import { createTestDatabase } from '../db/testing/test-database';
 import { LeaseAuthority, leaseTerms, newInstanceToken } from '../lib/lease';
 import { benchFencedWrites } from './bench-fenced-writes';
@@ -160,6 +164,7 @@ async function suite(url: string, where: string): Promise<SuiteFigures> {
     }
     console.log('\nrenew lib = LeaseAuthority.renew (one statement, keeping the renewal-gap bucket on the row); bare = the conditional UPDATE alone.');
     console.log('acquire lib = LeaseAuthority.acquire (grant, lease event and the explanation of a refusal in one statement); bare = the upsert alone.');
+    await benchFunctionsAgainstInline(url, all);
     await benchBatchedRenewals(url, all);
     await benchFencedWrites(url, timed, [1, 8]);
     console.log('\nfenced = writeFenced into plan_items: leaseboard_fence() (share lock, check) + the statement-level trigger over the new rows;');
@@ -237,6 +242,92 @@ async function benchBatchedRenewals(url: string, all: pg.Client[]): Promise<void
     `  ratio library/bare: ${(libMean / bareMean).toFixed(2)}× (means), ${(libBest / bareBest).toFixed(2)}× (bests) — target ≥ 0.8×; library ≥ 50,000/s: ${libMean >= 50_000 ? 'MET' : 'MISSED'} (mean ${f(libMean)})`,
   );
   if (refused > 0) console.log(`  WARNING: ${refused} renewals refused during the bench (a lease expired?)`);
+}
+
+/**
+ * The protocol functions against their own statements inline (read from the
+ * database, db/protocol-functions.ts): renew at 1, 8 and 32 clients, renewMany at 8 × 50 leases, and
+ * contended acquisition at 8 — alternated twice, so the machine's drift falls on both.
+ */
+async function benchFunctionsAgainstInline(url: string, all: pg.Client[]): Promise<void> {
+  const admin = new pg.Client(url);
+  await admin.connect();
+  all.push(admin);
+  const inline = {
+    renew: await protocolStatement(admin, 'leaseboard_renew'),
+    renewMany: await protocolStatement(admin, 'leaseboard_renew_many'),
+    acquire: await protocolStatement(admin, 'leaseboard_acquire'),
+  };
+  const connect = (n: number) =>
+    Promise.all(
+      Array.from({ length: n }, async () => {
+        const client = new pg.Client({ connectionString: url, application_name: 'leaseboard-bench' });
+        await client.connect();
+        all.push(client);
+        return client;
+      }),
+    );
+  const f = (x: number) => Math.round(x).toLocaleString('en-US').padStart(10);
+  console.log("\nSQL functions (the library now) against each function's statement inline (the library before), ops/s, 2 rounds alternated:");
+  console.log('what                       | function/s | inline/s   | ratio (means)');
+  const row = async (what: string, fn: () => Promise<number>, statement: () => Promise<number>) => {
+    const fns: number[] = [];
+    const inl: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      inl.push(await statement());
+      fns.push(await fn());
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    console.log(`${what.padEnd(26)} | ${f(mean(fns))} | ${f(mean(inl))} | ${(mean(fns) / mean(inl)).toFixed(2)}×`);
+  };
+  for (const n of CLIENTS) {
+    const clients = await connect(n);
+    const grants = await Promise.all(
+      clients.map(async (client, i) => {
+        const name = `bench-fn-renew-${n}-${i}`;
+        const holder = newInstanceToken();
+        const result = await new LeaseAuthority(client).acquire(leaseTerms({ name, ttlMs: TTL }), holder);
+        if (result.kind !== 'acquired') throw new Error(result.kind);
+        return [name, holder, result.epoch];
+      }),
+    );
+    await row(
+      `renew, ${n} client${n === 1 ? '' : 's'}`,
+      () => timed(clients, (client, i) => client.query({ name: 'fn_renew', text: 'SELECT * FROM leaseboard_renew($1, $2, $3)', values: grants[i] })),
+      () => timed(clients, (client, i) => client.query({ name: 'inline_renew', text: inline.renew, values: grants[i] })),
+    );
+    if (n !== 8) continue;
+    const tokens = clients.map(() => newInstanceToken());
+    await row(
+      'acquire (contended), 8',
+      () =>
+        timed(clients, (client, i) =>
+          client.query({ name: 'fn_acquire', text: 'SELECT * FROM leaseboard_acquire($1, $2, $3, $4)', values: ['bench-fn-acq', tokens[i], null, 1_000] }),
+        ),
+      () =>
+        timed(clients, (client, i) => client.query({ name: 'inline_acquire', text: inline.acquire, values: ['bench-fn-acq-inline', tokens[i], null, 1_000] })),
+    );
+    const batches = await Promise.all(
+      clients.map(async (client, c) => {
+        const mine: [string[], string[], number[]] = [[], [], []];
+        for (let i = 0; i < 50; i++) {
+          const name = `bench-fn-many-${c}-${i}`;
+          const holder = newInstanceToken();
+          const result = await new LeaseAuthority(client).acquire(leaseTerms({ name, ttlMs: TTL }), holder);
+          if (result.kind !== 'acquired') throw new Error(result.kind);
+          mine[0].push(name);
+          mine[1].push(holder);
+          mine[2].push(result.epoch);
+        }
+        return mine;
+      }),
+    );
+    await row(
+      'renewMany 8 × 50 (stmts)',
+      () => timed(clients, (client, i) => client.query({ name: 'fn_renew_many', text: 'SELECT * FROM leaseboard_renew_many($1, $2, $3)', values: batches[i] })),
+      () => timed(clients, (client, i) => client.query({ name: 'inline_renew_many', text: inline.renewMany, values: batches[i] })),
+    );
+  }
 }
 
 void main();
