@@ -114,6 +114,18 @@ const zones = [
   // lib/telemetry: spans and their export (OpenTelemetry); used by every layer, it knows none of them.
   { target: 'lib/telemetry', from: 'lib', except: ['./telemetry'], message: 'lib/telemetry is below every layer: it imports only OpenTelemetry.' },
   { target: 'lib/telemetry', from: TOP, message: 'lib/telemetry is below every layer: it imports only OpenTelemetry.' },
+  // lib/ingest: reports over HTTP (machine writes with a report token), beside lib/actions (people's writes).
+  {
+    target: 'lib/ingest',
+    from: ['lib/actions', 'lib/auth', 'lib/scheduler', 'lib/jobs', 'lib/lease', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
+    message: 'lib/ingest stores reports through the protocol function: only lib/http, lib/api, lib/status, db and lib/server/env.ts.',
+  },
+  {
+    target: 'lib/ingest',
+    from: 'lib/server',
+    except: ['./env.ts'],
+    message: 'lib/ingest reads nothing of lib/server but its environment (lib/server/env.ts).',
+  },
   // lib/server: reads for the status service.
   { target: 'lib/server', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/server never imports lib/scheduler internals.' },
   { target: 'lib/server', from: 'lib/auth', message: 'lib/server never reaches into lib/auth: what both need lives in lib/http.' },

@@ -6,8 +6,8 @@
  * |---|---|---|
  * | (the migrator: DATABASE_URL's user) | `db:migrate`, the demo's setup | owns everything; the only one that may change or delete an audit row |
  * | `leaseboard_scheduler` | schedulers, the dashboard's hosted jobs | read everything but sessions and audits; write the protocol's and the jobs' tables; never an intent, a mode or an audit (invariant 9, by privilege) |
- * | `leaseboard_operator` | operator actions (lib/actions, LEASEBOARD_ACTIONS_DATABASE_URL) | read; write intents, modes and sessions; append to the audit trails |
- * | `leaseboard_reader` | status reads (LEASEBOARD_READER_DATABASE_URL) | read, nothing else |
+ * | `leaseboard_operator` | operator actions (lib/actions, LEASEBOARD_ACTIONS_DATABASE_URL) | read; write intents, modes and sessions; mint and revoke report tokens; append to the audit trails |
+ * | `leaseboard_reader` | status reads (LEASEBOARD_READER_DATABASE_URL) | read, nothing else (never sessions or report tokens) |
  *
  * UPDATE, DELETE and TRUNCATE on the audit tables (AUDIT_TABLES) are granted
  * to nobody, so only their owner — the migrator — can change a row; a
@@ -39,10 +39,12 @@ export const ROLES = { reader: READER_ROLE, scheduler: 'leaseboard_scheduler', o
 export type RoleKind = keyof typeof ROLES;
 
 /** Append-only: INSERT for the operator role, SELECT for readers; UPDATE, DELETE, TRUNCATE for nobody but the owner. */
-export const AUDIT_TABLES = ['intent_audit', 'alert_mode_audit', 'fault_drill_audit'] as const;
+export const AUDIT_TABLES = ['intent_audit', 'alert_mode_audit', 'fault_drill_audit', 'report_token_audit'] as const;
 /** Operator intent and settings: only people (the operator role) write them; automation only reads. */
 const OPERATOR_TABLES = ['scheduler_intents', 'alert_modes'] as const;
 const SESSIONS_TABLE = 'operator_sessions';
+/** Report credentials (lib/ingest): operators mint and revoke them; the ingest (scheduler role) checks them and stamps their use. */
+const REPORT_TOKENS_TABLE = 'report_tokens';
 
 export type RolesOutcome = { kind: 'ready' } | { kind: 'not_permitted' };
 
@@ -86,6 +88,9 @@ export async function ensureRoles(client: pg.ClientBase): Promise<RolesOutcome> 
     // The failover generation's base only ever goes up, by the migrator (leaseboard_align_generation).
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON leaseboard_generation_base FROM ${scheduler}, ${operator}`,
     `REVOKE ALL ON ${SESSIONS_TABLE} FROM ${reader}`,
+    `REVOKE INSERT, DELETE, TRUNCATE ON ${REPORT_TOKENS_TABLE} FROM ${scheduler}`,
+    `GRANT INSERT, DELETE ON ${REPORT_TOKENS_TABLE} TO ${operator}`,
+    `REVOKE ALL ON ${REPORT_TOKENS_TABLE} FROM ${reader}`,
     // The pruner's partition round runs as its definer (migration pruner_runs_as_definer): schedulers only.
     `REVOKE EXECUTE ON FUNCTION leaseboard_retention_partitions(text, bigint, timestamptz, interval, interval, interval, integer) FROM PUBLIC`,
     `GRANT EXECUTE ON FUNCTION leaseboard_retention_partitions(text, bigint, timestamptz, interval, interval, interval, integer) TO ${scheduler}`,

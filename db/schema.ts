@@ -513,3 +513,42 @@ export type ProgressReportRow = typeof progressReports.$inferSelect;
 export type AlertStateRow = typeof alertState.$inferSelect;
 export type AlertEventRow = typeof alertEvents.$inferSelect;
 export type AlertModeRow = typeof alertModes.$inferSelect;
+
+/**
+ * Report tokens (lib/ingest): a bearer credential per scheduler for
+ * `POST /api/v1/schedulers/{name}/reports`, for programs that report over
+ * HTTP. Created and revoked by operators (lib/actions/report-tokens.ts); the
+ * secret is shown once and stored only as its SHA-256 (a 256-bit random
+ * secret needs no slow hash). Revoking deletes the row. Bounded: at most
+ * REPORT_TOKENS_PER_SCHEDULER rows per scheduler (the insert checks it).
+ */
+export const reportTokens = pgTable(
+  'report_tokens',
+  {
+    /** Public part of the token (`lbr_<id>.<secret>`), 12 hex characters. */
+    id: text('id').primaryKey(),
+    scheduler: text('scheduler').notNull(),
+    secretSha256: text('secret_sha256').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: ts('created_at').notNull(),
+    /** The database time of its last accepted report; NULL: never used. */
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [index('report_tokens_scheduler').on(t.scheduler), check('report_tokens_id_shape', sql`${t.id} ~ '^[0-9a-f]{12}$'`)],
+);
+
+/** Every report token created or revoked, append-only and never pruned, like the other audit trails. */
+export const reportTokenAudit = pgTable(
+  'report_token_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    scheduler: text('scheduler').notNull(),
+    tokenId: text('token_id').notNull(),
+    action: text('action', { enum: ['create', 'revoke'] }).notNull(),
+    by: text('by').notNull(),
+    identifiedBy: identifiedBy().notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('report_token_audit_scheduler_at').on(t.scheduler, t.at), check('report_token_audit_action', sql`${t.action} IN ('create', 'revoke')`)],
+);

@@ -51,6 +51,8 @@ const PROBES: [string, string, string][] = [
   ],
   ['lib/alerts/fixture.ts', "import { readAllFacts } from '../server/live/facts';\nexport const x = readAllFacts;\n", 'lib/alerts is pure'],
   ['db/fixture.ts', "import { project } from '../lib/status';\nexport const x = project;\n", 'db is the bottom layer'],
+  ['lib/ingest/fixture.ts', "import { authorizeWrite } from '../auth/guard';\nexport const x = authorizeWrite;\n", 'lib/ingest stores reports'],
+  ['lib/ingest/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/ingest reads nothing of lib/server'],
   ['lib/telemetry/fixture.ts', "import { project } from '../status';\nexport const x = project;\n", 'lib/telemetry is below every layer'],
   ['lib/server/domain/fixture.ts', "import { httpError } from '../http/result';\nexport const x = httpError;\n", 'lib/server/domain is the bottom'],
   [

@@ -17,6 +17,8 @@ const ACTION: Record<AuditEntry['action'], string> = {
   'scheduler.enable': 'enabled scheduler',
   'alert.mode': 'set alert mode',
   'demo.fault': 'fault drill',
+  'report_token.create': 'created report token',
+  'report_token.revoke': 'revoked report token',
 };
 
 const IDENTIFIED: Record<NonNullable<AuditEntry['identifiedBy']>, { label: string; title: string }> = {

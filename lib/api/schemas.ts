@@ -280,6 +280,11 @@ export const ErrorCodeSchema = z.enum([
   'no_change',
   'conflict',
   'unknown_rule',
+  'unauthorized',
+  'stale_epoch',
+  'invalid_seq',
+  'cursor_backwards',
+  'too_many_tokens',
   'internal',
 ]);
 
@@ -297,6 +302,7 @@ const errorBody = z.object({
   code: ErrorCodeSchema,
   message: z.string().describe('A short sentence for humans: never a stack trace or SQL'),
   retention: RetentionRefusalSchema.optional().describe('With 410 outside_retention only'),
+  currentEpoch: z.number().int().nullable().optional().describe("With 409 stale_epoch only: the lease's current epoch (null: it has none)"),
 });
 
 export const ApiErrorSchema = named('Error', z.object({ error: errorBody }));
@@ -389,6 +395,45 @@ export const IntentRequestSchema = named(
   'POST /api/v1/schedulers/{name}/intent',
 );
 
+export const ReportTokenRequestSchema = named(
+  'ReportTokenRequest',
+  z.strictObject({ reason }),
+  'POST /api/v1/schedulers/{name}/report-tokens, DELETE /api/v1/schedulers/{name}/report-tokens/{id}',
+);
+
+export const ReportTokenResponseSchema = named(
+  'ReportTokenResponse',
+  z.object({
+    id: z.string().describe('The public part of the token: how the audit trail and revocation name it'),
+    scheduler: z.string(),
+    token: z.string().nullable().describe('The whole bearer token, shown once at creation (null on revocation); only its SHA-256 is stored'),
+    by: z.string(),
+    at: time,
+  }),
+);
+
+const epochNumber = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+export const ReportRequestSchema = named(
+  'ReportRequest',
+  z.strictObject({
+    epoch: epochNumber.describe('The epoch the reporting program was granted (LEASEBOARD_EPOCH)'),
+    seq: z.number().int().min(1).max(2_147_483_647).describe('1, 2, 3 … within the epoch; a jump shows as lost reports'),
+    occurrence: z.string().min(1).max(200).nullable().describe('The occurrence in flight, or null when idle'),
+    cursor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().describe('Progress within the occurrence; never backwards within one'),
+    reportEveryMs: z.number().int().min(250).max(3_600_000).describe('How often this program reports: silence is judged against it'),
+  }),
+  'POST /api/v1/schedulers/{name}/reports (Authorization: Bearer <report token>)',
+);
+
+export const ReportResponseSchema = named(
+  'ReportResponse',
+  z.object({
+    stored: z.boolean().describe('false: the same seq again (a retry), nothing stored twice'),
+    advanced: z.boolean().describe('The report moved the occurrence or the cursor'),
+    reportedAt: time.nullable(),
+  }),
+);
+
 export const IntentResponseSchema = named(
   'IntentResponse',
   z.object({
@@ -450,7 +495,7 @@ export const AuditEntrySchema = named(
       .describe(
         'How `who` was established: sso (the SSO proxy), token (the operator token, with a name typed at sign-in), cli (a command run with database access); null: not recorded (before this was kept)',
       ),
-    action: z.enum(['scheduler.disable', 'scheduler.enable', 'alert.mode', 'demo.fault']),
+    action: z.enum(['scheduler.disable', 'scheduler.enable', 'alert.mode', 'demo.fault', 'report_token.create', 'report_token.revoke']),
     target: z.string().describe('The scheduler, rule or demo process acted on'),
     scheduler: z.string().nullable().describe('The scheduler concerned (null: a rule as a whole)'),
     rule: AlertNameSchema.nullable().describe('For alert.mode: the rule'),

@@ -1,8 +1,9 @@
 /**
  * The audit trail of operator actions, newest first: who (and how that was
  * established), what, from → to, why, when — scheduler intent
- * (intent_audit), alert modes (alert_mode_audit) and the demo's fault drills
- * (fault_drill_audit), none ever pruned. An intent's "from" is the previous
+ * (intent_audit), alert modes (alert_mode_audit), the demo's fault drills
+ * (fault_drill_audit) and report tokens created or revoked
+ * (report_token_audit), none ever pruned. An intent's "from" is the previous
  * row of the same scheduler (every change is appended in the same
  * transaction that makes it, lib/lease/intent.ts); a mode change records its
  * own from (the setting at that level, or the mode it inherited).
@@ -36,6 +37,8 @@ type AuditRow = Who &
         reason: string;
         at: string;
       }
+    // The union's columns are named by its first branch: a token's id comes as `instance`, its action as `drill`.
+    | { kind: 'token'; id: number; scheduler: string; instance: string; drill: 'create' | 'revoke'; reason: string; at: string }
     | {
         kind: 'mode';
         id: number;
@@ -81,6 +84,18 @@ function entry(row: AuditRow): AuditEntry | null {
         from: row.from_state,
         to: row.to_state,
       };
+    case 'token':
+      return {
+        ...common,
+        id: `token-${row.id}`,
+        action: row.drill === 'create' ? 'report_token.create' : 'report_token.revoke',
+        target: `report token ${row.instance}`,
+        scheduler: row.scheduler,
+        rule: null,
+        fault: null,
+        from: row.drill === 'create' ? 'none' : 'active',
+        to: row.drill === 'create' ? 'active' : 'revoked',
+      };
     case 'mode':
       if (!isAlertName(row.rule)) return null;
       return {
@@ -124,6 +139,11 @@ export async function readAudit(db: Queryable, filter: { scheduler: string | nul
                   f.process, f.instance, f.action, f.from_state, f.to_state, f.by, f.identified_by, f.reason, f.at
            FROM fault_drill_audit f WHERE $1::text IS NULL OR f.lease = $1
            ORDER BY f.at DESC, f.id DESC LIMIT $2)
+          UNION ALL
+          (SELECT 'token', t.id, t.scheduler, NULL, NULL, NULL, NULL, NULL, NULL,
+                  NULL, t.token_id, t.action, NULL, NULL, t.by, t.identified_by, t.reason, t.at
+           FROM report_token_audit t WHERE $1::text IS NULL OR t.scheduler = $1
+           ORDER BY t.at DESC, t.id DESC LIMIT $2)
         ) u ORDER BY u.at DESC, u.kind DESC, u.id DESC LIMIT $2) x), '[]'::json) AS entries`,
     values: [filter.scheduler, filter.limit],
   })) as { rows: { now_ms: number; entries: AuditRow[] }[] };

@@ -17,7 +17,11 @@ import { createPool } from '../../../db/pool';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
 import type { StatusService } from '../service';
 import { acquire, register, reporter, serviceOn } from '../testing/seed';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { alertModeRoute, intentRoute, type ActionDeps } from '../../actions/http';
+import { createReportTokenRoute, revokeReportTokenRoute } from '../../actions/report-tokens';
+import { reportRoute } from '../../ingest/report-route';
+import { REPORT_TOKENS_PER_SCHEDULER } from '../../ingest/tokens';
 import { sessionRoute, signInRoute, signOutRoute } from '../../actions/session-routes';
 import { signInLimiter } from '../../actions/sign-in-limit';
 import { pgSessionStore } from '../../auth/session-store';
@@ -290,6 +294,68 @@ describe('OpenAPI contract: live responses of every route against the served doc
     const modeUrl = 'http://x/api/v1/alerts/rules/SchedulerStalled/mode';
     await conforms(mode, await alertModeRoute(tooLarge(modeUrl, 'PUT', as), 'SchedulerStalled', deps), 'put');
     await conforms(mode, await alertModeRoute(stalled(modeUrl, 'PUT', as), 'SchedulerStalled', deps), 'put');
+  });
+
+  it('reports over HTTP 200/400/401/409/429/408/413; report tokens 201/200/400/403/404/409/408/413', async () => {
+    const token = 'contract-operator-token-0123456789';
+    const deps: ActionDeps = {
+      auth: parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: token }),
+      sessions: pgSessionStore(pool),
+      signIns: signInLimiter(() => {}),
+      writer: pool,
+      nowMs: () => Date.now(),
+      basePath: '',
+      bodyDeadlineMs: 200,
+    };
+    const same = { host: 'x', origin: 'http://x', 'sec-fetch-site': 'same-origin', 'x-leaseboard-action': '1', 'content-type': 'application/json' };
+    const send = (url: string, method: string, headers: Record<string, string>, body?: unknown) =>
+      new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const tooLarge = (url: string, method: string, headers: Record<string, string>) =>
+      new Request(url, { method, headers: { ...headers, 'content-length': String(64 * 1024 * 1024) }, body: '{}' });
+    const stalled = (url: string, method: string, headers: Record<string, string>) =>
+      new Request(url, { method, headers, body: new ReadableStream({ pull: () => new Promise(() => {}) }), duplex: 'half' } as RequestInit);
+    const signedIn = await signInRoute(send('http://x/api/v1/session', 'POST', same, { token, name: 'contract' }), deps);
+    const as = { ...same, cookie: signedIn.headers.get('set-cookie')!.split(';')[0]! };
+    const target = `${name}-reports`;
+    await register(pool, target);
+    const { rows } = await pool.query(`SELECT epoch::float8 AS epoch FROM leaseboard_acquire($1, 'contract', 'contract', 60000) WHERE granted`, [target]);
+    const epoch = rows[0].epoch as number;
+
+    const tokens = '/api/v1/schedulers/{name}/report-tokens';
+    const create = (who: string, headers: Record<string, string>, body: unknown) =>
+      createReportTokenRoute(send(`${base}/${who}/report-tokens`, 'POST', headers, body), who, deps);
+    const made = (await conforms(tokens, await create(target, as, { reason: 'contract test' }), 'post')) as { id: string; token: string };
+    await conforms(tokens, await create(target, as, {}), 'post');
+    await conforms(tokens, await create(target, same, { reason: 'viewer' }), 'post');
+    await conforms(tokens, await create('nobody-here', as, { reason: 'x' }), 'post');
+    for (let i = 1; i < REPORT_TOKENS_PER_SCHEDULER; i++) expect((await create(target, as, { reason: `more ${i}` })).status).toBe(201);
+    await conforms(tokens, await create(target, as, { reason: 'one too many' }), 'post');
+    await conforms(tokens, await createReportTokenRoute(tooLarge(`${base}/${target}/report-tokens`, 'POST', as), target, deps), 'post');
+    await conforms(tokens, await createReportTokenRoute(stalled(`${base}/${target}/report-tokens`, 'POST', as), target, deps), 'post');
+
+    const reports = '/api/v1/schedulers/{name}/reports';
+    const bearer = { 'content-type': 'application/json', authorization: `Bearer ${made.token}` };
+    const ingest = { db: pool, limiter: new RateLimiterMemory({ points: 2, duration: 60 }), bodyDeadlineMs: 200 };
+    const report = (headers: Record<string, string>, body: unknown) => reportRoute(send(`${base}/${target}/reports`, 'POST', headers, body), target, ingest);
+    const valid = { epoch, seq: 1, occurrence: null, cursor: null, reportEveryMs: 2000 };
+    await conforms(reports, await report(bearer, valid), 'post');
+    await conforms(reports, await report(bearer, { ...valid, seq: 0 }), 'post');
+    await conforms(reports, await report({ 'content-type': 'application/json' }, valid), 'post');
+    await conforms(reports, await report(bearer, { ...valid, seq: 2, epoch: epoch + 1 }), 'post');
+    await conforms(reports, await report(bearer, { ...valid, seq: 3 }), 'post'); // the limiter's second and last point
+    await conforms(reports, await report(bearer, { ...valid, seq: 4 }), 'post');
+    await conforms(reports, await reportRoute(tooLarge(`${base}/${target}/reports`, 'POST', bearer), target, ingest), 'post');
+    await conforms(reports, await reportRoute(stalled(`${base}/${target}/reports`, 'POST', bearer), target, ingest), 'post');
+
+    const revoke = '/api/v1/schedulers/{name}/report-tokens/{id}';
+    const del = (id: string, headers: Record<string, string>, body: unknown) =>
+      revokeReportTokenRoute(send(`${base}/${target}/report-tokens/${id}`, 'DELETE', headers, body), target, id, deps);
+    await conforms(revoke, await del(made.id, same, { reason: 'viewer' }), 'delete');
+    await conforms(revoke, await del('not-an-id', as, { reason: 'x' }), 'delete');
+    await conforms(revoke, await del(made.id, as, { reason: 'contract test done' }), 'delete');
+    await conforms(revoke, await del(made.id, as, { reason: 'again' }), 'delete');
+    await conforms(revoke, await revokeReportTokenRoute(tooLarge(`${base}/${target}/report-tokens/${made.id}`, 'DELETE', as), target, made.id, deps), 'delete');
+    await conforms(revoke, await revokeReportTokenRoute(stalled(`${base}/${target}/report-tokens/${made.id}`, 'DELETE', as), target, made.id, deps), 'delete');
   });
 
   it('every documented (method, route, status) was produced by a case above', () => {

@@ -163,6 +163,57 @@ function build() {
           },
         },
       },
+      '/api/v1/schedulers/{name}/reports': {
+        post: {
+          operationId: 'postReport',
+          summary:
+            'A progress report from a program that cannot speak SQL (Authorization: Bearer <report token>); fenced: only the current epoch lands, through leaseboard_report',
+          parameters: [nameParam],
+          requestBody: body('ReportRequest'),
+          responses: {
+            200: json('ReportResponse', 'Stored (or, the same seq again, already stored)'),
+            400: error('Invalid name or body, a seq older than the last stored, a cursor going backwards within an occurrence'),
+            401: error('No report token of this scheduler (none, malformed, wrong, revoked)'),
+            409: error('stale_epoch: the epoch is not the current one (error.currentEpoch); nothing stored'),
+            429: error('More than the per-token rate (Retry-After)'),
+            ...bodyRefusals,
+          },
+        },
+      },
+      '/api/v1/schedulers/{name}/report-tokens': {
+        post: {
+          operationId: 'createReportToken',
+          summary: 'Mint a report token for a scheduler, shown once (operator role, same origin, header x-leaseboard-action: 1); audited',
+          parameters: [nameParam],
+          requestBody: body('ReportTokenRequest'),
+          responses: {
+            201: json('ReportTokenResponse', 'The token (only now) and its public id'),
+            400: error('Invalid name or body (reason missing…)'),
+            403: error('Cross-site request, or not an operator'),
+            404: error('Unknown scheduler'),
+            409: error('too_many_tokens: revoke one first'),
+            ...bodyRefusals,
+          },
+        },
+      },
+      '/api/v1/schedulers/{name}/report-tokens/{id}': {
+        delete: {
+          operationId: 'revokeReportToken',
+          summary: 'Revoke a report token (operator role, same origin, header x-leaseboard-action: 1); audited',
+          parameters: [
+            nameParam,
+            { name: 'id', in: 'path', required: true, description: 'The token’s public id.', schema: { type: 'string', pattern: '^[0-9a-f]{12}$' } },
+          ],
+          requestBody: body('ReportTokenRequest'),
+          responses: {
+            200: json('ReportTokenResponse', 'Revoked: by whom, when'),
+            400: error('Invalid name, id or body'),
+            403: error('Cross-site request, or not an operator'),
+            404: error('No such token for this scheduler'),
+            ...bodyRefusals,
+          },
+        },
+      },
       '/api/v1/alerts': {
         get: {
           operationId: 'alerts',

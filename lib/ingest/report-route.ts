@@ -1,0 +1,143 @@
+/**
+ * `POST /api/v1/schedulers/{name}/reports`: progress reports over HTTP, for
+ * programs that cannot speak SQL (a script under `leaseboard run` or
+ * examples/shell/under-lease.sh, which hand it LEASEBOARD_EPOCH). Framework-free:
+ * `Request` in, `Response` out, dependencies injected; app/api binds it.
+ *
+ * Guarantees
+ * - Authenticated by a report token of THIS scheduler (./tokens.ts): none,
+ *   malformed, unknown, revoked or another scheduler's → 401, nothing read further.
+ * - Fenced like every report: in one transaction the lease row is share-locked
+ *   (as leaseboard_fence does), so no takeover commits between the check and
+ *   the write; an epoch that is not the lease's current one → 409
+ *   `stale_epoch` with `currentEpoch`, nothing stored. Of two clients racing
+ *   with different epochs, only the current one's report lands.
+ * - Written by the protocol's own function (leaseboard_report), so the break
+ *   rule, the summary and the as-of log are exactly a library report's.
+ * - Within an epoch: the same `seq` again is a retry (200, `stored: false`,
+ *   nothing stored twice); an older one → 400 `invalid_seq`; a cursor going
+ *   backwards within the same occurrence → 400 `cursor_backwards`. A body
+ *   over REPORT_BODY_MAX_BYTES → 413; any other bad body → 400. Nothing is
+ *   stored for any refusal.
+ * - At most REPORTS_PER_TOKEN per REPORT_WINDOW_S per token (429 with
+ *   Retry-After), counted after authentication, so nobody can spend another
+ *   token's budget by naming its public id.
+ * Not guaranteed: that the program holds the lease now — a report carries
+ * progress, never authority; an expired holder's reports are stored and the
+ * status judges liveness from the lease.
+ */
+import type pg from 'pg';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { ReportRequestSchema } from '../api/schemas';
+import type { ReportRequest, ReportResponse } from '../api/types';
+import { fail, readBody } from '../http/json-body';
+import { checkName } from '../http/params';
+import { guarded, json } from '../http/respond';
+import { presentedToken, secretMatches } from './tokens';
+
+export const REPORT_BODY_MAX_BYTES = 2_048;
+export const REPORTS_PER_TOKEN = 100;
+export const REPORT_WINDOW_S = 10;
+
+export interface IngestDeps {
+  /** Connections as the schedulers' role (reports are the protocol's rows). */
+  db: Pick<pg.Pool, 'connect'>;
+  limiter: RateLimiterMemory;
+  bodyDeadlineMs?: number;
+}
+
+export function reportLimiter(): RateLimiterMemory {
+  return new RateLimiterMemory({ points: REPORTS_PER_TOKEN, duration: REPORT_WINDOW_S });
+}
+
+const UNAUTHORIZED = () =>
+  fail(401, 'unauthorized', 'a report token of this scheduler is required: Authorization: Bearer lbr_…', { 'www-authenticate': 'Bearer' });
+
+interface Current {
+  epoch: number;
+  summary_epoch: number | null;
+  last_seq: number | null;
+  in_flight: string | null;
+  cursor: number | null;
+}
+
+export function reportRoute(request: Request, rawName: string, deps: IngestDeps): Promise<Response> {
+  return guarded('report', async () => {
+    const name = checkName(rawName);
+    if (!name.ok) return fail(400, name.error.code, name.error.message);
+    const token = presentedToken(request.headers.get('authorization'));
+    if (token === null) return UNAUTHORIZED();
+    // The body (at most 2 KB) before a connection: a slow sender never holds one.
+    const body = await readBody(request, ReportRequestSchema, { maxBytes: REPORT_BODY_MAX_BYTES, deadlineMs: deps.bodyDeadlineMs });
+    if (!body.ok) return body.response;
+    const client = await deps.db.connect();
+    try {
+      const stored = await client.query<{ secret_sha256: string }>({
+        name: 'report_token_secret',
+        text: 'SELECT secret_sha256 FROM report_tokens WHERE id = $1 AND scheduler = $2',
+        values: [token.id, name.value],
+      });
+      if (!stored.rows[0] || !secretMatches(token, stored.rows[0].secret_sha256)) return UNAUTHORIZED();
+      try {
+        await deps.limiter.consume(token.id);
+      } catch (refusal) {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        const retryAfterS = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+        return fail(429, 'rate_limited', `at most ${REPORTS_PER_TOKEN} reports per ${REPORT_WINDOW_S} s per token`, { 'retry-after': String(retryAfterS) });
+      }
+      const report = body.value;
+      await client.query('BEGIN');
+      try {
+        const answer = await storeReport(client, name.value, token.id, report);
+        await client.query(answer.status === 200 ? 'COMMIT' : 'ROLLBACK');
+        return answer;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
+  });
+}
+
+/** Inside the caller's transaction: check the epoch and the stream under the lease row's share lock, then write. */
+async function storeReport(client: pg.PoolClient, lease: string, tokenId: string, report: ReportRequest): Promise<Response> {
+  const { rows } = await client.query<Current>({
+    name: 'report_current',
+    text: `SELECT l.epoch::float8 AS epoch, s.epoch::float8 AS summary_epoch, s.last_seq, s.in_flight, s.cursor::float8 AS cursor
+           FROM leases l LEFT JOIN progress_summaries s ON s.lease = l.name WHERE l.name = $1 FOR SHARE OF l`,
+    values: [lease],
+  });
+  const current = rows[0];
+  if (!current || current.epoch !== report.epoch) {
+    const currentEpoch = current?.epoch ?? null;
+    return json(
+      {
+        error: {
+          code: 'stale_epoch',
+          message: `epoch ${report.epoch} is not ${lease}'s current epoch (${currentEpoch ?? 'none'}): nothing stored`,
+          currentEpoch,
+        },
+      },
+      409,
+    );
+  }
+  if (current.summary_epoch === report.epoch && current.last_seq !== null) {
+    if (report.seq === current.last_seq) return json({ stored: false, advanced: false, reportedAt: null } satisfies ReportResponse);
+    if (report.seq < current.last_seq)
+      return fail(400, 'invalid_seq', `seq ${report.seq} is older than the last stored (${current.last_seq}) in epoch ${report.epoch}`);
+    const sameOccurrence = report.occurrence !== null && report.occurrence === current.in_flight;
+    if (sameOccurrence && report.cursor !== null && current.cursor !== null && report.cursor < current.cursor) {
+      return fail(400, 'cursor_backwards', `cursor ${report.cursor} is behind ${current.cursor} in ${report.occurrence}`);
+    }
+  }
+  const written = await client.query<{ advanced: boolean; reported_at: Date }>({
+    name: 'report_over_http',
+    text: 'SELECT advanced, reported_at FROM leaseboard_report($1, $2, $3, $4, $5, $6)',
+    values: [lease, report.epoch, report.seq, report.occurrence, report.cursor, report.reportEveryMs],
+  });
+  const row = written.rows[0]!;
+  await client.query({ name: 'report_token_used', text: 'UPDATE report_tokens SET last_used_at = $2 WHERE id = $1', values: [tokenId, row.reported_at] });
+  return json({ stored: true, advanced: row.advanced, reportedAt: row.reported_at.toISOString() } satisfies ReportResponse);
+}
