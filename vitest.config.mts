@@ -23,7 +23,10 @@ export default defineConfig({
           globalSetup: ['db/testing/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Two files at a time, each worker on its own copy of the migrated database
+          // (db/testing/worker-database.ts): most of this tier waits on timers and processes.
+          fileParallelism: true,
+          maxWorkers: 2,
         },
       },
     ],

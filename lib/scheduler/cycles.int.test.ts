@@ -94,7 +94,9 @@ describe('bounded resources over start/fail/retry/cancel cycles', () => {
     for (const [kind, count] of Object.entries(resources())) expect(count, kind).toBeLessThanOrEqual(baseline.resources[kind] ?? 0);
     expect(listeners()).toEqual(baseline.listeners);
     expect(await heldBy(tokens)).toBe(0);
-    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'`);
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
     expect(rows[0].n).toBe(0);
   });
 
