@@ -24,6 +24,7 @@ import pg from 'pg';
 import { createPool } from '../db/pool';
 import { dropLoginRoles, ensureLoginRoles } from '../db/roles';
 import { createTestDatabase } from '../db/testing/test-database';
+import { buildChildBundles, CHILD_BUNDLES_ENV } from '../lib/child/testing/bundles';
 import { runDashboard } from '../lib/demo/next-build';
 import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
 import { startLocalAlertmanager } from '../lib/alerts/local/alertmanager';
@@ -72,6 +73,9 @@ export default async function globalSetup() {
   await ensureE2eBuild();
   assertBuiltWithBasePath();
   const database = await createTestDatabase((line) => console.log(`[e2e] ${line}`));
+  // Scheduler and archive processes the specs start run from prebuilt bundles (lib/child/testing/bundles.ts).
+  const bundles = await buildChildBundles();
+  process.env[CHILD_BUNDLES_ENV] = bundles.dir;
   const pool = createPool(database.url, { applicationName: 'leaseboard-e2e-setup' });
   await seedDocuments(pool, DOCUMENTS);
   const setup = await pool.connect();
@@ -143,5 +147,6 @@ export default async function globalSetup() {
     await admin.connect();
     await dropLoginRoles(admin, new URL(database.url).pathname.slice(1)).finally(() => admin.end());
     await database.drop();
+    await bundles.remove();
   };
 }
