@@ -6,10 +6,11 @@
  * flat), then the browser suite (real Chromium, one production build made by
  * the `build` tier). Ends with `N passed, N failed` and a non-zero exit on any failure.
  *
- * Tiers run in three lanes at once, because two of them mostly wait: lane 1
- * computes (typecheck, lint, unit, golden, the e2e build, then e2e), lane 2 is
- * the integration tier (two vitest workers), lane 3 the soak (2.5 minutes of
- * wall time, little CPU). Each step's output is printed whole when it ends.
+ * Tiers run in four lanes at once, because most of them mostly wait: the
+ * typecheck, the production build and the browser tier (the longest chain);
+ * the checks (lint, unit, golden); the integration tier
+ * (two vitest workers, a database each); the soak (2.5 minutes of wall time,
+ * little CPU). Each step's output is printed whole when it ends.
  *
  * Every skipped test is listed with its reason; a skip without one (vitest's
  * `.skip`/`skipIf`/`todo`, a Playwright skip without a description) counts as
@@ -138,8 +139,7 @@ const SHORT_SOAK = ['--minutes', '2.5', '--speed', '20', '--horizon', '30s'];
 
 const exitOutcome = (status: number | null): Outcome => ({ passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: [] });
 
-const computeLane: Step[] = [
-  { name: 'typecheck', tier: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
+const checksLane: Step[] = [
   // ESLint (with the layer rules), the cycle check and prettier's check: `npm run lint`.
   { name: 'lint', tier: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   vitestStep('unit'),
@@ -152,6 +152,11 @@ const computeLane: Step[] = [
       return match ? { passed: Number(match[1]), failed: Number(match[2]), skipped: [] } : { passed: 0, failed: 1, skipped: [] };
     },
   })),
+];
+
+const browserLane: Step[] = [
+  // Before the build: tsc reads the build's generated route types (tsconfig.json), which must not be half written.
+  { name: 'typecheck', tier: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
   // The one production build the browser tier uses (e2e/support/build.ts; its global setup finds it current).
   { name: 'build', tier: 'build', command: ['npx', 'tsx', 'e2e/support/build.ts'] },
   {
@@ -180,7 +185,8 @@ if (alsoIntArg !== undefined && !alsoIntOn) {
 }
 
 const LANES: Step[][] = [
-  computeLane,
+  browserLane,
+  checksLane,
   [vitestStep('int'), ...(alsoIntOn ? [vitestStep('int', { databaseUrl: alsoIntOn, label: 'int (--also-int-on)' })] : [])],
   // The short soak (≤ 3 min wall): real processes, shrunk retention, flat growth or a non-zero exit (scripts/soak.ts).
   [
