@@ -6,9 +6,10 @@
  * flat), then the browser suite (real Chromium, one production build made by
  * the `build` tier). Ends with `N passed, N failed` and a non-zero exit on any failure.
  *
- * Tiers run in four lanes at once, because most of them mostly wait: the
- * typecheck, the production build and the browser tier (the longest chain);
- * the checks (lint, unit, golden); the integration tier
+ * Tiers run in five lanes at once, because most of them mostly wait: the
+ * typecheck, the production build and the browser tier's first shard (the
+ * longest chain); its second shard, once the build is made; the checks
+ * (lint, unit, golden); the integration tier
  * (two vitest workers, a database each); the soak (2.5 minutes of wall time,
  * little CPU). Each step's output is printed whole when it ends.
  *
@@ -50,6 +51,8 @@ interface Step {
   name: string;
   /** The tier `--only` selects it by. */
   tier: string;
+  /** A step (by name) that must have passed before this one starts, in whichever lane it runs. */
+  needs?: string;
   command: string[];
   env?: Record<string, string>;
   /** Test counts from the step's machine-readable report (or its exit code); null for checks without tests. */
@@ -154,27 +157,36 @@ const checksLane: Step[] = [
   })),
 ];
 
+/** Browser-tier shards: each its own Playwright run with its own environment (playwright.config.ts), started once the build is made. */
+const E2E_SHARDS = 2;
+
+function e2eShard(shard: number): Step {
+  const report = `${RESULTS}/e2e-${shard}.json`;
+  return {
+    name: `e2e ${shard}/${E2E_SHARDS}`,
+    tier: 'e2e',
+    needs: 'build',
+    command: ['npx', 'playwright', 'test', `--shard=${shard}/${E2E_SHARDS}`, '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, E2E_OUTPUT_DIR: `test-results/shard-${shard}` },
+    outcome: () => {
+      const json = JSON.parse(readFileSync(report, 'utf8')) as {
+        stats: { expected: number; unexpected: number; flaky: number };
+        suites: PlaywrightSuite[];
+      };
+      const skipped = playwrightSkips(json.suites);
+      // A flaky test (passed only on a retry) is a failed test: the gate never lets one through.
+      const unexplained = skipped.filter((skip) => skip.reason === null).length;
+      return { passed: json.stats.expected, failed: json.stats.unexpected + json.stats.flaky + unexplained, skipped };
+    },
+  };
+}
+
 const browserLane: Step[] = [
   // Before the build: tsc reads the build's generated route types (tsconfig.json), which must not be half written.
   { name: 'typecheck', tier: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
   // The one production build the browser tier uses (e2e/support/build.ts; its global setup finds it current).
   { name: 'build', tier: 'build', command: ['npx', 'tsx', 'e2e/support/build.ts'] },
-  {
-    name: 'e2e',
-    tier: 'e2e',
-    command: ['npx', 'playwright', 'test', '--reporter=list,json'],
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${RESULTS}/e2e.json` },
-    outcome: () => {
-      const report = JSON.parse(readFileSync(`${RESULTS}/e2e.json`, 'utf8')) as {
-        stats: { expected: number; unexpected: number; flaky: number };
-        suites: PlaywrightSuite[];
-      };
-      const skipped = playwrightSkips(report.suites);
-      // A flaky test (passed only on a retry) is a failed test: the gate never lets one through.
-      const unexplained = skipped.filter((skip) => skip.reason === null).length;
-      return { passed: report.stats.expected, failed: report.stats.unexpected + report.stats.flaky + unexplained, skipped };
-    },
-  },
+  e2eShard(1),
 ];
 
 const alsoIntArg = process.argv.slice(2).find((arg) => arg.startsWith('--also-int-on='));
@@ -186,6 +198,7 @@ if (alsoIntArg !== undefined && !alsoIntOn) {
 
 const LANES: Step[][] = [
   browserLane,
+  [e2eShard(2)],
   checksLane,
   [vitestStep('int'), ...(alsoIntOn ? [vitestStep('int', { databaseUrl: alsoIntOn, label: 'int (--also-int-on)' })] : [])],
   // The short soak (≤ 3 min wall): real processes, shrunk retention, flat growth or a non-zero exit (scripts/soak.ts).
@@ -254,24 +267,29 @@ function runStep(step: Step): Promise<Finished> {
   });
 }
 
-/** A lane's steps one after another; a failed step does not stop the lane, except the build before e2e. */
-async function runLane(steps: Step[]): Promise<Finished[]> {
+/** Each step's end, by name, for the steps that others need. */
+const ended = new Map<string, { promise: Promise<boolean>; resolve: (ok: boolean) => void }>();
+function endOf(name: string) {
+  let entry = ended.get(name);
+  if (!entry) {
+    let resolve!: (ok: boolean) => void;
+    const promise = new Promise<boolean>((r) => (resolve = r));
+    entry = { promise, resolve };
+    ended.set(name, entry);
+  }
+  return entry;
+}
+
+/** A lane's steps one after another; a failed step does not stop the lane, but a step whose `needs` failed does not run. */
+async function runLane(steps: Step[], selectedNames: Set<string>): Promise<Finished[]> {
   const finished: Finished[] = [];
   for (const step of steps) {
-    const buildFailed = step.tier === 'e2e' && finished.some((done) => done.step.tier === 'build' && !done.ok);
-    if (buildFailed) {
-      finished.push({
-        step,
-        ok: false,
-        outcome: { passed: 0, failed: 1, skipped: [] },
-        status: null,
-        output: 'the build failed',
-        startedS: sinceStart(),
-        seconds: 0,
-      });
-      continue;
-    }
-    finished.push(await runStep(step));
+    const needOk = step.needs && selectedNames.has(step.needs) ? await endOf(step.needs).promise : true;
+    const done: Finished = needOk
+      ? await runStep(step)
+      : { step, ok: false, outcome: { passed: 0, failed: 1, skipped: [] }, status: null, output: `${step.needs} failed`, startedS: sinceStart(), seconds: 0 };
+    endOf(step.name).resolve(done.ok);
+    finished.push(done);
   }
   return finished;
 }
@@ -284,7 +302,8 @@ async function main(): Promise<void> {
       .map((value) => value.toFixed(2))
       .join(' ');
   console.log(`test-all: ${lanes.length} lane(s); load average ${load()}`);
-  const results = (await Promise.all(lanes.map(runLane))).flat().sort((a, b) => a.startedS - b.startedS);
+  const selectedNames = new Set(lanes.flat().map((step) => step.name));
+  const results = (await Promise.all(lanes.map((lane) => runLane(lane, selectedNames)))).flat().sort((a, b) => a.startedS - b.startedS);
 
   const total: Counts = { passed: 0, failed: 0 };
   const summary: string[] = [];
