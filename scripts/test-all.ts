@@ -25,27 +25,22 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  type Counts,
+  type GateReport,
+  type Outcome,
+  playwrightOutcome,
+  type PlaywrightReport,
+  type VitestTotals,
+  vitestOutcome,
+  vitestWhy,
+} from './gate-outcomes';
 
 const ROOT = path.resolve(__dirname, '..');
 // One folder per database, so a run against DATABASE_URL beside a run against the embedded server
 // never reads the other's report.
 const reportsFor = (databaseUrl: string | undefined) => path.join(ROOT, 'test-reports', databaseUrl ? 'database-url' : 'embedded');
 const RESULTS = reportsFor(process.env.DATABASE_URL);
-
-interface Counts {
-  passed: number;
-  failed: number;
-}
-
-interface Skip {
-  test: string;
-  /** Why it was skipped, as the test says; null when it does not say (a failure). */
-  reason: string | null;
-}
-
-interface Outcome extends Counts {
-  skipped: Skip[];
-}
 
 interface Step {
   name: string;
@@ -61,14 +56,8 @@ interface Step {
   why?: (output: string) => string[];
 }
 
-interface GateReport {
-  retried: string[];
-  skipped: Skip[];
-}
-
-// vitest runs with --retry=0, but a test's own `retry` option overrides that: a test that passed
-// only on a retry (scripts/vitest-gate-reporter.ts) is flaky, and counts as failed; any test
-// neither passed nor skipped counts as failed, never as passed; a skip without a reason counts as failed.
+// vitest runs with --retry=0, but a test's own `retry` option overrides that: the gate counts by
+// ./gate-outcomes.ts from vitest's JSON report and ./vitest-gate-reporter.ts (retried tests, skips and their reasons).
 function vitestStep(project: 'unit' | 'int', options: { databaseUrl?: string; label?: string } = {}): Step {
   const results = options.databaseUrl ? reportsFor(options.databaseUrl) : RESULTS;
   mkdirSync(results, { recursive: true });
@@ -91,40 +80,9 @@ function vitestStep(project: 'unit' | 'int', options: { databaseUrl?: string; la
       '--reporter=./scripts/vitest-gate-reporter.ts',
     ],
     env: { VITEST_GATE_FILE: gate, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) },
-    outcome: () => {
-      const totals = JSON.parse(readFileSync(report, 'utf8')) as { numTotalTests: number; numPassedTests: number };
-      const { retried, skipped } = readGate();
-      const passed = totals.numPassedTests - retried.length;
-      const unexplained = skipped.filter((skip) => skip.reason === null).length;
-      return { passed, failed: totals.numTotalTests - passed - skipped.length + unexplained, skipped };
-    },
-    why: () => {
-      const { retried, skipped } = readGate();
-      return [
-        ...retried.map((name) => `flaky (passed only on a retry): ${name}`),
-        ...skipped.filter((skip) => skip.reason === null).map((skip) => `skipped without a reason: ${skip.test}`),
-      ];
-    },
+    outcome: () => vitestOutcome(JSON.parse(readFileSync(report, 'utf8')) as VitestTotals, readGate()),
+    why: () => vitestWhy(readGate()),
   };
-}
-
-interface PlaywrightSuite {
-  title: string;
-  specs?: { title: string; tests: { status: string; annotations: { type: string; description?: string }[] }[] }[];
-  suites?: PlaywrightSuite[];
-}
-
-/** Playwright's skipped tests, each with the description of its `skip` annotation (null without one). */
-function playwrightSkips(suites: PlaywrightSuite[], prefix = ''): Skip[] {
-  return suites.flatMap((suite) => {
-    const title = prefix ? `${prefix} › ${suite.title}` : suite.title;
-    const own = (suite.specs ?? []).flatMap((spec) =>
-      spec.tests
-        .filter((test) => test.status === 'skipped')
-        .map((test) => ({ test: `${title} › ${spec.title}`, reason: test.annotations.find((a) => a.type === 'skip')?.description || null })),
-    );
-    return [...own, ...playwrightSkips(suite.suites ?? [], title)];
-  });
 }
 
 /** The repo's copy of each golden file, and the shared one beside the repo when it exists. */
@@ -168,16 +126,7 @@ function e2eShard(shard: number): Step {
     needs: 'build',
     command: ['npx', 'playwright', 'test', `--shard=${shard}/${E2E_SHARDS}`, '--reporter=list,json'],
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, E2E_OUTPUT_DIR: `test-results/shard-${shard}` },
-    outcome: () => {
-      const json = JSON.parse(readFileSync(report, 'utf8')) as {
-        stats: { expected: number; unexpected: number; flaky: number };
-        suites: PlaywrightSuite[];
-      };
-      const skipped = playwrightSkips(json.suites);
-      // A flaky test (passed only on a retry) is a failed test: the gate never lets one through.
-      const unexplained = skipped.filter((skip) => skip.reason === null).length;
-      return { passed: json.stats.expected, failed: json.stats.unexpected + json.stats.flaky + unexplained, skipped };
-    },
+    outcome: () => playwrightOutcome(JSON.parse(readFileSync(report, 'utf8')) as PlaywrightReport),
   };
 }
 
