@@ -9,6 +9,10 @@
  * test is also a base-path test (e2e/base-path.spec.ts audits it explicitly).
  * Workers: 1 — two cores are shared by the server, the database and the
  * scheduler processes, and fault timings are in seconds. Retries: none.
+ * `npm test` runs two shards at once (`--shard=1/2`, `--shard=2/2`), each its
+ * own Playwright run with its own environment (database, server, proxy,
+ * Alertmanager) and output folder (E2E_OUTPUT_DIR); inside a shard, specs
+ * stay serial.
  */
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_FLAGS, chromiumExecutable } from './e2e/support/chromium';
@@ -16,7 +20,7 @@ import { CHROMIUM_FLAGS, chromiumExecutable } from './e2e/support/chromium';
 export default defineConfig({
   testDir: 'e2e',
   testMatch: /.*\.spec\.ts$/,
-  outputDir: 'test-results',
+  outputDir: process.env.E2E_OUTPUT_DIR || 'test-results',
   globalSetup: './e2e/global-setup.ts',
   fullyParallel: false,
   workers: 1,

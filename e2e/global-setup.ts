@@ -16,6 +16,7 @@
  * Teardown stops the server it started (by its process group) and drops the database.
  */
 import type { ChildProcess } from 'node:child_process';
+import type { FullConfig } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,7 @@ import pg from 'pg';
 import { createPool } from '../db/pool';
 import { dropLoginRoles, ensureLoginRoles } from '../db/roles';
 import { createTestDatabase } from '../db/testing/test-database';
+import { buildChildBundles, CHILD_BUNDLES_ENV } from '../lib/child/testing/bundles';
 import { runDashboard } from '../lib/demo/next-build';
 import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
 import { startLocalAlertmanager } from '../lib/alerts/local/alertmanager';
@@ -44,7 +46,7 @@ function assertBuiltWithBasePath(): void {
 async function waitUntilServing(url: string, server: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`e2e: next start exited with ${server.exitCode} (see test-results/e2e-server.log)`);
+    if (server.exitCode !== null) throw new Error(`e2e: next start exited with ${server.exitCode} (see e2e-server.log in the output folder)`);
     try {
       const response = await fetch(url);
       if (response.status < 500) return;
@@ -68,10 +70,13 @@ function stopServer(server: ChildProcess): Promise<void> {
   });
 }
 
-export default async function globalSetup() {
+export default async function globalSetup(config: FullConfig) {
   await ensureE2eBuild();
   assertBuiltWithBasePath();
   const database = await createTestDatabase((line) => console.log(`[e2e] ${line}`));
+  // Scheduler and archive processes the specs start run from prebuilt bundles (lib/child/testing/bundles.ts).
+  const bundles = await buildChildBundles();
+  process.env[CHILD_BUNDLES_ENV] = bundles.dir;
   const pool = createPool(database.url, { applicationName: 'leaseboard-e2e-setup' });
   await seedDocuments(pool, DOCUMENTS);
   const setup = await pool.connect();
@@ -85,8 +90,9 @@ export default async function globalSetup() {
   const port = await freePort();
   const operatorToken = randomBytes(24).toString('base64url');
   const directUrl = `http://127.0.0.1:${port}${E2E_BASE_PATH}`;
-  mkdirSync(path.join(ROOT, 'test-results'), { recursive: true });
-  const log = createWriteStream(path.join(ROOT, 'test-results', 'e2e-server.log'));
+  const outputDir = config.projects[0]?.outputDir ?? path.join(ROOT, 'test-results');
+  mkdirSync(outputDir, { recursive: true });
+  const log = createWriteStream(path.join(outputDir, 'e2e-server.log'));
   // Started exactly as `npm start` starts it: `-p` only, and no HOST even when the caller's shell has one
   // (e2e/loopback-only.spec.ts checks that it listens on loopback alone).
   const serverEnv = { ...E2E_BUILD_ENV };
@@ -143,5 +149,6 @@ export default async function globalSetup() {
     await admin.connect();
     await dropLoginRoles(admin, new URL(database.url).pathname.slice(1)).finally(() => admin.end());
     await database.drop();
+    await bundles.remove();
   };
 }

@@ -1,44 +1,72 @@
 /**
- * `npm test`: every tier, in order, with a summary. Typecheck and lint, unit
- * tests (pure, fake time), the golden cases (projection and alert evaluation), integration tests
- * (real PostgreSQL — DATABASE_URL's server, else an embedded one — and real
- * scheduler processes), the short soak (retention keeps every table flat),
- * then the browser suite (real Chromium, production build). Ends with `N passed, N failed` and a non-zero exit on any failure.
- * `--only=unit,golden` runs a subset (tiers: typecheck, lint, unit, golden, int, soak, e2e).
+ * `npm test`: every tier, with a summary. Typecheck and lint, unit tests (pure,
+ * fake time), the golden cases (projection and alert evaluation), integration
+ * tests (real PostgreSQL — DATABASE_URL's server, else an embedded one — and
+ * real scheduler processes), the short soak (retention keeps every table
+ * flat), then the browser suite (real Chromium, one production build made by
+ * the `build` tier). Ends with `N passed, N failed` and a non-zero exit on any failure.
+ *
+ * Tiers run in five lanes at once, because most of them mostly wait: the
+ * typecheck, the production build and the browser tier's first shard (the
+ * longest chain); its second shard, once the build is made; the checks
+ * (lint, unit, golden); the integration tier
+ * (two vitest workers, a database each); the soak (2.5 minutes of wall time,
+ * little CPU). Each step's output is printed whole when it ends.
+ *
+ * Every skipped test is listed with its reason; a skip without one (vitest's
+ * `.skip`/`skipIf`/`todo`, a Playwright skip without a description) counts as
+ * failed — a test skips only through `ctx.skip('why')` or `test.skip(cond, 'why')`.
+ *
+ * `--only=unit,golden` runs a subset (tiers: typecheck, lint, unit, golden, int, soak, build, e2e;
+ * e2e brings its build). `--also-int-on=URL` runs the integration tier a second time, against the
+ * PostgreSQL server at URL, in lane 2 after the first pass (its reports in test-reports/database-url).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import {
+  type Counts,
+  type GateReport,
+  type Outcome,
+  playwrightOutcome,
+  type PlaywrightReport,
+  type VitestTotals,
+  vitestOutcome,
+  vitestWhy,
+} from './gate-outcomes';
 
 const ROOT = path.resolve(__dirname, '..');
 // One folder per database, so a run against DATABASE_URL beside a run against the embedded server
-// (as .ci/run does) never reads the other's report.
-const RESULTS = path.join(ROOT, 'test-reports', process.env.DATABASE_URL ? 'database-url' : 'embedded');
-mkdirSync(RESULTS, { recursive: true });
-
-interface Counts {
-  passed: number;
-  failed: number;
-}
+// never reads the other's report.
+const reportsFor = (databaseUrl: string | undefined) => path.join(ROOT, 'test-reports', databaseUrl ? 'database-url' : 'embedded');
+const RESULTS = reportsFor(process.env.DATABASE_URL);
 
 interface Step {
   name: string;
+  /** The tier `--only` selects it by. */
+  tier: string;
+  /** A step (by name) that must have passed before this one starts, in whichever lane it runs. */
+  needs?: string;
   command: string[];
   env?: Record<string, string>;
   /** Test counts from the step's machine-readable report (or its exit code); null for checks without tests. */
-  counts?: (output: string, status: number | null) => Counts;
+  outcome?: (output: string, status: number | null) => Outcome;
   /** The lines of a failed step's output that say why, repeated under its summary line (a long log's tail rarely does). */
   why?: (output: string) => string[];
 }
 
-// vitest runs with --retry=0, but a test's own `retry` option overrides that: a test that passed
-// only on a retry (scripts/vitest-retried-reporter.ts) is flaky, and counts as failed; any test
-// neither passed nor skipped counts as failed, never as passed.
-function vitestStep(project: 'unit' | 'int'): Step {
-  const report = `${RESULTS}/${project}.json`;
-  const retried = `${RESULTS}/${project}-retried.json`;
+// vitest runs with --retry=0, but a test's own `retry` option overrides that: the gate counts by
+// ./gate-outcomes.ts from vitest's JSON report and ./vitest-gate-reporter.ts (retried tests, skips and their reasons).
+function vitestStep(project: 'unit' | 'int', options: { databaseUrl?: string; label?: string } = {}): Step {
+  const results = options.databaseUrl ? reportsFor(options.databaseUrl) : RESULTS;
+  mkdirSync(results, { recursive: true });
+  const report = `${results}/${project}.json`;
+  const gate = `${results}/${project}-gate.json`;
+  const readGate = () => JSON.parse(readFileSync(gate, 'utf8')) as GateReport;
   return {
-    name: project,
+    name: options.label ?? project,
+    tier: project,
     command: [
       'npx',
       'vitest',
@@ -49,21 +77,11 @@ function vitestStep(project: 'unit' | 'int'): Step {
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${report}`,
-      '--reporter=./scripts/vitest-retried-reporter.ts',
+      '--reporter=./scripts/vitest-gate-reporter.ts',
     ],
-    env: { VITEST_RETRIED_FILE: retried },
-    counts: () => {
-      const totals = JSON.parse(readFileSync(report, 'utf8')) as {
-        numTotalTests: number;
-        numPassedTests: number;
-        numPendingTests: number;
-        numTodoTests?: number;
-      };
-      const flaky = (JSON.parse(readFileSync(retried, 'utf8')) as string[]).length;
-      const passed = totals.numPassedTests - flaky;
-      return { passed, failed: totals.numTotalTests - passed - totals.numPendingTests - (totals.numTodoTests ?? 0) };
-    },
-    why: () => (JSON.parse(readFileSync(retried, 'utf8')) as string[]).map((name) => `flaky (passed only on a retry): ${name}`),
+    env: { VITEST_GATE_FILE: gate, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) },
+    outcome: () => vitestOutcome(JSON.parse(readFileSync(report, 'utf8')) as VitestTotals, readGate()),
+    why: () => vitestWhy(readGate()),
   };
 }
 
@@ -80,42 +98,71 @@ const goldenFiles = goldenPairs.flatMap(([repo, shared]) => {
 /** The soak `npm test` runs: 2.5 minutes of samples at speed 20 with a 30 s horizon (README "Retention and disk"). */
 const SHORT_SOAK = ['--minutes', '2.5', '--speed', '20', '--horizon', '30s'];
 
-const STEPS: Step[] = [
-  { name: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
+const exitOutcome = (status: number | null): Outcome => ({ passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: [] });
+
+const checksLane: Step[] = [
   // ESLint (with the layer rules), the cycle check and prettier's check: `npm run lint`.
-  { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
+  { name: 'lint', tier: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   vitestStep('unit'),
-  ...goldenFiles.map((file) => ({
+  ...goldenFiles.map((file): Step => ({
     name: `golden ${path.relative(ROOT, file)}`,
+    tier: 'golden',
     command: ['npx', 'tsx', 'scripts/golden.ts', file],
-    counts: (output: string): Counts => {
+    outcome: (output) => {
       const match = /^(\d+) passed, (\d+) failed$/m.exec(output);
-      return match ? { passed: Number(match[1]), failed: Number(match[2]) } : { passed: 0, failed: 1 };
+      return match ? { passed: Number(match[1]), failed: Number(match[2]), skipped: [] } : { passed: 0, failed: 1, skipped: [] };
     },
   })),
-  vitestStep('int'),
-  // The short soak (≤ 3 min wall): real processes, shrunk retention, flat growth or a non-zero exit (scripts/soak.ts).
-  {
-    name: 'soak',
-    command: ['npx', 'tsx', 'scripts/soak.ts', ...SHORT_SOAK],
-    counts: (_output, status) => (status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 }),
-    why: (output) => output.split('\n').filter((line) => /^(verdict: |soak: |.* GREW$)/.test(line)),
-  },
-  {
-    name: 'e2e',
-    command: ['npx', 'playwright', 'test', '--reporter=list,json'],
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: `${RESULTS}/e2e.json` },
-    counts: () => {
-      const report = JSON.parse(readFileSync(`${RESULTS}/e2e.json`, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number } };
-      // A flaky test (passed only on a retry) is a failed test: the gate never lets one through.
-      return { passed: report.stats.expected, failed: report.stats.unexpected + report.stats.flaky };
-    },
-  },
 ];
 
-/** A step's tier: its name's first word (`golden lib/…` is tier `golden`). */
-const tierOf = (step: Step) => step.name.split(' ')[0]!;
-const TIERS = [...new Set(STEPS.map(tierOf))];
+/** Browser-tier shards: each its own Playwright run with its own environment (playwright.config.ts), started once the build is made. */
+const E2E_SHARDS = 2;
+
+function e2eShard(shard: number): Step {
+  const report = `${RESULTS}/e2e-${shard}.json`;
+  return {
+    name: `e2e ${shard}/${E2E_SHARDS}`,
+    tier: 'e2e',
+    needs: 'build',
+    command: ['npx', 'playwright', 'test', `--shard=${shard}/${E2E_SHARDS}`, '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, E2E_OUTPUT_DIR: `test-results/shard-${shard}` },
+    outcome: () => playwrightOutcome(JSON.parse(readFileSync(report, 'utf8')) as PlaywrightReport),
+  };
+}
+
+const browserLane: Step[] = [
+  // Before the build: tsc reads the build's generated route types (tsconfig.json), which must not be half written.
+  { name: 'typecheck', tier: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
+  // The one production build the browser tier uses (e2e/support/build.ts; its global setup finds it current).
+  { name: 'build', tier: 'build', command: ['npx', 'tsx', 'e2e/support/build.ts'] },
+  e2eShard(1),
+];
+
+const alsoIntArg = process.argv.slice(2).find((arg) => arg.startsWith('--also-int-on='));
+const alsoIntOn = alsoIntArg?.slice('--also-int-on='.length);
+if (alsoIntArg !== undefined && !alsoIntOn) {
+  console.error('test-all: --also-int-on takes a PostgreSQL URL (its server gets the run’s databases beside it)');
+  process.exit(2);
+}
+
+const LANES: Step[][] = [
+  browserLane,
+  [e2eShard(2)],
+  checksLane,
+  [vitestStep('int'), ...(alsoIntOn ? [vitestStep('int', { databaseUrl: alsoIntOn, label: 'int (--also-int-on)' })] : [])],
+  // The short soak (≤ 3 min wall): real processes, shrunk retention, flat growth or a non-zero exit (scripts/soak.ts).
+  [
+    {
+      name: 'soak',
+      tier: 'soak',
+      command: ['npx', 'tsx', 'scripts/soak.ts', ...SHORT_SOAK],
+      outcome: (_output, status) => exitOutcome(status),
+      why: (output) => output.split('\n').filter((line) => /^(verdict: |soak: |.* GREW$)/.test(line)),
+    },
+  ],
+];
+
+const TIERS = [...new Set(LANES.flat().map((step) => step.tier))];
 const onlyArg = process.argv.slice(2).find((arg) => arg === '--only' || arg.startsWith('--only='));
 const only = onlyArg?.slice('--only='.length).split(',');
 // A misspelt or empty tier would otherwise select nothing (and pass) or everything: every name must be a tier.
@@ -123,42 +170,125 @@ if (onlyArg !== undefined && (onlyArg === '--only' || only!.some((name) => !TIER
   console.error(`test-all: --only takes tiers separated by commas (${TIERS.join(', ')}); got ${JSON.stringify(onlyArg)}`);
   process.exit(2);
 }
-const total: Counts = { passed: 0, failed: 0 };
-const summary: string[] = [];
-let broken = false;
+// The browser tier runs the build the `build` tier makes.
+const selected = only && (only.includes('e2e') ? [...only, 'build'] : only);
+const lanes = LANES.map((lane) => lane.filter((step) => !selected || selected.includes(step.tier))).filter((lane) => lane.length > 0);
 
-for (const step of STEPS.filter((s) => !only || only.includes(tierOf(s)))) {
-  console.log(`\n▶ ${step.name}: ${step.command.join(' ')}`);
-  const started = Date.now();
-  const result = spawnSync(step.command[0]!, step.command.slice(1), {
-    cwd: ROOT,
-    env: { ...process.env, ...step.env, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  process.stdout.write(result.stdout ?? '');
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  let counts: Counts | null = null;
-  try {
-    counts = step.counts ? step.counts(result.stdout ?? '', result.status) : null;
-  } catch {
-    counts = { passed: 0, failed: 1 }; // no report: the step did not run its tests
-  }
-  const ok = result.status === 0 && (!counts || counts.failed === 0);
-  if (counts) {
-    total.passed += counts.passed;
-    total.failed += counts.failed;
-  }
-  if (!ok) broken = true;
-  summary.push(
-    `${ok ? 'ok  ' : 'FAIL'} ${step.name.padEnd(40)} ${counts ? `${counts.passed} passed, ${counts.failed} failed` : result.status === 0 ? 'clean' : `exit ${result.status}`}  (${seconds} s)`,
-    ...(ok || !step.why ? [] : step.why(result.stdout ?? '').map((line) => `       ${line}`)),
-  );
+interface Finished {
+  step: Step;
+  ok: boolean;
+  outcome: Outcome | null;
+  status: number | null;
+  output: string;
+  startedS: number;
+  seconds: number;
 }
 
-console.log(`\nSummary (database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'})`);
-for (const line of summary) console.log(`  ${line}`);
-if (broken && total.failed === 0) total.failed = 1; // a failed check (typecheck, lint) counts as a failure
-console.log(`tests: ${total.passed} passed, ${total.failed} failed`);
-process.exit(broken ? 1 : 0);
+const runStarted = Date.now();
+const sinceStart = () => (Date.now() - runStarted) / 1000;
+const clock = () => `${sinceStart().toFixed(0).padStart(4)} s`;
+
+function runStep(step: Step): Promise<Finished> {
+  const startedS = sinceStart();
+  console.log(`[${clock()}] ▶ ${step.name}: ${step.command.join(' ')}`);
+  return new Promise((resolve) => {
+    const child = spawn(step.command[0]!, step.command.slice(1), {
+      cwd: ROOT,
+      env: { ...process.env, ...step.env, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('close', (status) => {
+      const output = Buffer.concat(chunks).toString('utf8');
+      let outcome: Outcome | null = null;
+      try {
+        outcome = step.outcome ? step.outcome(output, status) : null;
+      } catch {
+        outcome = { passed: 0, failed: 1, skipped: [] }; // no report: the step did not run its tests
+      }
+      const ok = status === 0 && (!outcome || outcome.failed === 0);
+      const seconds = sinceStart() - startedS;
+      console.log(`\n[${clock()}] ${ok ? '■' : '✗'} ${step.name} (${seconds.toFixed(1)} s) ${'─'.repeat(40)}\n${output}`);
+      resolve({ step, ok, outcome, status, output, startedS, seconds });
+    });
+  });
+}
+
+/** Each step's end, by name, for the steps that others need. */
+const ended = new Map<string, { promise: Promise<boolean>; resolve: (ok: boolean) => void }>();
+function endOf(name: string) {
+  let entry = ended.get(name);
+  if (!entry) {
+    let resolve!: (ok: boolean) => void;
+    const promise = new Promise<boolean>((r) => (resolve = r));
+    entry = { promise, resolve };
+    ended.set(name, entry);
+  }
+  return entry;
+}
+
+/** A lane's steps one after another; a failed step does not stop the lane, but a step whose `needs` failed does not run. */
+async function runLane(steps: Step[], selectedNames: Set<string>): Promise<Finished[]> {
+  const finished: Finished[] = [];
+  for (const step of steps) {
+    const needOk = step.needs && selectedNames.has(step.needs) ? await endOf(step.needs).promise : true;
+    const done: Finished = needOk
+      ? await runStep(step)
+      : { step, ok: false, outcome: { passed: 0, failed: 1, skipped: [] }, status: null, output: `${step.needs} failed`, startedS: sinceStart(), seconds: 0 };
+    endOf(step.name).resolve(done.ok);
+    finished.push(done);
+  }
+  return finished;
+}
+
+async function main(): Promise<void> {
+  mkdirSync(RESULTS, { recursive: true });
+  const load = () =>
+    os
+      .loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ');
+  console.log(`test-all: ${lanes.length} lane(s); load average ${load()}`);
+  const selectedNames = new Set(lanes.flat().map((step) => step.name));
+  const results = (await Promise.all(lanes.map((lane) => runLane(lane, selectedNames)))).flat().sort((a, b) => a.startedS - b.startedS);
+
+  const total: Counts = { passed: 0, failed: 0 };
+  const summary: string[] = [];
+  const skips: string[] = [];
+  let broken = false;
+  for (const { step, ok, outcome, status, output, startedS, seconds } of results) {
+    if (outcome) {
+      total.passed += outcome.passed;
+      total.failed += outcome.failed;
+      for (const skip of outcome.skipped) skips.push(`${step.name}: ${skip.test} — ${skip.reason ?? 'NO REASON GIVEN (counted as failed)'}`);
+    }
+    if (!ok) broken = true;
+    const result = outcome ? `${outcome.passed} passed, ${outcome.failed} failed` : status === 0 ? 'clean' : `exit ${status}`;
+    summary.push(
+      `${ok ? 'ok  ' : 'FAIL'} ${step.name.padEnd(40)} ${result.padEnd(24)} ${seconds.toFixed(1).padStart(6)} s  (from ${startedS.toFixed(0)} s)`,
+      ...(ok || !step.why ? [] : safeWhy(step, output).map((line) => `       ${line}`)),
+    );
+  }
+
+  console.log(
+    `\nSummary (database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}; wall ${sinceStart().toFixed(1)} s; load average ${load()})`,
+  );
+  for (const line of summary) console.log(`  ${line}`);
+  console.log(skips.length === 0 ? 'skipped: none' : `skipped: ${skips.length}`);
+  for (const line of skips) console.log(`  ${line}`);
+  if (broken && total.failed === 0) total.failed = 1; // a failed check (typecheck, lint) counts as a failure
+  console.log(`tests: ${total.passed} passed, ${total.failed} failed`);
+  process.exit(broken ? 1 : 0);
+}
+
+function safeWhy(step: Step, output: string): string[] {
+  try {
+    return step.why!(output);
+  } catch {
+    return [];
+  }
+}
+
+void main();

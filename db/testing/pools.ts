@@ -1,13 +1,15 @@
-// Test-side helpers: pools on the run's database that are closed after each file.
+// Test-side helpers: pools on this worker's database (./worker-database.ts) that are closed after each file.
 import type pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { createPool, type PoolOptions } from '../pool';
+import { workerDatabaseUrl } from './worker-database';
 
+/** This worker's database: a migrated copy no other worker writes. Child processes a test starts get this URL. */
 export function databaseUrl(): string {
-  return inject('databaseUrl');
+  return workerDatabaseUrl(inject('databaseUrl'), inject('workerDatabases'));
 }
 
-/** A pool on the run's database, ended after the file's tests. */
+/** A pool on this worker's database, ended after the file's tests. */
 export function usePool(options: PoolOptions = {}): pg.Pool {
   const pool = createPool(databaseUrl(), { applicationName: 'leaseboard-test', ...options });
   afterAll(() => pool.end());

@@ -12,18 +12,13 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '../embedded';
 import { migrateDatabase } from '../migrate';
 import { describeDatabaseUrl } from '../url';
+import { withDatabase } from './worker-database';
 
 export interface TestDatabase {
   url: string;
   /** The server's admin URL (the database the run's database was created from). */
   adminUrl: string;
   drop(): Promise<void>;
-}
-
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }
 
 export async function createTestDatabase(log: (line: string) => void = console.log): Promise<TestDatabase> {

@@ -5,11 +5,11 @@
 // audited (who and how identified, what, from → to, why, when); sign-out ends
 // the session for good; failed sign-ins are limited per client and logged
 // without the token.
-import { beforeAll, describe, expect, it, inject, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
 const TOKEN = 'e2e-operator-token-0123456789abcdef';
-process.env.DATABASE_URL = inject('databaseUrl');
+process.env.DATABASE_URL = databaseUrl();
 process.env.LEASEBOARD_OPERATOR_TOKEN = TOKEN;
 
 import * as demoAction from '../../app/api/demo/processes/[id]/[action]/route';
@@ -18,7 +18,7 @@ import * as alertModeRoute from '../../app/api/v1/alerts/rules/[rule]/mode/route
 import * as intentRoute from '../../app/api/v1/schedulers/[name]/intent/route';
 import * as sessionRoute from '../../app/api/v1/session/route';
 import type { Pool } from 'pg';
-import { uniqueLease, usePool } from '../../db/testing/pools';
+import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
 import { enablePeerStamping, PEER_HEADER } from '../http/peer';
 import { register } from '../server/testing/seed';
 import { BODY_LIMITS } from './respond';

@@ -1,7 +1,8 @@
 /**
  * A Leaseboard child process that speaks one JSON line per event on stdout
- * (schedulers, the archive service): spawns `node --import tsx ENTRY`, parses
- * its lines, lets callers wait for one, writes commands to its stdin, and
+ * (schedulers, the archive service): spawns `node --import tsx ENTRY` (or,
+ * while LEASEBOARD_CHILD_BUNDLES names a folder of prebuilt bundles, `node
+ * BUNDLE`: ./testing/bundles.ts), parses its lines, lets callers wait for one, writes commands to its stdin, and
  * sends signals.
  *
  * Guarantees: `stop()` resumes a paused child before SIGTERM and resolves when
@@ -10,7 +11,7 @@
  * with LEASEBOARD_EXIT_WITH_PARENT=1 stops by itself when this process is gone.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 
@@ -21,6 +22,13 @@ export type JsonLine = { event: string; [key: string]: unknown };
 export type ChildSignal = 'SIGUSR1' | 'SIGUSR2' | 'SIGSTOP' | 'SIGCONT' | 'SIGTERM' | 'SIGKILL';
 
 export const ROOT = path.resolve(__dirname, '../..');
+
+/** How node runs `entry`: its prebuilt bundle when the test tiers made one, else through tsx. */
+function entryArgs(entry: string): string[] {
+  const bundles = process.env.LEASEBOARD_CHILD_BUNDLES;
+  const bundle = bundles ? path.join(bundles, entry.replace(/\.ts$/, '.js')) : null;
+  return bundle && existsSync(bundle) ? [bundle] : ['--import', 'tsx', path.join(ROOT, entry)];
+}
 
 export interface JsonLineProcessOptions {
   /** Shown in timeout messages, e.g. `scheduler A`. */
@@ -43,7 +51,7 @@ export class JsonLineProcess {
   private waiters: { predicate: (line: JsonLine) => boolean; resolve: (line: JsonLine) => void; reject: (error: Error) => void }[] = [];
 
   constructor(private readonly spec: JsonLineProcessOptions) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, spec.entry), ...spec.args], {
+    this.child = spawn(process.execPath, [...entryArgs(spec.entry), ...spec.args], {
       cwd: spec.cwd ?? ROOT,
       env: { ...process.env, ...spec.env, LEASEBOARD_EXIT_WITH_PARENT: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@ import { ArchiveProcess } from '../archive/process';
 import type { SchedulerLine, SchedulerProcess } from './process';
 import { StatusService } from '../server/service';
 import { kernelState } from '../child/json-line-process';
-import { FAST_FLAGS, leaseRow, planItemsOutsideTenure, poll, summaryRow, useSchedulers } from './testing/fixtures';
+import { leaseRow, planItemsOutsideTenure, poll, summaryRow, useSchedulers } from './testing/fixtures';
 
 // Real scheduler processes against real PostgreSQL, faults by real signals.
 describe('scheduler runtime under real faults', () => {
@@ -19,6 +19,12 @@ describe('scheduler runtime under real faults', () => {
       () => leaseRow(pool, lease),
       (row) => !!row?.live && row.holder === token,
     );
+  /** The lease's renewal time once the holder has renewed after `after` (ms). */
+  const renewalAfter = async (lease: string, after: number) =>
+    (await poll(
+      () => leaseRow(pool, lease),
+      (row) => row!.renewedAt > after,
+    ))!.renewedAt;
   const inFlight = (lease: string) =>
     poll(
       () => summaryRow(pool, lease),
@@ -109,12 +115,24 @@ describe('scheduler runtime under real faults', () => {
     await inFlight(lease);
     a.signal('SIGUSR1');
     await a.waitFor((line) => line.event === 'frozen' && line.on === true);
-    await new Promise((resolve) => setTimeout(resolve, FAST_FLAGS['batch-work'] + 300)); // let a batch in progress finish
+    // A batch under way when the freeze began may still finish: settled once the cursor has stayed put
+    // over four reports in a row (a second of the scheduler's own reporting, past a batch's work).
+    let watched = (await summaryRow(pool, lease))!;
+    const summary1 = await poll(
+      () => summaryRow(pool, lease),
+      (row) => {
+        if (row!.cursor !== watched.cursor) watched = row!;
+        return row!.last_seq >= watched.last_seq + 4;
+      },
+    );
     const lease1 = await leaseRow(pool, lease);
-    const summary1 = await summaryRow(pool, lease);
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Then renewals and reports go on: five reports and two renewals later, the cursor is where it was.
+    await renewalAfter(lease, await renewalAfter(lease, lease1!.renewedAt));
     const lease2 = await leaseRow(pool, lease);
-    const summary2 = await summaryRow(pool, lease);
+    const summary2 = await poll(
+      () => summaryRow(pool, lease),
+      (row) => row!.last_seq >= summary1!.last_seq + 5,
+    );
     expect(lease2!.live).toBe(true);
     expect(lease2!.epoch).toBe(lease1!.epoch);
     expect(lease2!.renewedAt).toBeGreaterThan(lease1!.renewedAt);
@@ -139,7 +157,8 @@ describe('scheduler runtime under real faults', () => {
     a.signal('SIGUSR2');
     await a.waitFor((line) => line.event === 'dropping_reports' && line.on === true);
     const dropped = await summaryRow(pool, lease);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // While dropping, the holder still renews: two renewals later (a renewal interval, four report intervals), no report landed.
+    await renewalAfter(lease, await renewalAfter(lease, (await leaseRow(pool, lease))!.renewedAt));
     expect((await summaryRow(pool, lease))!.last_seq).toBe(dropped!.last_seq);
     a.signal('SIGUSR2');
     const resumed = await poll(

@@ -12,15 +12,20 @@ function harness(renewals: RenewResult[]) {
   const clock: Clock = {
     now: () => now,
     random: () => 0.5,
+    // A sleep moves the clock when it is due — after every promise already under way has settled —
+    // unless it was cancelled by then: a renewal's deadline that its answer beat costs no time.
     sleep: async (ms, signal) => {
+      await new Promise((resolve) => setImmediate(resolve));
       if (!signal?.aborted) now += ms;
-      await Promise.resolve();
     },
   };
   const calls: number[] = [];
+  /** Called as each renewal starts: what the test sees of the tenure between renewals. */
+  let onRenew = () => {};
   const renewer: Renewer = {
     renew: async () => {
       calls.push(now);
+      onRenew();
       return renewals.shift() ?? { kind: 'lost' as const };
     },
     wait: (_minMs, ms, signal) => clock.sleep(ms, signal),
@@ -38,7 +43,7 @@ function harness(renewals: RenewResult[]) {
       parent: new AbortController().signal,
       proven,
     });
-  return { make, calls, events, clock, setNow: (ms: number) => (now = ms) };
+  return { make, calls, events, clock, setNow: (ms: number) => (now = ms), beforeEachRenewal: (probe: () => void) => (onRenew = probe) };
 }
 
 const renewed: RenewResult = { kind: 'renewed', renewedAt: new Date(0), expiresAt: new Date(0) };
@@ -64,16 +69,14 @@ describe('tenure', () => {
   });
 
   it('stops fenced work after an unknown renewal until a later renewal proves the lease', async () => {
-    const h = harness([{ kind: 'unknown', cause: 'timeout' }, renewed, { kind: 'lost' }]);
+    const h = harness([renewed, { kind: 'unknown', cause: 'timeout' }, renewed, { kind: 'lost' }]);
     const tenure = h.make(true);
-    const seen: boolean[] = [];
-    const original = h.events.push.bind(h.events);
-    h.events.push = (...items: RuntimeEvent[]) => {
-      seen.push(tenure.trusted);
-      return original(...items);
-    };
+    // The fence as each renewal starts: after a proven renewal, after the unknown one, after the proof.
+    const fenceBeforeRenewal: (number | null)[] = [];
+    h.beforeEachRenewal(() => fenceBeforeRenewal.push(tenure.fence()?.epoch ?? null));
     await tenure.renewLoop();
     expect(h.events.map((e) => e.event)).toEqual(['renew_unknown', 'lost']);
-    expect(seen[0]).toBe(false); // untrusted right after the unknown outcome
+    expect(fenceBeforeRenewal).toEqual([7, 7, null, 7]);
+    expect(tenure.fence()).toBeNull(); // the refused renewal ended it
   });
 });

@@ -1,11 +1,11 @@
 // Heavy reads never starve the list: through the real route handlers and the
 // process-wide service (two read-only pools, the heavy-read cap and the
 // per-client limit), against the run's database.
-import { afterAll, beforeAll, describe, expect, it, inject, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
 const READ_TIMEOUT_MS = 2_000;
-process.env.DATABASE_URL = inject('databaseUrl');
+process.env.DATABASE_URL = databaseUrl();
 process.env.LEASEBOARD_READ_TIMEOUT_MS = String(READ_TIMEOUT_MS);
 process.env.LEASEBOARD_LIST_MAX_AGE_MS = '0'; // every list call reads the store: nothing is served from a cache
 process.env.LEASEBOARD_HEAVY_READS_PER_10S = '40';
@@ -14,7 +14,7 @@ import * as detailRoute from '../../../app/api/v1/schedulers/[name]/route';
 import * as historyRoute from '../../../app/api/v1/schedulers/[name]/history/route';
 import * as listRoute from '../../../app/api/v1/schedulers/route';
 import { enablePeerStamping, PEER_HEADER } from '../../http/peer';
-import { uniqueLease, usePool } from '../../../db/testing/pools';
+import { databaseUrl, uniqueLease, usePool } from '../../../db/testing/pools';
 import { closeStatusService } from '../instance';
 import { acquire, register, reporter } from '../testing/seed';
 

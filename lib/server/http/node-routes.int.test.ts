@@ -4,11 +4,11 @@
 // are answered — with what the app routes answer — and everything else falls through.
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-process.env.DATABASE_URL = inject('databaseUrl');
+process.env.DATABASE_URL = databaseUrl();
 
-import { uniqueLease, usePool } from '../../../db/testing/pools';
+import { databaseUrl, uniqueLease, usePool } from '../../../db/testing/pools';
 import { closeStatusService, statusService } from '../instance';
 import { register } from '../testing/seed';
 import { listRoute } from './handlers';

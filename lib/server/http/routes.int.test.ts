@@ -2,10 +2,10 @@
 // called with `new Request(...)` against the run's database, fuzzed with
 // hostile parameters: zero 5xx, every error in the { error: { code, message } }
 // shape, every response `Cache-Control: no-store`.
-import { afterAll, beforeAll, describe, expect, it, inject, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
-process.env.DATABASE_URL = inject('databaseUrl');
+process.env.DATABASE_URL = databaseUrl();
 // The fuzz sends 600 heavy reads from one client in well under 10 s: lift the per-client
 // budget (its 429 is tested in contract.int.test.ts), so every answer here is about the input.
 process.env.LEASEBOARD_HEAVY_READS_PER_10S = '10000';
@@ -15,7 +15,7 @@ import * as historyRoute from '../../../app/api/v1/schedulers/[name]/history/rou
 import * as listRoute from '../../../app/api/v1/schedulers/route';
 import * as healthzRoute from '../../../app/api/healthz/route';
 import * as openapiRoute from '../../../app/api/v1/openapi.json/route';
-import { uniqueLease, usePool } from '../../../db/testing/pools';
+import { databaseUrl, uniqueLease, usePool } from '../../../db/testing/pools';
 import { closeStatusService } from '../instance';
 import { acquire, register, reporter } from '../testing/seed';
 
