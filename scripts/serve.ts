@@ -28,6 +28,7 @@ import { guardStdio } from '../lib/child/stdio';
 import { hostedJobs, startHostedJobs } from '../lib/host/hosted-jobs';
 import { type AuthConfig, authConfig } from '../lib/auth/config';
 import { serverEnv } from '../lib/server/env';
+import { reportsPerToken } from '../lib/ingest/report-route';
 
 function fail(message: string): never {
   process.stderr.write(`serve: ${message}\n`);
@@ -52,6 +53,11 @@ async function main() {
     fail((error as Error).message);
   }
   for (const note of auth.notes) process.stderr.write(`serve: warning: ${note}\n`);
+  try {
+    reportsPerToken(process.env);
+  } catch (error) {
+    fail((error as Error).message);
+  }
   const rawPort = values.port ?? process.env.PORT ?? '3000';
   if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65_535) fail(`port: expected 0–65535, got ${JSON.stringify(rawPort)}`);
   const server = await startDashboardServer({
