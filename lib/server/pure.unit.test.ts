@@ -2,6 +2,7 @@
 // the observer's clock and the deadline — given/when/then, no database.
 import { describe, expect, it } from 'vitest';
 import type { SchedulerStatus } from '../status/types';
+import { judgeDurability } from '../status';
 import { readWithin, StoreUnreadableError } from './store/deadline';
 import { EnvError, parseBasePath, parseServerEnv } from './env';
 import { DEFAULT_RETENTION, historyRetentionMs } from '../retention';
@@ -97,18 +98,20 @@ describe('tenures from lease events', () => {
 });
 
 describe('list paging', () => {
+  const durability = judgeDurability(null, '2026-12-02T10:00:00.000Z');
   const status = (name: string, health: SchedulerStatus['health']) => ({ name, health }) as SchedulerStatus;
   it('counts all, filters, keeps severity-then-name order, pages', () => {
     const sorted = sortStatuses([status('b', 'idle'), status('a', 'progressing'), status('c', 'stalled'), status('a2', 'idle'), status('z', 'unknown')]);
     expect(sorted.map((s) => s.name)).toEqual(['c', 'z', 'a2', 'b', 'a']);
     const page = buildList(
-      { observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 2_000, view: statusesView(sorted) },
+      { observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 2_000, view: statusesView(sorted), durability },
       { health: ['idle', 'stalled'], limit: 1, offset: 1 },
     );
     expect(page).toMatchObject({ total: 3, limit: 1, offset: 1, counts: { idle: 2, stalled: 1, progressing: 1, unknown: 1 } });
     expect(page.schedulers.map((s) => s.name)).toEqual(['a2']);
     expect(
-      buildList({ observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 1, view: statusesView(sorted) }, { q: 'A' }).total,
+      buildList({ observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 1, view: statusesView(sorted), durability }, { q: 'A' })
+        .total,
     ).toBe(2);
   });
 });

@@ -22,6 +22,9 @@
  *   `lastObservedAt` = the database time of the last successful read, and
  *   every scheduler it last knew projected with `store: { ok: false }` — all
  *   unknown, never stale green (docs/design.md, "Three places observation can break").
+ * - Every live read carries the durability fact (what protects the
+ *   authority, ./live/durability.ts), read beside the facts under the same
+ *   deadline; a failed replication read is `unknown`, never a mode.
  * - Nothing here reads the wall clock except the observer before the very
  *   first successful read.
  * - Heavy reads (detail, history, audit) never delay the list, metrics or
@@ -39,7 +42,8 @@ import { readDeliveryTargets } from '../alerts/store/delivery';
 import { readAlerts } from './alerts/read';
 import { readAudit } from './audit/read';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
-import { project } from '../status';
+import { DEFAULT_MAX_STANDBY_LAG_MS, judgeDurability, project, type ReplicationFacts } from '../status';
+import { readReplicationFacts } from './live/durability';
 import { readDetail, type ReadDeps } from './asof/detail';
 import { dbNowMs, readAllFacts, readChangedFacts, type Queryable, type SchedulerRead } from './live/facts';
 import { readHistory } from './asof/history';
@@ -74,6 +78,8 @@ export interface StatusServiceOptions {
   alertmanagerUrl?: string | null;
   /** Retention (lib/retention): `?at=` and history older than it answer 410. Default: the policy's defaults. */
   retention?: RetentionPolicy;
+  /** A standby further behind than this reads `behind` (lib/status/durability.ts). Default DEFAULT_MAX_STANDBY_LAG_MS. */
+  maxStandbyLagMs?: number;
 }
 
 /** List pages kept per live read (distinct filters and offsets); more start the memo afresh. */
@@ -114,6 +120,7 @@ export class StatusService {
   private readonly mono: () => number;
   private readonly alertmanagerUrl: string | null;
   private readonly retention: RetentionPolicy;
+  private readonly maxStandbyLagMs: number;
 
   constructor(options: StatusServiceOptions) {
     this.db = options.db;
@@ -128,6 +135,8 @@ export class StatusService {
     this.heavyQueueMax = Math.max(0, options.heavyQueueMax ?? 32);
     this.alertmanagerUrl = options.alertmanagerUrl ?? null;
     this.retention = options.retention ?? DEFAULT_RETENTION;
+    this.maxStandbyLagMs = options.maxStandbyLagMs ?? DEFAULT_MAX_STANDBY_LAG_MS;
+    if (!(this.maxStandbyLagMs > 0)) throw new RangeError(`maxStandbyLagMs must be > 0, got ${this.maxStandbyLagMs}`);
   }
 
   private get deps(): ReadDeps {
@@ -177,14 +186,19 @@ export class StatusService {
     const started = this.mono();
     const since = this.readSnapshot;
     let read: Awaited<ReturnType<typeof readChangedFacts>> | Awaited<ReturnType<typeof readAllFacts>>;
+    let replication: ReplicationFacts | null;
     try {
-      read = await this.observer.read(
+      [read, replication] = await this.observer.read(
         'list read',
-        async () => {
-          const changes = since === null ? null : await readChangedFacts(this.db, since);
-          return changes === null || changes.reset ? readAllFacts(this.db) : changes;
-        },
-        (r) => Date.parse(r.now),
+        () =>
+          Promise.all([
+            (async () => {
+              const changes = since === null ? null : await readChangedFacts(this.db, since);
+              return changes === null || changes.reset ? readAllFacts(this.db) : changes;
+            })(),
+            readReplicationFacts(this.db),
+          ]),
+        ([r]) => Date.parse(r.now),
       );
     } catch {
       // The observer recorded the failure; answer unknown from what we last knew.
@@ -195,7 +209,8 @@ export class StatusService {
     const view = 'schedulers' in read ? this.index.load(read.schedulers, read.now) : this.index.apply(read, read.now);
     this.readSnapshot = read.snapshot;
     this.lastListAtMs = Date.parse(read.now);
-    const live = liveRead({ ok: true, now: read.now, lastObservedAt: read.now, view, reads: () => this.index.reads() });
+    const durability = judgeDurability(replication, read.now, this.maxStandbyLagMs);
+    const live = liveRead({ ok: true, now: read.now, lastObservedAt: read.now, view, reads: () => this.index.reads(), durability });
     this.snapshot = { live, atMono: started };
     return live;
   }
@@ -209,7 +224,14 @@ export class StatusService {
     const reads: SchedulerRead[] = lastObservedAt === null ? [] : this.index.reads();
     const statuses =
       lastObservedAt === null ? [] : sortStatuses(reads.map((r) => project({ ...r.facts, store: { ok: false, lastObservedAt } }, now, r.thresholds)));
-    return liveRead({ ok: false, now, lastObservedAt, view: statusesView(statuses), reads: () => reads });
+    return liveRead({
+      ok: false,
+      now,
+      lastObservedAt,
+      view: statusesView(statuses),
+      reads: () => reads,
+      durability: judgeDurability(null, now, this.maxStandbyLagMs),
+    });
   }
 
   /**
@@ -226,7 +248,13 @@ export class StatusService {
     let page = memo.pages.get(key);
     if (page === undefined) {
       page = buildList(
-        { observedAt: live.now, observation: { ok: live.ok, lastObservedAt: live.lastObservedAt }, pollIntervalMs: this.pollIntervalMs, view: live.view },
+        {
+          observedAt: live.now,
+          observation: { ok: live.ok, lastObservedAt: live.lastObservedAt },
+          pollIntervalMs: this.pollIntervalMs,
+          view: live.view,
+          durability: live.durability,
+        },
         params,
       );
       if (memo.pages.size >= PAGES_PER_READ) memo.pages.clear();
