@@ -33,7 +33,7 @@ export const HealthSchema = named('Health', z.enum(HEALTH_SEVERITY), 'Worst firs
 
 export const ObservationGapSchema = named(
   'ObservationGap',
-  z.object({ from: time, to: time, reason: z.enum(['silence', 'lost_reports', 'store_unreadable', 'no_report_yet', 'previous_epoch_only']) }),
+  z.object({ from: time, to: time, reason: z.enum(['silence', 'lost_reports', 'store_unreadable', 'no_report_yet', 'previous_epoch_only', 'failover']) }),
 );
 
 export const ObservationSchema = named(

@@ -108,8 +108,11 @@ export type Health = 'disabled' | 'unknown' | 'no_leader' | 'stalled' | 'progres
  * - `store_unreadable`: the status service could not read the store (from its last observation)
  * - `no_report_yet`: the current epoch has no report at all (from acquisition)
  * - `previous_epoch_only`: only an older epoch reported; the new leader has not (from acquisition)
+ * - `failover`: a database failover; the old primary's last grants and reports may be lost with it
+ *   (history only: from the last evidence of the older generation to the newer one's first grant,
+ *   lib/status/durability.ts `failoverWindows`)
  */
-export type GapReason = ReportGapReason | 'store_unreadable' | 'no_report_yet' | 'previous_epoch_only';
+export type GapReason = ReportGapReason | 'store_unreadable' | 'no_report_yet' | 'previous_epoch_only' | 'failover';
 
 export interface ObservationGap {
   from: IsoTime;
