@@ -14,6 +14,7 @@ import type { Observer } from '@/lib/client/status-view';
 import type { Health } from '@/lib/status';
 import { DemoPanel } from '../demo/demo-panel';
 import { DocumentHealth } from '../document-health';
+import { DurabilityLine } from '../durability-line';
 import { ObservationBanner } from '../observation-banner';
 import { ObservationProvider } from '../observation-context';
 import { HealthFilter } from './health-filter';
@@ -49,6 +50,7 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
     <ObservationProvider value={observation}>
       <DocumentHealth title={tabTitle(summary)} summary={summary} />
       <ObservationBanner observedAt={body.observedAt} storeOk={storeOk} lastObservedAt={body.observation.lastObservedAt} />
+      <DurabilityLine durability={body.durability} stale={stale} />
       <div className="toolbar">
         <HealthFilter counts={body.counts} selected={params.health} stale={stale} onSelect={onHealth} />
         <SearchBox value={params.search} onSearch={onSearch} />
