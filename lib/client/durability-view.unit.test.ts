@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { judgeDurability, type ReplicationFacts } from '@/lib/status';
+import { primaryFacts as primary } from '@/lib/status/test-fixtures';
+import { judgeDurability } from '@/lib/status';
 import { durabilityView } from './durability-view';
 
 const NOW = '2026-12-02T10:00:00.000Z';
-const primary = (over: Partial<Extract<ReplicationFacts, { role: 'primary' }>> = {}): ReplicationFacts => ({
-  role: 'primary',
-  node: 'node-1',
-  generation: 0,
-  standbys: { synchronous: 0, asynchronous: 0, hidden: 0 },
-  synchronousStandbyNamesSet: false,
-  synchronousCommit: 'on',
-  standbyReplayLagMs: null,
-  standbyLagBytes: null,
-  ...over,
-});
 
 describe('durabilityView', () => {
   it('synchronous with standbys reads good, with its lag, the answering node and a failover generation', () => {

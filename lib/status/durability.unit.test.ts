@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { primaryFacts as primary } from './test-fixtures';
 import { EPOCH_SPAN } from './epoch';
 import { failoverWindows, judgeDurability, type ReplicationFacts } from './durability';
 
 const NOW = '2026-12-02T10:00:00.000Z';
-
-const primary = (over: Partial<Extract<ReplicationFacts, { role: 'primary' }>> = {}): ReplicationFacts => ({
-  role: 'primary',
-  node: 'node-1',
-  generation: 0,
-  standbys: { synchronous: 0, asynchronous: 0, hidden: 0 },
-  synchronousStandbyNamesSet: false,
-  synchronousCommit: 'on',
-  standbyReplayLagMs: null,
-  standbyLagBytes: null,
-  ...over,
-});
 
 const standby = (over: Partial<Extract<ReplicationFacts, { role: 'standby' }>> = {}): ReplicationFacts => ({
   role: 'standby',
