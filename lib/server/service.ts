@@ -23,8 +23,8 @@
  *   every scheduler it last knew projected with `store: { ok: false }` — all
  *   unknown, never stale green (docs/design.md, "Three places observation can break").
  * - Every live read carries the durability fact (what protects the
- *   authority, ./live/durability.ts), read beside the facts under the same
- *   deadline; a failed replication read is `unknown`, never a mode.
+ *   authority, ./live/durability.ts), read right after the facts under the
+ *   same deadline; a failed replication read is `unknown`, never a mode.
  * - Nothing here reads the wall clock except the observer before the very
  *   first successful read.
  * - Heavy reads (detail, history, audit) never delay the list, metrics or
@@ -190,14 +190,12 @@ export class StatusService {
     try {
       [read, replication] = await this.observer.read(
         'list read',
-        () =>
-          Promise.all([
-            (async () => {
-              const changes = since === null ? null : await readChangedFacts(this.db, since);
-              return changes === null || changes.reset ? readAllFacts(this.db) : changes;
-            })(),
-            readReplicationFacts(this.db),
-          ]),
+        async () => {
+          const changes = since === null ? null : await readChangedFacts(this.db, since);
+          const facts = changes === null || changes.reset ? await readAllFacts(this.db) : changes;
+          // After the facts, not beside them: one connection per read, and none more while the store hangs.
+          return [facts, await readReplicationFacts(this.db)] as const;
+        },
         ([r]) => Date.parse(r.now),
       );
     } catch {

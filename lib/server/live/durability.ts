@@ -7,8 +7,8 @@
  * which the judgement turns into `unknown` (never a mode it did not see);
  * the node is named by its pool id (`node-1` …), never a host.
  * Non-guarantees: no deadline of its own — it runs inside the live read's
- * (../store/observer.ts); a pool's connection is checked out for it, beside
- * the facts read's.
+ * (../store/observer.ts), after the facts statement, on whichever
+ * connection the pool gives (the node of that connection is the one named).
  */
 import { readReplicationState, type ReplicationReadable, type ReplicationState } from '../../../db/replication-state';
 import type { ReplicationFacts } from '../../status';
