@@ -69,3 +69,12 @@ export function durabilityView(d: Durability, stale: boolean): DurabilityView {
   const tone: Tone = d.lag.state === 'behind' && head.tone === 'good' ? 'warn' : head.tone;
   return { tone, headline: head.text, details, title };
 }
+
+/** Why the service answered unknown although it read something: a standby too far behind answered (null otherwise). */
+export function standbyBehindText(d: Durability, storeOk: boolean): string | null {
+  if (storeOk || d.answeredBy?.role !== 'standby' || d.lag.state === 'ok') return null;
+  const node = d.answeredBy.node ?? 'a standby';
+  return d.lag.ms === null
+    ? `Answered by standby ${node}, whose lag cannot be measured`
+    : `Answered by standby ${node}, ${formatDuration(d.lag.ms)} behind (more than ${formatDuration(d.lag.maxMs)})`;
+}

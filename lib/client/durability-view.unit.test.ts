@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { primaryFacts as primary } from '@/lib/status/test-fixtures';
 import { judgeDurability } from '@/lib/status';
-import { durabilityView } from './durability-view';
+import { durabilityView, standbyBehindText } from './durability-view';
 
 const NOW = '2026-12-02T10:00:00.000Z';
 
@@ -50,5 +50,12 @@ describe('durabilityView', () => {
   it('a stale browser withdraws it to unknown', () => {
     const d = judgeDurability(primary({ synchronousStandbyNamesSet: true, standbys: { synchronous: 1, asynchronous: 0, hidden: 0 }, standbyLagBytes: 0 }), NOW);
     expect(durabilityView(d, true)).toMatchObject({ tone: 'unknown', headline: 'Durability unknown' });
+  });
+
+  it('says which standby answered too far behind, only when that is why the read was refused', () => {
+    const behind = judgeDurability({ role: 'standby', node: 'node-2', lastReplayAt: '2026-12-02T09:59:48.000Z', caughtUp: false, receiving: true }, NOW);
+    expect(standbyBehindText(behind, false)).toBe('Answered by standby node-2, 12 s behind (more than 10 s)');
+    expect(standbyBehindText(behind, true)).toBeNull();
+    expect(standbyBehindText(judgeDurability(null, NOW), false)).toBeNull();
   });
 });

@@ -25,6 +25,10 @@
  * - Every live read carries the durability fact (what protects the
  *   authority, ./live/durability.ts), read right after the facts under the
  *   same deadline; a failed replication read is `unknown`, never a mode.
+ *   A read answered by a standby too far behind (or whose lag cannot be
+ *   measured) is not used: the answer is `observation.ok=false` with every
+ *   scheduler unknown from the last good read, as for an unreadable store,
+ *   and its durability says which standby and how far behind.
  * - Nothing here reads the wall clock except the observer before the very
  *   first successful read.
  * - Heavy reads (detail, history, audit) never delay the list, metrics or
@@ -42,7 +46,7 @@ import { readDeliveryTargets } from '../alerts/store/delivery';
 import { readAlerts } from './alerts/read';
 import { readAudit } from './audit/read';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
-import { DEFAULT_MAX_STANDBY_LAG_MS, judgeDurability, project, type ReplicationFacts } from '../status';
+import { answeredTooFarBehind, DEFAULT_MAX_STANDBY_LAG_MS, type Durability, judgeDurability, project, type ReplicationFacts } from '../status';
 import { readReplicationFacts } from './live/durability';
 import { readDetail, type ReadDeps } from './asof/detail';
 import { dbNowMs, readAllFacts, readChangedFacts, type Queryable, type SchedulerRead } from './live/facts';
@@ -203,17 +207,22 @@ export class StatusService {
       this.snapshot = null;
       return this.degraded();
     }
+    const durability = judgeDurability(replication, read.now, this.maxStandbyLagMs);
+    if (answeredTooFarBehind(durability)) {
+      // A standby too far behind vouches for nothing: unknown from what we last knew, never its stale green.
+      this.snapshot = null;
+      return this.degraded({ durability, why: 'standby_behind' });
+    }
     // Outside the try: a projection fault is a bug to surface (a 500), never "store unreadable".
     const view = 'schedulers' in read ? this.index.load(read.schedulers, read.now) : this.index.apply(read, read.now);
     this.readSnapshot = read.snapshot;
     this.lastListAtMs = Date.parse(read.now);
-    const durability = judgeDurability(replication, read.now, this.maxStandbyLagMs);
     const live = liveRead({ ok: true, now: read.now, lastObservedAt: read.now, view, reads: () => this.index.reads(), durability });
     this.snapshot = { live, atMono: started };
     return live;
   }
 
-  private degraded(): LiveRead {
+  private degraded(cause: { durability: Durability; why: 'standby_behind' } | null = null): LiveRead {
     const now = iso(this.observer.estimatedNowMs());
     // The facts we still hold were read at lastListAtMs; a health probe or a detail read since
     // does not make them any newer.
@@ -221,14 +230,16 @@ export class StatusService {
     const lastObservedAt = lastMs === null ? null : iso(lastMs);
     const reads: SchedulerRead[] = lastObservedAt === null ? [] : this.index.reads();
     const statuses =
-      lastObservedAt === null ? [] : sortStatuses(reads.map((r) => project({ ...r.facts, store: { ok: false, lastObservedAt } }, now, r.thresholds)));
+      lastObservedAt === null
+        ? []
+        : sortStatuses(reads.map((r) => project({ ...r.facts, store: { ok: false, lastObservedAt, why: cause?.why ?? 'unreadable' } }, now, r.thresholds)));
     return liveRead({
       ok: false,
       now,
       lastObservedAt,
       view: statusesView(statuses),
       reads: () => reads,
-      durability: judgeDurability(null, now, this.maxStandbyLagMs),
+      durability: cause?.durability ?? judgeDurability(null, now, this.maxStandbyLagMs),
     });
   }
 

@@ -231,6 +231,15 @@ function judgeLag(ms: number | null, maxLagMs: number, who: string): LagJudgemen
 
 const nodeName = (node: string | null) => node ?? '(unnamed)';
 
+/**
+ * A standby answered and its lag is over the bound or cannot be measured: its
+ * facts may be stale, so the status service answers every state unknown
+ * rather than what it read (docs/design.md, "Replication and failover").
+ */
+export function answeredTooFarBehind(d: Durability): boolean {
+  return d.answeredBy?.role === 'standby' && d.lag.state !== 'ok';
+}
+
 /** A grant as the lease's events record it: its epoch and time, and what it knew of the tenure before it. */
 export interface GrantLog {
   epoch: number;

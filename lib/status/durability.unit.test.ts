@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { primaryFacts as primary } from './test-fixtures';
 import { EPOCH_SPAN } from './epoch';
-import { failoverWindows, judgeDurability, type ReplicationFacts } from './durability';
+import { answeredTooFarBehind, failoverWindows, judgeDurability, type ReplicationFacts } from './durability';
 
 const NOW = '2026-12-02T10:00:00.000Z';
 
@@ -94,6 +94,18 @@ describe('judgeDurability: is the lag too far', () => {
     expect(judgeDurability(standby({ lastReplayAt: old, caughtUp: true }), NOW, 10_000).lag).toMatchObject({ state: 'ok', ms: 0 });
     expect(judgeDurability(standby({ lastReplayAt: old, caughtUp: true, receiving: false }), NOW, 10_000).lag.state).toBe('behind');
     expect(judgeDurability(standby({ lastReplayAt: null }), NOW).lag.state).toBe('unknown');
+  });
+});
+
+describe('answeredTooFarBehind: when a read cannot vouch for anything', () => {
+  it('a standby over the bound, or whose lag cannot be measured, cannot; a caught-up standby and any primary can', () => {
+    const old = '2026-12-02T09:59:00.000Z';
+    expect(answeredTooFarBehind(judgeDurability(standby({ lastReplayAt: old }), NOW))).toBe(true);
+    expect(answeredTooFarBehind(judgeDurability(standby({ lastReplayAt: null }), NOW))).toBe(true);
+    expect(answeredTooFarBehind(judgeDurability(standby({ lastReplayAt: old, caughtUp: true }), NOW))).toBe(false);
+    const laggingStandbys = primary({ standbys: { synchronous: 0, asynchronous: 1, hidden: 0 }, standbyReplayLagMs: 600_000 });
+    expect(answeredTooFarBehind(judgeDurability(laggingStandbys, NOW))).toBe(false);
+    expect(answeredTooFarBehind(judgeDurability(null, NOW))).toBe(false);
   });
 });
 

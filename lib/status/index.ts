@@ -14,6 +14,7 @@ export { StatusInputError } from './time';
 export { EPOCH_SPAN, epochAfter, formatEpoch, generationOf, tenureOf, type EpochAfter } from './epoch';
 export {
   DEFAULT_MAX_STANDBY_LAG_MS,
+  answeredTooFarBehind,
   failoverWindows,
   judgeDurability,
   type Durability,

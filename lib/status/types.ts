@@ -15,8 +15,12 @@ export type IsoTime = string;
 
 // ---------------------------------------------------------------- input
 
-/** Could the status service read the store? If not, when did it last succeed. */
-export type StoreFacts = { ok: true } | { ok: false; lastObservedAt: IsoTime };
+/**
+ * Could the status service read the store? If not, when did it last succeed —
+ * and why not: unreadable, or answered by a standby too far behind to vouch
+ * for anything (lib/status/durability.ts `answeredTooFarBehind`; default unreadable).
+ */
+export type StoreFacts = { ok: true } | { ok: false; lastObservedAt: IsoTime; why?: 'unreadable' | 'standby_behind' };
 
 export interface LeaseFacts {
   name: string;

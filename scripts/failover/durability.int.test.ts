@@ -2,8 +2,8 @@
 // this machine; one pair for the whole file, its replication switched between cases): the status
 // service, reading as leaseboard_reader, says what protects the authority — synchronous with N
 // standbys, asynchronous, a single node — exports the standbys' lag in /api/metrics, says when a
-// standby answered and when it falls behind, and after a failover shows the new generation and a
-// timeline that reads unknown over the failover window.
+// standby answered and when it falls behind (then every scheduler reads unknown), and after a
+// failover shows the new generation and a timeline that reads unknown over the failover window.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../db/pool';
@@ -87,7 +87,7 @@ describe('durability on the dashboard (a primary and a streaming standby)', () =
     expect(gauge(body, 'leaseboard_store_standby_lag_seconds')).toBeGreaterThanOrEqual(0);
   });
 
-  it('a standby answering says so (the mode is unknown from there), and reads behind once its replay falls behind past the bound', async () => {
+  it('a standby answering says so (the mode is unknown from there); once its replay falls behind past the bound it reads behind and vouches for nothing', async () => {
     const standby = statusOn(pair.url.replace('read-write', 'standby'), 'durability-status-standby');
     try {
       const caughtUp = await settles((d) => d.lag.state === 'ok', standby.service);
@@ -98,10 +98,18 @@ describe('durability on the dashboard (a primary and a streaming standby)', () =
       await new Holder(writer, 'durability-behind').acquire(); // received by the standby, not replayed
       const behind = await settles((d) => d.lag.state === 'behind', standby.service);
       expect(behind.lag.ms).toBeGreaterThan(MAX_LAG_MS);
+      // What it read is not used: every scheduler unknown from the last good read, never its stale green.
+      const list = await standby.service.list({}, { fresh: true });
+      expect(list.observation.ok).toBe(false);
+      expect(list.schedulers.length).toBeGreaterThan(0);
+      expect(list.schedulers.every((s) => s.health === 'unknown' && s.reasons[0]!.message.startsWith('answered by a standby too far behind'))).toBe(true);
       const { body } = await standby.service.metrics();
       expect(body).toMatch(/^leaseboard_store_durability\{mode="unknown"\} 1$/m);
       expect(gauge(body, 'leaseboard_store_answered_by_standby')).toBe(1);
       expect(gauge(body, 'leaseboard_store_standby_lag_seconds')).toBeGreaterThan(MAX_LAG_MS / 1000);
+      await admin(pair.standby, (c) => c.query('SELECT pg_wal_replay_resume()'));
+      await settles((d) => d.lag.state === 'ok', standby.service);
+      expect((await standby.service.list({}, { fresh: true })).observation.ok).toBe(true);
     } finally {
       await admin(pair.standby, (c) => c.query('SELECT pg_wal_replay_resume()'));
       await standby.pool.end();
