@@ -160,6 +160,7 @@ describe('environment', () => {
       readTimeoutMs: 2_000,
       pollIntervalMs: 2_000,
       listMaxAgeMs: 1_000,
+      maxStandbyLagMs: 10_000,
       poolMax: 4,
       heavyPoolMax: 4,
       heavyQueueMax: 32,
@@ -170,6 +171,9 @@ describe('environment', () => {
       retention: DEFAULT_RETENTION,
       basePath: '',
     });
+    expect([1, 5_000, 10 ** 9].map((v) => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_MAX_STANDBY_LAG_MS: String(v) }).maxStandbyLagMs)).toEqual([
+      100, 5_000, 600_000,
+    ]);
     // The first Alertmanager is linked from the dashboard; one with credentials never is.
     expect(parseServerEnv({ DATABASE_URL: 'postgres://x', ALERTMANAGER_URL: ' http://am-1:9093/, http://am-2:9093' }).alertmanagerUrl).toBe('http://am-1:9093');
     expect(parseServerEnv({ DATABASE_URL: 'postgres://x', ALERTMANAGER_URL: 'http://user:pw@am:9093' }).alertmanagerUrl).toBeNull();
