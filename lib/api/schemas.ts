@@ -270,6 +270,9 @@ export const SchedulerDetailResponseSchema = named(
     estimated: z.array(z.string()).optional().describe('As-of facts that are estimates rather than logged facts (e.g. lease.renewedAt); empty when live'),
     alerts: z.array(SchedulerAlertSchema).describe('Its alerts that are pending, firing (or, live, recently resolved) — as of `at` when given'),
     alertModes: z.array(SchedulerAlertModeSchema).describe('Live: the mode in force for each scheduler rule here (empty as of an instant)'),
+    durability: DurabilitySchema.nullable().describe(
+      'Live: what protects the authority, as the node that answered sees it (as the list); null as of an instant',
+    ),
   }),
 );
 

@@ -150,6 +150,7 @@ export class StatusService {
       pollIntervalMs: this.pollIntervalMs,
       alertmanagerUrl: this.alertmanagerUrl,
       retention: this.retention,
+      maxStandbyLagMs: this.maxStandbyLagMs,
     };
   }
 

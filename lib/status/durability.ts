@@ -9,9 +9,9 @@
  *   facts; nothing here reads a clock or does I/O.
  * - Missing evidence is `unknown`, never a mode: the store unreadable, a
  *   standby answering (it cannot see how the primary replicates), or standby
- *   rows whose details the reading role may not see (a role without
- *   `pg_read_all_stats` sees a streaming standby's row with its state
- *   hidden: counting it as "no standby" would claim a single node).
+ *   rows whose details are hidden (a role without `pg_read_all_stats` sees a
+ *   streaming standby's row with its state NULL: counting it as "no standby"
+ *   would claim a single node).
  * - `sync` means commits of the reading session wait for a standby
  *   (`synchronous_standby_names` set and `synchronous_commit` at
  *   `remote_write` or stronger); `synchronous_commit = local | off` is
@@ -135,7 +135,7 @@ function judgePrimary(facts: Extract<ReplicationFacts, { role: 'primary' }>, max
       reasons: [
         {
           code: 'replication_hidden',
-          message: `primary ${node} streams to ${hidden} standby${hidden === 1 ? '' : 's'} whose state the reading role may not see (it needs pg_read_all_stats): what protects the authority is unknown`,
+          message: `primary ${node} streams to ${hidden} standby${hidden === 1 ? '' : 's'} whose state is hidden from the reader (the owner of leaseboard_replication_state() needs pg_read_all_stats): what protects the authority is unknown`,
         },
       ],
     };

@@ -64,6 +64,8 @@ describe('durability on the dashboard (a primary and a streaming standby)', () =
       reasons: [{ code: 'synchronous' }, { code: 'lag_ok' }],
     });
     await new Holder(writer, 'durability-sync').acquire(); // a commit the standby confirmed
+    const detail = await primary.service.detail('durability-sync');
+    expect(detail.ok && detail.value.durability).toMatchObject({ mode: 'sync', synchronousStandbys: 1 });
     const { body } = await primary.service.metrics();
     expect(body).toMatch(/^leaseboard_store_durability\{mode="sync"\} 1$/m);
     expect(body).toMatch(/^leaseboard_store_durability\{mode="single"\} 0$/m);
@@ -103,6 +105,7 @@ describe('durability on the dashboard (a primary and a streaming standby)', () =
       expect(list.observation.ok).toBe(false);
       expect(list.schedulers.length).toBeGreaterThan(0);
       expect(list.schedulers.every((s) => s.health === 'unknown' && s.reasons[0]!.message.startsWith('answered by a standby too far behind'))).toBe(true);
+      expect(await standby.service.detail('durability-sync')).toMatchObject({ ok: false, error: { kind: 'unreadable' } });
       const { body } = await standby.service.metrics();
       expect(body).toMatch(/^leaseboard_store_durability\{mode="unknown"\} 1$/m);
       expect(gauge(body, 'leaseboard_store_answered_by_standby')).toBe(1);
@@ -161,5 +164,8 @@ describe('durability on the dashboard (a primary and a streaming standby)', () =
     expect(touching.length).toBeGreaterThan(0);
     expect(touching.every((s) => s.health === 'unknown' && s.gap?.reason === 'failover')).toBe(true);
     expect(history.value.tenures.map((t) => t.epoch)).toEqual([1, EPOCH_SPAN + 1]);
+    // As of an instant, durability is not known (it is not logged): null, not the present's.
+    const asOf = await primary.service.detail(lease, Date.parse(window.to));
+    expect(asOf.ok && asOf.value).toMatchObject({ asOf: window.to, durability: null });
   });
 });
