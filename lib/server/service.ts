@@ -25,6 +25,9 @@
  * - Every live read carries the durability fact (what protects the
  *   authority, ./live/durability.ts), read right after the facts under the
  *   same deadline; a failed replication read is `unknown`, never a mode.
+ *   An incremental read answered by another node or failover generation
+ *   than the snapshot it continues is discarded for a full read (xids are
+ *   reused after a failover: a lost transaction's id can belong to a new one).
  *   A read answered by a standby too far behind (or whose lag cannot be
  *   measured) is not used: the answer is `observation.ok=false` with every
  *   scheduler unknown from the last good read, as for an unreadable store,
@@ -100,6 +103,12 @@ interface ReadMemo {
   metrics: Promise<MetricsText> | null;
 }
 
+/** The node and failover generation a read was answered on (null: unknown — a failed replication read); a standby by its node alone. */
+function timelineOf(replication: ReplicationFacts | null): string | null {
+  if (replication === null) return null;
+  return replication.role === 'primary' ? `${replication.node}|${replication.generation}` : `${replication.node}|standby`;
+}
+
 export class StatusService {
   readonly observer: StoreObserver;
   readonly pollIntervalMs: number;
@@ -115,6 +124,8 @@ export class StatusService {
   /** Every scheduler as of the last successful list read; `readSnapshot` is that read's (null: read everything next). */
   readonly index = new LiveIndex();
   private readSnapshot: string | null = null;
+  /** Which node and failover generation `readSnapshot` was taken on (`timelineOf`). */
+  private readTimeline: string | null = null;
   /** Database time of the last successful LIST read (the facts in the index): other reads do not count. */
   private lastListAtMs: number | null = null;
   private snapshot: { live: LiveRead; atMono: number } | null = null;
@@ -190,6 +201,7 @@ export class StatusService {
   private async readLive(): Promise<LiveRead> {
     const started = this.mono();
     const since = this.readSnapshot;
+    const sinceTimeline = this.readTimeline;
     let read: Awaited<ReturnType<typeof readChangedFacts>> | Awaited<ReturnType<typeof readAllFacts>>;
     let replication: ReplicationFacts | null;
     try {
@@ -199,7 +211,12 @@ export class StatusService {
           const changes = since === null ? null : await readChangedFacts(this.db, since);
           const facts = changes === null || changes.reset ? await readAllFacts(this.db) : changes;
           // After the facts, not beside them: one connection per read, and none more while the store hangs.
-          return [facts, await readReplicationFacts(this.db)] as const;
+          const replication = await readReplicationFacts(this.db);
+          // A snapshot says which transactions were read only on the timeline it was taken on: after a
+          // failover the promoted node hands out again the ids of transactions lost with the old primary,
+          // and their changes would pass for already read. Another node or generation: read everything.
+          if ('changed' in facts && timelineOf(replication) !== sinceTimeline) return [await readAllFacts(this.db), replication] as const;
+          return [facts, replication] as const;
         },
         ([r]) => Date.parse(r.now),
       );
@@ -217,6 +234,7 @@ export class StatusService {
     // Outside the try: a projection fault is a bug to surface (a 500), never "store unreadable".
     const view = 'schedulers' in read ? this.index.load(read.schedulers, read.now) : this.index.apply(read, read.now);
     this.readSnapshot = read.snapshot;
+    this.readTimeline = timelineOf(replication);
     this.lastListAtMs = Date.parse(read.now);
     const live = liveRead({ ok: true, now: read.now, lastObservedAt: read.now, view, reads: () => this.index.reads(), durability });
     this.snapshot = { live, atMono: started };

@@ -138,18 +138,36 @@ describe('durability on the dashboard (a primary and a streaming standby)', () =
     await pair.caughtUp();
   });
 
+  it('an incremental read never carries facts across a failover: a takeover lost with the old primary vanishes from the list, the new grant appears', async () => {
+    const lease = 'durability-incremental';
+    const [a, b, c] = [new Holder(writer, lease), new Holder(writer, lease), new Holder(writer, lease)];
+    expect(await a.acquire()).toBe(1);
+    await pair.caughtUp();
+    await pair.setSynchronous(false);
+    await pair.detachStandby();
+    expect(await b.acquire(true)).toBe(2); // on the old primary alone: lost at the failover
+    const epochOf = async () => (await primary.service.list({ q: lease }, { fresh: true })).schedulers.find((s) => s.name === lease)?.authority.epoch;
+    expect(await epochOf()).toBe(2); // the service's snapshot is now the old primary's, after b's grant
+
+    await pair.failover(); // a non-strict pair commits alone on the promoted node
+    expect(await c.acquire(true)).toBe(EPOCH_SPAN + 1); // the promoted node reuses b's transaction ids
+    expect(await epochOf()).toBe(EPOCH_SPAN + 1);
+    await pair.rejoin();
+  });
+
   it('a failover: the generation rises, and the lease’s timeline reads unknown over the failover window, never green', async () => {
     const lease = 'durability-failover';
+    const generation = (await durability()).generation!; // the previous case failed over once already
     const before = new Holder(writer, lease);
-    expect(await before.acquire()).toBe(1);
+    expect(await before.acquire()).toBe(generation * EPOCH_SPAN + 1);
     await pair.caughtUp();
     await pair.failover(); // non-strict: the promoted node commits alone (no standby yet)
     const after = new Holder(writer, lease);
-    expect(await after.acquire(true)).toBe(EPOCH_SPAN + 1);
+    expect(await after.acquire(true)).toBe((generation + 1) * EPOCH_SPAN + 1);
 
-    const d = await settles((x) => x.generation === 1);
-    expect(d).toMatchObject({ mode: 'single', answeredBy: { node: 'node-2', role: 'primary' } });
-    expect(gauge((await primary.service.metrics()).body, 'leaseboard_store_failover_generation')).toBe(1);
+    const d = await settles((x) => x.generation === generation + 1);
+    expect(d).toMatchObject({ mode: 'single', answeredBy: { node: pair.idOf(pair.primary), role: 'primary' } });
+    expect(gauge((await primary.service.metrics()).body, 'leaseboard_store_failover_generation')).toBe(generation + 1);
 
     const history = await primary.service.history(lease);
     if (!history.ok) throw new Error(history.error.message);
@@ -163,7 +181,7 @@ describe('durability on the dashboard (a primary and a streaming standby)', () =
     const touching = history.value.segments.filter((s) => s.from < window.to && s.to > window.from);
     expect(touching.length).toBeGreaterThan(0);
     expect(touching.every((s) => s.health === 'unknown' && s.gap?.reason === 'failover')).toBe(true);
-    expect(history.value.tenures.map((t) => t.epoch)).toEqual([1, EPOCH_SPAN + 1]);
+    expect(history.value.tenures.map((t) => t.epoch)).toEqual([generation * EPOCH_SPAN + 1, (generation + 1) * EPOCH_SPAN + 1]);
     // As of an instant, durability is not known (it is not logged): null, not the present's.
     const asOf = await primary.service.detail(lease, Date.parse(window.to));
     expect(asOf.ok && asOf.value).toMatchObject({ asOf: window.to, durability: null });
