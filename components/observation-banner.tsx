@@ -4,7 +4,8 @@
  * shift when the page goes stale or recovers):
  * live and fresh; or "Not observed since …" when the browser's last
  * successful fetch is older than two poll intervals; and the service's own
- * "store unreadable since …" when the API said observation.ok = false.
+ * "store unreadable since …" when the API said observation.ok = false (or
+ * which standby answered too far behind, when that is why).
  */
 import { formatUtcClock } from '@/lib/client/format';
 import { useElapsedMs } from '@/lib/client/observation-clock';
@@ -16,9 +17,11 @@ export interface ObservationBannerProps {
   observedAt: string;
   storeOk: boolean;
   lastObservedAt: string | null;
+  /** Said when the read was refused because a standby too far behind answered it (lib/client/durability-view.ts `standbyBehindText`). */
+  standbyBehind?: string | null;
 }
 
-export function ObservationBanner({ observedAt, storeOk, lastObservedAt }: ObservationBannerProps) {
+export function ObservationBanner({ observedAt, storeOk, lastObservedAt, standbyBehind = null }: ObservationBannerProps) {
   const { stamp, live, stale } = useObservation();
   const elapsedMs = useElapsedMs(stamp, live) ?? 0;
   const storeSilenceMs = lastObservedAt === null ? null : Math.max(0, Date.parse(observedAt) - Date.parse(lastObservedAt)) + elapsedMs;
@@ -38,12 +41,14 @@ export function ObservationBanner({ observedAt, storeOk, lastObservedAt }: Obser
           <p className="banner tone-bad" data-testid="store-unreadable-banner">
             <ToneIcon tone="bad" />
             <span>
+              {standbyBehind ? `${standbyBehind}: ` : null}
               {lastObservedAt ? (
                 <>
-                  Store unreadable since {formatUtcClock(lastObservedAt)} <span aria-hidden="true">({formatDuration(storeSilenceMs ?? 0)})</span> —
+                  {standbyBehind ? 'nothing current since' : 'Store unreadable since'} {formatUtcClock(lastObservedAt)}{' '}
+                  <span aria-hidden="true">({formatDuration(storeSilenceMs ?? 0)})</span> —
                 </>
               ) : (
-                'The status service has never read its store —'
+                (standbyBehind ? 'nothing current read yet' : 'The status service has never read its store') + ' —'
               )}{' '}
               every state is unknown.
             </span>

@@ -3,6 +3,7 @@
 // changes an intent — while no login but the migrator can change or delete an audit row, schedulers cannot
 // write people's choices, and the reader writes nothing even after undoing its session settings. Roles are
 // made race-free by migrators of several databases at once, with fresh passwords for every run.
+// Every login may ask the replication state (a definer function answering aggregates); nobody else may.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { changeIntent } from '../lib/lease';
@@ -140,6 +141,26 @@ describe('database roles', () => {
       await expect(client.query('SELECT * FROM operator_sessions')).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
     } finally {
       client.release();
+    }
+  });
+
+  it('every login may ask what protects the authority (the definer function, aggregates only); a role that is none of them may not', async () => {
+    for (const kind of ['reader', 'scheduler', 'operator'] as const) {
+      const { rows } = await pools[kind].query<{ in_recovery: boolean; hidden_standbys: number }>(
+        'SELECT in_recovery, hidden_standbys FROM leaseboard_replication_state()',
+      );
+      expect(rows, kind).toEqual([{ in_recovery: false, hidden_standbys: 0 }]);
+    }
+    const outsider = `lb_outsider_${Math.random().toString(36).slice(2, 8)}`;
+    await admin.query(`CREATE ROLE ${outsider} NOLOGIN`);
+    const client = await admin.connect();
+    try {
+      await client.query(`SET ROLE ${outsider}`);
+      await expect(client.query('SELECT * FROM leaseboard_replication_state()')).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+    } finally {
+      await client.query('RESET ROLE');
+      client.release();
+      await admin.query(`DROP ROLE ${outsider}`);
     }
   });
 

@@ -13,7 +13,10 @@
  * to nobody, so only their owner — the migrator — can change a row; a
  * scheduler's or the dashboard's credentials cannot rewrite history. The
  * pruner's partition round runs as its definer (migration
- * pruner_runs_as_definer), after its own fence check. The failover
+ * pruner_runs_as_definer), after its own fence check; the replication
+ * state (standby counts and lag) is read through a definer function that
+ * answers aggregates only (migration replication_state), so the reader needs
+ * no pg_monitor. The failover
  * generation's base (`leaseboard_generation_base`) is the migrator's alone: a
  * lowered base could let an epoch be granted twice (migration failover_generation).
  *
@@ -94,6 +97,8 @@ export async function ensureRoles(client: pg.ClientBase): Promise<RolesOutcome> 
     // The pruner's partition round runs as its definer (migration pruner_runs_as_definer): schedulers only.
     `REVOKE EXECUTE ON FUNCTION leaseboard_retention_partitions(text, bigint, timestamptz, interval, interval, interval, integer) FROM PUBLIC`,
     `GRANT EXECUTE ON FUNCTION leaseboard_retention_partitions(text, bigint, timestamptz, interval, interval, interval, integer) TO ${scheduler}`,
+    // What protects the authority, in aggregates, as its definer sees pg_stat_replication (migration replication_state): any role may ask.
+    `GRANT EXECUTE ON FUNCTION leaseboard_replication_state() TO ${reader}, ${scheduler}, ${operator}`,
   ];
   for (const statement of statements) await client.query(statement);
   // The status service may read as the reader role over the migrator's own login (SET ROLE at connect): a superuser needs no membership.

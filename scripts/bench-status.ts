@@ -36,6 +36,7 @@ import { StatusService } from '../lib/server/service';
 import { factsSql } from '../lib/server/live/facts-sql';
 import { seed, startActivity } from './bench-status-data';
 import { fmt, stats, time, verdict } from './bench-stats';
+import { judgeDurability } from '../lib/status';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -72,7 +73,16 @@ const NAIVE_SQL = factsSql('all').replace(
 
 function pageOf(reads: SchedulerRead[], now: string): SchedulerListResponse {
   const statuses = sortStatuses(projectAll(reads, now));
-  return buildList({ observedAt: now, observation: { ok: true, lastObservedAt: now }, pollIntervalMs: 2_000, view: statusesView(statuses) }, { limit: 500 });
+  return buildList(
+    {
+      observedAt: now,
+      observation: { ok: true, lastObservedAt: now },
+      pollIntervalMs: 2_000,
+      view: statusesView(statuses),
+      durability: judgeDurability(null, now),
+    },
+    { limit: 500 },
+  );
 }
 
 /** The previous design's uncached list: read everything, project everything, sort, page. */

@@ -14,6 +14,8 @@ import type { Observer } from '@/lib/client/status-view';
 import type { Health } from '@/lib/status';
 import { DemoPanel } from '../demo/demo-panel';
 import { DocumentHealth } from '../document-health';
+import { standbyBehindText } from '@/lib/client/durability-view';
+import { DurabilityLine } from '../durability-line';
 import { ObservationBanner } from '../observation-banner';
 import { ObservationProvider } from '../observation-context';
 import { HealthFilter } from './health-filter';
@@ -48,7 +50,13 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
   return (
     <ObservationProvider value={observation}>
       <DocumentHealth title={tabTitle(summary)} summary={summary} />
-      <ObservationBanner observedAt={body.observedAt} storeOk={storeOk} lastObservedAt={body.observation.lastObservedAt} />
+      <ObservationBanner
+        observedAt={body.observedAt}
+        storeOk={storeOk}
+        lastObservedAt={body.observation.lastObservedAt}
+        standbyBehind={standbyBehindText(body.durability, storeOk)}
+      />
+      <DurabilityLine durability={body.durability} stale={stale} />
       <div className="toolbar">
         <HealthFilter counts={body.counts} selected={params.health} stale={stale} onSelect={onHealth} />
         <SearchBox value={params.search} onSearch={onSearch} />

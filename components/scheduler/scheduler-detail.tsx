@@ -17,6 +17,7 @@ import { AuditTable } from '../audit/audit-table';
 import { DemoPanel } from '../demo/demo-panel';
 import { DocumentHealth } from '../document-health';
 import { HealthBadge } from '../health-badge';
+import { DurabilityLine } from '../durability-line';
 import { ObservationBanner } from '../observation-banner';
 import { ObservationProvider } from '../observation-context';
 import { AlertsSection } from './alerts-section';
@@ -71,6 +72,7 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
       ) : (
         <ObservationBanner observedAt={body.observedAt} storeOk={storeOk} lastObservedAt={storeOk ? body.observation.lastObservedAt : body.observedAt} />
       )}
+      {body.durability ? <DurabilityLine durability={body.durability} stale={stale || !storeOk} /> : null}
       <header className={`detail-header ${view.withdrawn ? 'row-stale' : ''}`}>
         <h1 data-testid="scheduler-name">{name}</h1>
         <HealthBadge health={view.health} stale={view.withdrawn === 'browser_stale'} testId="detail-health" />

@@ -2,7 +2,8 @@
 /**
  * The last hour in two synchronised charts that keep the axes apart:
  * Authority (peak renewal age per bucket against the TTL) and Progress
- * (cursor and advances). Epoch changes are vertical markers; spans with no
+ * (cursor and advances). Epoch changes are vertical markers (solid, "failover",
+ * where the failover generation changed); spans with no
  * leader are shaded on the authority chart; unknown spans are shaded and
  * labelled and their points are null — never interpolated.
  */
@@ -11,7 +12,16 @@ import type { SchedulerHistoryResponse } from '@/lib/api/types';
 import { timelineModel, type TimelineModel } from '@/lib/client/timeline';
 
 const RIGHT_AXIS_WIDTH = 32;
-const COLORS = { renewal: '#2f6fde', ttl: '#d12d2d', cursor: '#1f8f4e', advances: '#8a63d2', epoch: '#c77700', unknown: '#8c8c9c', noLeader: '#d12d2d' };
+const COLORS = {
+  renewal: '#2f6fde',
+  ttl: '#d12d2d',
+  cursor: '#1f8f4e',
+  advances: '#8a63d2',
+  epoch: '#c77700',
+  failover: '#8a3ffc',
+  unknown: '#8c8c9c',
+  noLeader: '#d12d2d',
+};
 
 function clock(ms: number): string {
   return `${new Date(ms).toISOString().slice(11, 16)}Z`;
@@ -51,9 +61,9 @@ function Markers({ model, authority }: { model: TimelineModel; authority: boolea
           key={`e-${mark.epoch}`}
           x={mark.t}
           yAxisId="left"
-          stroke={COLORS.epoch}
-          strokeDasharray="4 3"
-          label={{ value: `epoch ${mark.epoch}`, position: 'insideTopRight', className: 'chart-label' }}
+          stroke={mark.failover ? COLORS.failover : COLORS.epoch}
+          strokeDasharray={mark.failover ? undefined : '4 3'}
+          label={{ value: mark.failover ? `failover · epoch ${mark.label}` : `epoch ${mark.label}`, position: 'insideTopRight', className: 'chart-label' }}
         />
       ))}
     </>

@@ -16,6 +16,7 @@ import { HEALTH_SEVERITY } from '../status/health';
 import { DEMO_ACTIONS, IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../status/limits';
 import { ALERT_NAMES } from './alert-names';
 import type * as status from '../status/types';
+import type { Durability } from '../status/durability';
 
 /** Schemas that become `#/components/schemas/{id}`. */
 export const apiRegistry = z.registry<{ id: string; description?: string }>();
@@ -32,7 +33,7 @@ export const HealthSchema = named('Health', z.enum(HEALTH_SEVERITY), 'Worst firs
 
 export const ObservationGapSchema = named(
   'ObservationGap',
-  z.object({ from: time, to: time, reason: z.enum(['silence', 'lost_reports', 'store_unreadable', 'no_report_yet', 'previous_epoch_only']) }),
+  z.object({ from: time, to: time, reason: z.enum(['silence', 'lost_reports', 'store_unreadable', 'no_report_yet', 'previous_epoch_only', 'failover']) }),
 );
 
 export const ObservationSchema = named(
@@ -106,6 +107,52 @@ export const SchedulerStatusSchema = named(
   }),
 );
 
+export const DurabilitySchema = named(
+  'Durability',
+  z.object({
+    mode: z
+      .enum(['single', 'async', 'sync', 'unknown'])
+      .describe(
+        'What protects the authority: one node; asynchronous replication (epochs never repeat, but the newest grants and fenced writes can be lost at a failover); synchronous replication (acknowledged grants survive a failover); unknown (a standby answered, the standbys are not visible, or the store could not be read)',
+      ),
+    synchronousStandbys: ms.nullable().describe('Streaming standbys every commit waits for (null: unknown)'),
+    asynchronousStandbys: ms.nullable().describe('Streaming standbys commits do not wait for (null: unknown)'),
+    answeredBy: z
+      .object({
+        node: z.string().nullable().describe('Opaque id by position in the connection string (node-1 …), never a host'),
+        role: z.enum(['primary', 'standby']),
+      })
+      .nullable()
+      .describe('The node that answered the read (null: none did)'),
+    generation: ms.nullable().describe("The answering primary's failover generation: the high part of the epochs it grants"),
+    lag: z.object({
+      state: z.enum(['ok', 'behind', 'unknown', 'none']).describe('none: no standby to lag; behind: over maxMs'),
+      ms: ms.nullable().describe("Primary: the slowest standby's replay lag; standby: its own"),
+      bytes: z.number().nullable().describe('Primary: the largest WAL distance to a standby'),
+      maxMs: ms,
+    }),
+    reasons: z.array(
+      z.object({
+        code: z.enum([
+          'store_unreadable',
+          'answered_by_standby',
+          'replication_hidden',
+          'single_node',
+          'asynchronous',
+          'synchronous',
+          'synchronous_without_standby',
+          'commit_does_not_wait',
+          'lag_ok',
+          'lag_behind',
+          'lag_unknown',
+        ]),
+        message: z.string(),
+      }),
+    ),
+  }),
+  'What protects the lease authority, as the node that answered sees it',
+);
+
 const counts = z.object(Object.fromEntries(HEALTH_SEVERITY.map((h) => [h, ms])) as Record<status.Health, typeof ms>);
 
 export const SchedulerListResponseSchema = named(
@@ -119,6 +166,7 @@ export const SchedulerListResponseSchema = named(
     limit: ms,
     offset: ms,
     schedulers: z.array(SchedulerStatusSchema).describe('Worst health first, then name'),
+    durability: DurabilitySchema,
   }),
 );
 
@@ -222,6 +270,9 @@ export const SchedulerDetailResponseSchema = named(
     estimated: z.array(z.string()).optional().describe('As-of facts that are estimates rather than logged facts (e.g. lease.renewedAt); empty when live'),
     alerts: z.array(SchedulerAlertSchema).describe('Its alerts that are pending, firing (or, live, recently resolved) — as of `at` when given'),
     alertModes: z.array(SchedulerAlertModeSchema).describe('Live: the mode in force for each scheduler rule here (empty as of an instant)'),
+    durability: DurabilitySchema.nullable().describe(
+      'Live: what protects the authority, as the node that answered sees it (as the list); null as of an instant',
+    ),
   }),
 );
 
@@ -541,3 +592,5 @@ export const SignInRequestSchema = named(
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const statusMatches: Same<z.infer<typeof SchedulerStatusSchema>, status.SchedulerStatus> = true;
 void statusMatches;
+const durabilityMatches: Same<z.infer<typeof DurabilitySchema>, Durability> = true;
+void durabilityMatches;

@@ -15,6 +15,7 @@ import type * as schemas from './schemas';
 export type Observation = z.infer<typeof schemas.ObservationSchema>;
 /** GET /api/v1/schedulers */
 export type SchedulerListResponse = z.infer<typeof schemas.SchedulerListResponseSchema>;
+export type Durability = z.infer<typeof schemas.DurabilitySchema>;
 /** One epoch's tenure `[from, to)`; `to` null while it lasts. */
 export type Tenure = z.infer<typeof schemas.TenureSchema>;
 export type StaleWriteRejection = z.infer<typeof schemas.StaleWriteRejectionSchema>;

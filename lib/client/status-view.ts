@@ -58,6 +58,7 @@ export const GAP_REASON_TEXT: Record<GapReason, string> = {
   store_unreadable: 'the store could not be read',
   no_report_yet: 'no report yet from this leader',
   previous_epoch_only: 'only the previous leader reported',
+  failover: 'database failover: grants on the old primary may be lost',
 };
 
 export function viewGap(gap: ObservationGap, status: SchedulerStatus, observer: Observer): GapView {

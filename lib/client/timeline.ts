@@ -5,10 +5,12 @@
  * point (the chart draws a break, `connectNulls={false}`), and every bucket
  * inside an unknown span is forced to null even if a stray value exists, so a
  * line never bridges a gap. Unknown spans come from the history's health
- * segments and its explicit observation gaps, clipped to the window.
+ * segments and its explicit observation gaps, clipped to the window; a
+ * failover's span hides the authority line too (the old primary's renewals
+ * may be lost), and the epoch that follows it is marked as a failover.
  */
 import type { HistoryBucket, SchedulerHistoryResponse } from '@/lib/api/types';
-import type { GapReason } from '@/lib/status';
+import { formatEpoch, generationOf, type GapReason } from '@/lib/status';
 import { GAP_REASON_TEXT } from './status-view';
 
 export interface TimelinePoint {
@@ -37,6 +39,10 @@ export interface EpochMark {
   t: number;
   epoch: number;
   holder: string;
+  /** As a person reads it (`17`, `gen 2 · 17`: formatEpoch). */
+  label: string;
+  /** The first epoch of a later failover generation than the tenure before it: a database failover. */
+  failover: boolean;
 }
 
 export interface TimelineModel {
@@ -92,7 +98,7 @@ function unknownSpans(history: SchedulerHistoryResponse, from: number, to: numbe
       to: b,
       reason: span.reason,
       label: span.reason ? `unknown: ${GAP_REASON_TEXT[span.reason]}` : 'unknown',
-      coversAuthority: span.reason === 'store_unreadable',
+      coversAuthority: span.reason === 'store_unreadable' || span.reason === 'failover',
     });
   }
   return mergeSpans(spans);
@@ -167,8 +173,15 @@ export function timelineModel(history: SchedulerHistoryResponse): TimelineModel 
   const ttlS = history.ttlMs === null ? null : history.ttlMs / 1000;
   const peak = Math.max(ttlS ?? 0, ...points.map((p) => p.renewalAgeS ?? 0));
   const axisMax = Math.max(1, Math.ceil(peak * 1.25));
-  const epochMarks = history.tenures
-    .map((tenure) => ({ t: Date.parse(tenure.from), epoch: tenure.epoch, holder: tenure.holder }))
+  const ordered = [...history.tenures].sort((a, b) => a.epoch - b.epoch);
+  const epochMarks = ordered
+    .map((tenure, i) => ({
+      t: Date.parse(tenure.from),
+      epoch: tenure.epoch,
+      holder: tenure.holder,
+      label: formatEpoch(tenure.epoch),
+      failover: i > 0 && generationOf(tenure.epoch) > generationOf(ordered[i - 1]!.epoch),
+    }))
     .filter((mark) => mark.t >= viewFrom && mark.t <= to)
     .sort((a, b) => a.t - b.t);
   return {

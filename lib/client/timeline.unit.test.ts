@@ -51,12 +51,29 @@ describe('timelineModel', () => {
     expect(inside.every((p) => p.renewalAgeS === null && p.cursor === null)).toBe(true);
   });
 
+  it('a failover: its span hides both axes, and the first epoch of the new generation is marked as a failover', () => {
+    const gap = { from: iso(51 * 60_000), to: iso(52 * 60_000), reason: 'failover' as const };
+    const tenures = [
+      { epoch: 3, holder: 'inst_a', label: 'A', from: iso(50 * 60_000), to: iso(51 * 60_000 + 15_000), began: 'acquired' as const, ended: 'expired' as const },
+      { epoch: 1_000_000_001, holder: 'inst_b', label: 'B', from: iso(52 * 60_000), to: null, began: 'taken_over' as const, ended: null },
+    ];
+    const model = timelineModel(history({ gaps: [gap], segments: [{ from: gap.from, to: gap.to, health: 'unknown', gap }], tenures }));
+    const inside = model.points.filter((p) => p.t >= Date.parse(gap.from) && p.t < Date.parse(gap.to));
+    expect(inside.length).toBeGreaterThan(0);
+    expect(inside.every((p) => p.renewalAgeS === null && p.cursor === null && p.advances === null)).toBe(true);
+    expect(model.unknownSpans.map((s) => s.label)).toEqual(['unknown: database failover: grants on the old primary may be lost']);
+    expect(model.epochMarks.map((m) => [m.label, m.failover])).toEqual([
+      ['3', false],
+      ['gen 1 · 1', true],
+    ]);
+  });
+
   it('starts the view just before the first evidence, showing at least MIN_VIEW_MS', () => {
     const model = timelineModel(history());
     expect(model.viewFrom).toBe(Date.parse(iso(50 * 60_000 - 30_000)));
     const young = timelineModel(history({ tenures: [], buckets: [{ ...history().buckets[0]!, t: iso(58 * 60_000) }] }));
     expect(young.viewFrom).toBe(Date.parse(iso(60 * 60_000)) - MIN_VIEW_MS);
-    expect(model.epochMarks).toEqual([{ t: Date.parse(iso(50 * 60_000)), epoch: 3, holder: 'inst_a' }]);
+    expect(model.epochMarks).toEqual([{ t: Date.parse(iso(50 * 60_000)), epoch: 3, holder: 'inst_a', label: '3', failover: false }]);
     expect(model.renewalAxisMaxS).toBeGreaterThan(3);
   });
 });

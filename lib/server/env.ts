@@ -18,6 +18,7 @@
 import { z } from 'zod';
 import { READER_ROLE } from '../../db/reader-role';
 import { parseRetentionPolicy, RetentionConfigError, type RetentionPolicy } from '../retention';
+import { DEFAULT_MAX_STANDBY_LAG_MS } from '../status/durability';
 
 /** An integer setting: unset or empty → `fallback`; otherwise clamped to [min, max]. */
 const ms = (fallback: number, min: number, max: number) =>
@@ -49,6 +50,8 @@ const schema = z.object({
   LEASEBOARD_POLL_INTERVAL_MS: ms(2_000, 500, 60_000),
   /** How long one list read is shared by all list/metrics requests. Default 1,000 ms; 0 (off)–10 s. */
   LEASEBOARD_LIST_MAX_AGE_MS: ms(1_000, 0, 10_000),
+  /** A standby further behind reads `behind`, and a read it answers is not used (all unknown). Default 10,000 ms; 100 ms–10 min. */
+  LEASEBOARD_MAX_STANDBY_LAG_MS: ms(DEFAULT_MAX_STANDBY_LAG_MS, 100, 600_000),
   /** Connections for the list, metrics and healthz. Default 4; 1–20. */
   LEASEBOARD_STATUS_POOL_MAX: ms(4, 1, 20),
   /** Connections (and concurrent reads) for detail, history and audit: never shared with the list. Default 4; 1–20. */
@@ -107,6 +110,7 @@ export interface ServerEnv {
   readTimeoutMs: number;
   pollIntervalMs: number;
   listMaxAgeMs: number;
+  maxStandbyLagMs: number;
   poolMax: number;
   heavyPoolMax: number;
   heavyQueueMax: number;
@@ -149,6 +153,7 @@ export function parseServerEnv(env: Record<string, string | undefined>): ServerE
     pollIntervalMs: e.LEASEBOARD_POLL_INTERVAL_MS,
     // Never older than half a poll interval, whatever the setting.
     listMaxAgeMs: Math.min(e.LEASEBOARD_LIST_MAX_AGE_MS, Math.floor(e.LEASEBOARD_POLL_INTERVAL_MS / 2)),
+    maxStandbyLagMs: e.LEASEBOARD_MAX_STANDBY_LAG_MS,
     poolMax: e.LEASEBOARD_STATUS_POOL_MAX,
     heavyPoolMax: e.LEASEBOARD_HEAVY_POOL_MAX,
     heavyQueueMax: e.LEASEBOARD_HEAVY_QUEUE_MAX,

@@ -47,6 +47,7 @@ function holder(): NonNullable<Holder[typeof KEY]> {
     readTimeoutMs: env.readTimeoutMs,
     pollIntervalMs: env.pollIntervalMs,
     listMaxAgeMs: env.listMaxAgeMs,
+    maxStandbyLagMs: env.maxStandbyLagMs,
     alertmanagerUrl: env.alertmanagerUrl,
     retention: env.retention,
   });

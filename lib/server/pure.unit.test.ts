@@ -2,6 +2,7 @@
 // the observer's clock and the deadline — given/when/then, no database.
 import { describe, expect, it } from 'vitest';
 import type { SchedulerStatus } from '../status/types';
+import { judgeDurability } from '../status';
 import { readWithin, StoreUnreadableError } from './store/deadline';
 import { EnvError, parseBasePath, parseServerEnv } from './env';
 import { DEFAULT_RETENTION, historyRetentionMs } from '../retention';
@@ -97,18 +98,20 @@ describe('tenures from lease events', () => {
 });
 
 describe('list paging', () => {
+  const durability = judgeDurability(null, '2026-12-02T10:00:00.000Z');
   const status = (name: string, health: SchedulerStatus['health']) => ({ name, health }) as SchedulerStatus;
   it('counts all, filters, keeps severity-then-name order, pages', () => {
     const sorted = sortStatuses([status('b', 'idle'), status('a', 'progressing'), status('c', 'stalled'), status('a2', 'idle'), status('z', 'unknown')]);
     expect(sorted.map((s) => s.name)).toEqual(['c', 'z', 'a2', 'b', 'a']);
     const page = buildList(
-      { observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 2_000, view: statusesView(sorted) },
+      { observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 2_000, view: statusesView(sorted), durability },
       { health: ['idle', 'stalled'], limit: 1, offset: 1 },
     );
     expect(page).toMatchObject({ total: 3, limit: 1, offset: 1, counts: { idle: 2, stalled: 1, progressing: 1, unknown: 1 } });
     expect(page.schedulers.map((s) => s.name)).toEqual(['a2']);
     expect(
-      buildList({ observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 1, view: statusesView(sorted) }, { q: 'A' }).total,
+      buildList({ observedAt: 'x', observation: { ok: true, lastObservedAt: 'x' }, pollIntervalMs: 1, view: statusesView(sorted), durability }, { q: 'A' })
+        .total,
     ).toBe(2);
   });
 });
@@ -157,6 +160,7 @@ describe('environment', () => {
       readTimeoutMs: 2_000,
       pollIntervalMs: 2_000,
       listMaxAgeMs: 1_000,
+      maxStandbyLagMs: 10_000,
       poolMax: 4,
       heavyPoolMax: 4,
       heavyQueueMax: 32,
@@ -167,6 +171,9 @@ describe('environment', () => {
       retention: DEFAULT_RETENTION,
       basePath: '',
     });
+    expect([1, 5_000, 10 ** 9].map((v) => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_MAX_STANDBY_LAG_MS: String(v) }).maxStandbyLagMs)).toEqual([
+      100, 5_000, 600_000,
+    ]);
     // The first Alertmanager is linked from the dashboard; one with credentials never is.
     expect(parseServerEnv({ DATABASE_URL: 'postgres://x', ALERTMANAGER_URL: ' http://am-1:9093/, http://am-2:9093' }).alertmanagerUrl).toBe('http://am-1:9093');
     expect(parseServerEnv({ DATABASE_URL: 'postgres://x', ALERTMANAGER_URL: 'http://user:pw@am:9093' }).alertmanagerUrl).toBeNull();

@@ -22,6 +22,16 @@
  *   `lastObservedAt` = the database time of the last successful read, and
  *   every scheduler it last knew projected with `store: { ok: false }` — all
  *   unknown, never stale green (docs/design.md, "Three places observation can break").
+ * - Every live read carries the durability fact (what protects the
+ *   authority, ./live/durability.ts), read right after the facts under the
+ *   same deadline; a failed replication read is `unknown`, never a mode.
+ *   An incremental read answered by another node or failover generation
+ *   than the snapshot it continues is discarded for a full read (xids are
+ *   reused after a failover: a lost transaction's id can belong to a new one).
+ *   A read answered by a standby too far behind (or whose lag cannot be
+ *   measured) is not used: the answer is `observation.ok=false` with every
+ *   scheduler unknown from the last good read, as for an unreadable store,
+ *   and its durability says which standby and how far behind.
  * - Nothing here reads the wall clock except the observer before the very
  *   first successful read.
  * - Heavy reads (detail, history, audit) never delay the list, metrics or
@@ -40,7 +50,8 @@ import { readAlerts } from './alerts/read';
 import { readAudit } from './audit/read';
 import { traced, tracedSync } from '../telemetry/span';
 import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
-import { project } from '../status';
+import { answeredTooFarBehind, DEFAULT_MAX_STANDBY_LAG_MS, type Durability, judgeDurability, project, type ReplicationFacts } from '../status';
+import { readReplicationFacts } from './live/durability';
 import { readDetail, type ReadDeps } from './asof/detail';
 import { dbNowMs, readAllFacts, readChangedFacts, type Queryable, type SchedulerRead } from './live/facts';
 import { readHistory } from './asof/history';
@@ -75,6 +86,8 @@ export interface StatusServiceOptions {
   alertmanagerUrl?: string | null;
   /** Retention (lib/retention): `?at=` and history older than it answer 410. Default: the policy's defaults. */
   retention?: RetentionPolicy;
+  /** A standby further behind than this reads `behind` (lib/status/durability.ts). Default DEFAULT_MAX_STANDBY_LAG_MS. */
+  maxStandbyLagMs?: number;
 }
 
 /** List pages kept per live read (distinct filters and offsets); more start the memo afresh. */
@@ -89,6 +102,12 @@ export interface MetricsText {
 interface ReadMemo {
   pages: Map<string, SchedulerListResponse>;
   metrics: Promise<MetricsText> | null;
+}
+
+/** The node and failover generation a read was answered on (null: unknown — a failed replication read); a standby by its node alone. */
+function timelineOf(replication: ReplicationFacts | null): string | null {
+  if (replication === null) return null;
+  return replication.role === 'primary' ? `${replication.node}|${replication.generation}` : `${replication.node}|standby`;
 }
 
 export class StatusService {
@@ -106,6 +125,8 @@ export class StatusService {
   /** Every scheduler as of the last successful list read; `readSnapshot` is that read's (null: read everything next). */
   readonly index = new LiveIndex();
   private readSnapshot: string | null = null;
+  /** Which node and failover generation `readSnapshot` was taken on (`timelineOf`). */
+  private readTimeline: string | null = null;
   /** Database time of the last successful LIST read (the facts in the index): other reads do not count. */
   private lastListAtMs: number | null = null;
   private snapshot: { live: LiveRead; atMono: number } | null = null;
@@ -115,6 +136,7 @@ export class StatusService {
   private readonly mono: () => number;
   private readonly alertmanagerUrl: string | null;
   private readonly retention: RetentionPolicy;
+  private readonly maxStandbyLagMs: number;
 
   constructor(options: StatusServiceOptions) {
     this.db = options.db;
@@ -129,6 +151,8 @@ export class StatusService {
     this.heavyQueueMax = Math.max(0, options.heavyQueueMax ?? 32);
     this.alertmanagerUrl = options.alertmanagerUrl ?? null;
     this.retention = options.retention ?? DEFAULT_RETENTION;
+    this.maxStandbyLagMs = options.maxStandbyLagMs ?? DEFAULT_MAX_STANDBY_LAG_MS;
+    if (!(this.maxStandbyLagMs > 0)) throw new RangeError(`maxStandbyLagMs must be > 0, got ${this.maxStandbyLagMs}`);
   }
 
   private get deps(): ReadDeps {
@@ -138,6 +162,7 @@ export class StatusService {
       pollIntervalMs: this.pollIntervalMs,
       alertmanagerUrl: this.alertmanagerUrl,
       retention: this.retention,
+      maxStandbyLagMs: this.maxStandbyLagMs,
     };
   }
 
@@ -181,33 +206,49 @@ export class StatusService {
   private async readLiveTraced(): Promise<LiveRead> {
     const started = this.mono();
     const since = this.readSnapshot;
+    const sinceTimeline = this.readTimeline;
     let read: Awaited<ReturnType<typeof readChangedFacts>> | Awaited<ReturnType<typeof readAllFacts>>;
+    let replication: ReplicationFacts | null;
     try {
-      read = await this.observer.read(
+      [read, replication] = await this.observer.read(
         'list read',
         async () => {
           const changes = since === null ? null : await readChangedFacts(this.db, since);
-          return changes === null || changes.reset ? readAllFacts(this.db) : changes;
+          const facts = changes === null || changes.reset ? await readAllFacts(this.db) : changes;
+          // After the facts, not beside them: one connection per read, and none more while the store hangs.
+          const replication = await readReplicationFacts(this.db);
+          // A snapshot says which transactions were read only on the timeline it was taken on: after a
+          // failover the promoted node hands out again the ids of transactions lost with the old primary,
+          // and their changes would pass for already read. Another node or generation: read everything.
+          if ('changed' in facts && timelineOf(replication) !== sinceTimeline) return [await readAllFacts(this.db), replication] as const;
+          return [facts, replication] as const;
         },
-        (r) => Date.parse(r.now),
+        ([r]) => Date.parse(r.now),
       );
     } catch {
       // The observer recorded the failure; answer unknown from what we last knew.
       this.snapshot = null;
       return this.degraded();
     }
+    const durability = judgeDurability(replication, read.now, this.maxStandbyLagMs);
+    if (answeredTooFarBehind(durability)) {
+      // A standby too far behind vouches for nothing: unknown from what we last knew, never its stale green.
+      this.snapshot = null;
+      return this.degraded({ durability, why: 'standby_behind' });
+    }
     // Outside the try: a projection fault is a bug to surface (a 500), never "store unreadable".
     const view = tracedSync('projection', { 'leaseboard.schedulers': 'schedulers' in read ? read.schedulers.length : read.changed.length }, () =>
       'schedulers' in read ? this.index.load(read.schedulers, read.now) : this.index.apply(read, read.now),
     );
     this.readSnapshot = read.snapshot;
+    this.readTimeline = timelineOf(replication);
     this.lastListAtMs = Date.parse(read.now);
-    const live = liveRead({ ok: true, now: read.now, lastObservedAt: read.now, view, reads: () => this.index.reads() });
+    const live = liveRead({ ok: true, now: read.now, lastObservedAt: read.now, view, reads: () => this.index.reads(), durability });
     this.snapshot = { live, atMono: started };
     return live;
   }
 
-  private degraded(): LiveRead {
+  private degraded(cause: { durability: Durability; why: 'standby_behind' } | null = null): LiveRead {
     const now = iso(this.observer.estimatedNowMs());
     // The facts we still hold were read at lastListAtMs; a health probe or a detail read since
     // does not make them any newer.
@@ -215,8 +256,17 @@ export class StatusService {
     const lastObservedAt = lastMs === null ? null : iso(lastMs);
     const reads: SchedulerRead[] = lastObservedAt === null ? [] : this.index.reads();
     const statuses =
-      lastObservedAt === null ? [] : sortStatuses(reads.map((r) => project({ ...r.facts, store: { ok: false, lastObservedAt } }, now, r.thresholds)));
-    return liveRead({ ok: false, now, lastObservedAt, view: statusesView(statuses), reads: () => reads });
+      lastObservedAt === null
+        ? []
+        : sortStatuses(reads.map((r) => project({ ...r.facts, store: { ok: false, lastObservedAt, why: cause?.why ?? 'unreadable' } }, now, r.thresholds)));
+    return liveRead({
+      ok: false,
+      now,
+      lastObservedAt,
+      view: statusesView(statuses),
+      reads: () => reads,
+      durability: cause?.durability ?? judgeDurability(null, now, this.maxStandbyLagMs),
+    });
   }
 
   /**
@@ -233,7 +283,13 @@ export class StatusService {
     let page = memo.pages.get(key);
     if (page === undefined) {
       page = buildList(
-        { observedAt: live.now, observation: { ok: live.ok, lastObservedAt: live.lastObservedAt }, pollIntervalMs: this.pollIntervalMs, view: live.view },
+        {
+          observedAt: live.now,
+          observation: { ok: live.ok, lastObservedAt: live.lastObservedAt },
+          pollIntervalMs: this.pollIntervalMs,
+          view: live.view,
+          durability: live.durability,
+        },
         params,
       );
       if (memo.pages.size >= PAGES_PER_READ) memo.pages.clear();

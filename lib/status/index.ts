@@ -12,4 +12,16 @@ export { HEALTH_SEVERITY, compareHealth, deriveHealth, healthRank, worstHealth, 
 export { formatAgo, formatClock, formatDuration, formatIn, formatPercent } from './format';
 export { StatusInputError } from './time';
 export { EPOCH_SPAN, epochAfter, formatEpoch, generationOf, tenureOf, type EpochAfter } from './epoch';
+export {
+  DEFAULT_MAX_STANDBY_LAG_MS,
+  answeredTooFarBehind,
+  failoverWindows,
+  judgeDurability,
+  type Durability,
+  type DurabilityMode,
+  type FailoverWindow,
+  type GrantLog,
+  type LagState,
+  type ReplicationFacts,
+} from './durability';
 export type * from './types';

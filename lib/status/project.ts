@@ -78,7 +78,7 @@ function storeReason(facts: SchedulerFacts, lastObservedAt: string, nowMs: numbe
   const last = facts.lease === null ? 'no lease' : `holder ${facts.lease.holder}, epoch ${facts.lease.epoch}`;
   return {
     code: 'store_unreadable',
-    message: `status store unreadable; last observed at ${formatClock(lastObservedAt)} (${age}, ${last}); every state unknown`,
+    message: `${facts.store.ok === false && facts.store.why === 'standby_behind' ? 'answered by a standby too far behind' : 'status store unreadable'}; last observed at ${formatClock(lastObservedAt)} (${age}, ${last}); every state unknown`,
   };
 }
 

@@ -50,6 +50,13 @@ describe('status store unreadable', () => {
     ]);
   });
 
+  it('given a standby too far behind answered, then the same unknowns, and the reason says so', () => {
+    const status = project(facts({ store: { ...store, why: 'standby_behind' } }), NOW, T);
+    expect(status.health).toBe('unknown');
+    expect(status.observation.gap?.reason).toBe('store_unreadable');
+    expect(status.reasons[0]!.message).toMatch(/^answered by a standby too far behind; last observed at 11:59:40Z/);
+  });
+
   it('then last known facts stay visible as values, never as states', () => {
     const status = project(facts({ store }), NOW, T);
     expect(status.authority).toMatchObject({ holder: 'inst_7kq2m9xd', epoch: 7 });

@@ -8,6 +8,7 @@
  * Non-guarantees: test support only; not part of the public API.
  */
 import type { Thresholds } from './thresholds';
+import type { ReplicationFacts } from './durability';
 import type { LeaseFacts, ProgressFacts, SchedulerFacts } from './types';
 
 export const NOW_MS = Date.parse('2026-11-30T12:00:00.000Z');
@@ -65,6 +66,21 @@ export function facts(over: Partial<SchedulerFacts> = {}): SchedulerFacts {
     intent: null,
     progress: progress(),
     due: null,
+    ...over,
+  };
+}
+
+/** A primary's replication facts: node-1, generation 0, no standby, synchronous_commit on. */
+export function primaryFacts(over: Partial<Extract<ReplicationFacts, { role: 'primary' }>> = {}): ReplicationFacts {
+  return {
+    role: 'primary',
+    node: 'node-1',
+    generation: 0,
+    standbys: { synchronous: 0, asynchronous: 0, hidden: 0 },
+    synchronousStandbyNamesSet: false,
+    synchronousCommit: 'on',
+    standbyReplayLagMs: null,
+    standbyLagBytes: null,
     ...over,
   };
 }

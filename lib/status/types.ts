@@ -15,8 +15,12 @@ export type IsoTime = string;
 
 // ---------------------------------------------------------------- input
 
-/** Could the status service read the store? If not, when did it last succeed. */
-export type StoreFacts = { ok: true } | { ok: false; lastObservedAt: IsoTime };
+/**
+ * Could the status service read the store? If not, when did it last succeed —
+ * and why not: unreadable, or answered by a standby too far behind to vouch
+ * for anything (lib/status/durability.ts `answeredTooFarBehind`; default unreadable).
+ */
+export type StoreFacts = { ok: true } | { ok: false; lastObservedAt: IsoTime; why?: 'unreadable' | 'standby_behind' };
 
 export interface LeaseFacts {
   name: string;
@@ -108,8 +112,11 @@ export type Health = 'disabled' | 'unknown' | 'no_leader' | 'stalled' | 'progres
  * - `store_unreadable`: the status service could not read the store (from its last observation)
  * - `no_report_yet`: the current epoch has no report at all (from acquisition)
  * - `previous_epoch_only`: only an older epoch reported; the new leader has not (from acquisition)
+ * - `failover`: a database failover; the old primary's last grants and reports may be lost with it
+ *   (history only: from the last evidence of the older generation to the newer one's first grant,
+ *   lib/status/durability.ts `failoverWindows`)
  */
-export type GapReason = ReportGapReason | 'store_unreadable' | 'no_report_yet' | 'previous_epoch_only';
+export type GapReason = ReportGapReason | 'store_unreadable' | 'no_report_yet' | 'previous_epoch_only' | 'failover';
 
 export interface ObservationGap {
   from: IsoTime;

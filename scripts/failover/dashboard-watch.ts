@@ -2,10 +2,12 @@
  * What the dashboard said during a failover window: the status service's own
  * list read (lib/server/service.ts, a fresh read each time, through a read-only
  * pool on every node of the cluster), sampled every `everyMs` and folded into
- * spans — `store unreadable 1.2 s → no_leader 0.4 s → progressing`.
+ * spans — `store unreadable 1.2 s → no_leader (single) 0.4 s → progressing (single)`, each
+ * health with the durability the same answer gave (sync N, async, single, unknown).
  */
 import type pg from 'pg';
 import { StatusService } from '../../lib/server/service';
+import { answeredTooFarBehind } from '../../lib/status';
 
 interface Span {
   said: string;
@@ -27,12 +29,14 @@ export class DashboardWatch {
     this.service = new StatusService({ db, readTimeoutMs: 1_000, pollIntervalMs: 1_000, listMaxAgeMs: 0, log: () => {} });
   }
 
-  /** What the list says of the lease now: `store unreadable`, or its health and epoch. */
+  /** What the list says of the lease now: `store unreadable` (or which standby answered too far behind), or its health and what protects the authority. */
   async says(): Promise<string> {
     const list = await this.service.list({ q: this.lease }, { fresh: true });
-    if (!list.observation.ok) return 'store unreadable';
+    const d = list.durability;
+    if (!list.observation.ok) return answeredTooFarBehind(d) ? `${d.answeredBy?.node ?? 'a standby'} behind` : 'store unreadable';
     const status = list.schedulers.find((s) => s.name === this.lease);
-    return status ? status.health : 'absent';
+    const protectedBy = d.mode === 'sync' ? `sync ${d.synchronousStandbys ?? '?'}` : d.mode;
+    return status ? `${status.health} (${protectedBy})` : 'absent';
   }
 
   start(): void {

@@ -19,10 +19,11 @@ import { modeTable, resolveMode, SCHEDULER_ALERT_NAMES } from '../../alerts';
 import { toStoredModes, type ModeRow } from '../../alerts/store/modes';
 import { toStoredAlerts, type StateRow } from '../../alerts/store/state';
 import { alertsAt, liveAlert } from '../alerts/view';
-import { project } from '../../status';
+import { answeredTooFarBehind, judgeDurability, project } from '../../status';
 import { factsAt, ReportStates } from './facts-at';
 import { unreadableResult } from '../store/deadline';
 import { readOneFacts, thresholdsFor, type Queryable } from '../live/facts';
+import { readReplicationFacts } from '../live/durability';
 import { readLogs, type SchedulerLogs } from './logs';
 import type { StoreObserver } from '../store/observer';
 import type { RetentionPolicy } from '../../retention';
@@ -40,7 +41,12 @@ export interface ReadDeps {
   alertmanagerUrl: string | null;
   /** How long history is kept: instants before its horizon answer 410. */
   retention: RetentionPolicy;
+  /** A standby further behind vouches for nothing (lib/status/durability.ts). */
+  maxStandbyLagMs: number;
 }
+
+/** A live detail answered by a standby too far behind is not used: unreadable, as the list answers unknown. */
+const STANDBY_BEHIND: ReadError = { kind: 'unreadable', message: 'the status store answered from a standby too far behind' };
 
 export const TRANSITIONS_MAX = 20;
 export const REJECTIONS_MAX = 50;
@@ -110,10 +116,13 @@ export async function readDetail(deps: ReadDeps, name: string, atMs: number | nu
       'detail read',
       async () => {
         const facts = await readOneFacts(deps.db, name);
-        return { facts, recent: facts.schedulers.length === 0 ? null : await readRecent(deps.db, name, null) };
+        const recent = facts.schedulers.length === 0 ? null : await readRecent(deps.db, name, null);
+        return { facts, recent, replication: await readReplicationFacts(deps.db) };
       },
       (r) => Date.parse(r.facts.now),
     );
+    const durability = judgeDurability(read.replication, read.facts.now, deps.maxStandbyLagMs);
+    if (answeredTooFarBehind(durability)) return failed(STANDBY_BEHIND);
     const one = read.facts.schedulers[0];
     if (one === undefined || read.recent === null) return failed(UNKNOWN_SCHEDULER);
     const nowMs = Date.parse(read.facts.now);
@@ -129,6 +138,7 @@ export async function readDetail(deps: ReadDeps, name: string, atMs: number | nu
       estimated: [],
       alerts: currentAlerts(read.recent, deps.alertmanagerUrl),
       alertModes: modesHere(read.recent, name),
+      durability,
     });
   } catch (error) {
     return unreadableResult(error);
@@ -175,5 +185,6 @@ async function readDetailAsOf(deps: ReadDeps, name: string, atMs: number): Promi
     estimated,
     alerts: alertsAt(logs.alerts, atMs),
     alertModes: [],
+    durability: null,
   });
 }

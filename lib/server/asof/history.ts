@@ -16,13 +16,19 @@
  * bucket overlaps, and — exactly — the age since a tenure's last renewal up to
  * its end (takeover, release, or now for the current epoch), so a lapse shows
  * the age climbing past ttl in the bucket where it happened.
+ * A database failover (a grant of a later failover generation than the
+ * tenure before it) makes every bucket touching its window unknown, with a
+ * `failover` gap from the last evidence of the older generation to the
+ * newer one's first grant (lib/status/durability.ts `failoverWindows`):
+ * what the old primary granted after that may be lost, so nothing there is
+ * known — never green, and never the "no leader" the surviving rows suggest.
  * Alert spans (pending, firing) come from the alert transitions log in the
  * same statement (../alerts/view.ts).
  * Non-guarantees: health between two bucket ends is not sampled (a shorter
  * episode can fall between); gaps between renewals have 1-minute resolution (rollup).
  */
 import type { HealthSegment, HistoryBucket, SchedulerHistoryResponse } from '../../api/types';
-import { project } from '../../status';
+import { failoverWindows, type GrantLog, project } from '../../status';
 import type { ObservationGap, SchedulerStatus } from '../../status/types';
 import { factsAt, ReportStates } from './facts-at';
 import type { ReadDeps } from './detail';
@@ -32,7 +38,7 @@ import { historyHorizonMs, type RetentionPolicy } from '../../retention';
 import { outsideRetention } from './horizon';
 import { failed, okResult, type ReadError, type ReadResult, UNKNOWN_SCHEDULER } from '../domain/result';
 import { unreadableResult } from '../store/deadline';
-import { currentLease, rebuildTenures, type TenureLog, toApiTenure } from './tenures';
+import { currentLease, type LeaseEventLog, rebuildTenures, type TenureLog, toApiTenure } from './tenures';
 import { toIso as iso } from '../../status/time';
 import { alertSpans } from '../alerts/view';
 
@@ -116,6 +122,7 @@ export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
   const ages = renewalAges(logs, tenures);
   const thresholds = thresholdsFor(logs.registration);
   const states = new ReportStates(logs.carry);
+  const failovers = failoverWindows(logs.events.filter((e) => e.kind !== 'released').map(grantOf)).filter((w) => w.toMs > logs.fromMs && w.fromMs < logs.toMs);
   const segments: HealthSegment[] = [];
   const buckets: HistoryBucket[] = [];
   const openGaps: ObservationGap[] = [];
@@ -135,8 +142,18 @@ export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
       if (agg.last_ms >= lastMs) [lastMs, cursor] = [agg.last_ms, agg.cursor];
     }
     const status: SchedulerStatus = project(factsAt(logs, tenures, states, end, i).facts, iso(end), thresholds);
-    addSegment(segments, { from: iso(start), to: iso(end), health: status.health, gap: status.health === 'unknown' ? status.observation.gap : null });
-    if (status.observation.gap !== null) openGaps.push(status.observation.gap);
+    const failover = failovers.find((w) => w.fromMs < end && w.toMs > start);
+    if (failover) {
+      addSegment(segments, {
+        from: iso(start),
+        to: iso(end),
+        health: 'unknown',
+        gap: { from: iso(failover.fromMs), to: iso(failover.toMs), reason: 'failover' },
+      });
+    } else {
+      addSegment(segments, { from: iso(start), to: iso(end), health: status.health, gap: status.health === 'unknown' ? status.observation.gap : null });
+      if (status.observation.gap !== null) openGaps.push(status.observation.gap);
+    }
     buckets.push({
       t: iso(start),
       renewalAgeMaxMs: renewalMax(ages, start, end),
@@ -154,11 +171,15 @@ export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
     bucketMs: logs.bucketMs,
     ttlMs: logs.lease?.ttl_ms ?? null,
     segments,
-    gaps: mergeGaps([...closed, ...openGaps]),
+    gaps: mergeGaps([...closed, ...openGaps, ...failovers.map((w) => ({ from: iso(w.fromMs), to: iso(w.toMs), reason: 'failover' as const }))]),
     tenures: tenures.filter((t) => t.fromMs <= logs.toMs && (t.toMs === null || t.toMs >= logs.fromMs)).map(toApiTenure),
     buckets,
     alerts: alertSpans(logs.alerts, logs.fromMs, logs.toMs),
   };
+}
+
+function grantOf(e: LeaseEventLog): GrantLog {
+  return { epoch: e.epoch, atMs: e.at_ms, previousEpoch: e.previous_epoch, previousRenewedMs: e.last_renewed_ms ?? null, previousEndedMs: e.previous_ended_ms };
 }
 
 function sameGap(a: ObservationGap | null, b: ObservationGap | null): boolean {

@@ -60,7 +60,7 @@ describe('incremental status read (real PostgreSQL)', () => {
       { health: ['unknown' as const, 'no_leader' as const], limit: 2, offset: 1 },
       { q: 'inc-', limit: 500 },
     ]) {
-      const input = { observedAt: live.now, observation, pollIntervalMs: 2_000 };
+      const input = { observedAt: live.now, observation, pollIntervalMs: 2_000, durability: live.durability };
       expect(buildList({ ...input, view: live.view }, params), `${step} page ${JSON.stringify(params)}`).toEqual(buildList({ ...input, view }, params));
     }
   }

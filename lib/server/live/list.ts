@@ -13,6 +13,7 @@
 import type { Observation, SchedulerListResponse } from '../../api/types';
 import { project } from '../../status';
 import type { SchedulerStatus } from '../../status/types';
+import type { Durability } from '../../status';
 import type { SchedulerRead } from './facts';
 import { normalizeListParams, type ListParams } from './list-params';
 import type { LiveView } from './view';
@@ -41,19 +42,27 @@ export function projectAll(reads: readonly SchedulerRead[], now: string): Schedu
 export type LiveRead = {
   now: string;
   view: LiveView;
+  /** What protects the authority, as the node that answered said (unknown when degraded). */
+  durability: Durability;
   readonly statuses: SchedulerStatus[];
   readonly reads: SchedulerRead[];
 } & ({ ok: true; lastObservedAt: string } | { ok: false; lastObservedAt: string | null });
 
 /** A LiveRead whose `statuses` and `reads` are made on first use. */
 export function liveRead(
-  fields: ({ ok: true; lastObservedAt: string } | { ok: false; lastObservedAt: string | null }) & { now: string; view: LiveView; reads: () => SchedulerRead[] },
+  fields: ({ ok: true; lastObservedAt: string } | { ok: false; lastObservedAt: string | null }) & {
+    now: string;
+    view: LiveView;
+    reads: () => SchedulerRead[];
+    durability: Durability;
+  },
 ): LiveRead {
   let statuses: SchedulerStatus[] | null = null;
   let reads: SchedulerRead[] | null = null;
   const lazy = {
     now: fields.now,
     view: fields.view,
+    durability: fields.durability,
     get statuses() {
       return (statuses ??= fields.view.all());
     },
@@ -71,6 +80,7 @@ export interface ListInput {
   observation: Observation;
   pollIntervalMs: number;
   view: LiveView;
+  durability: Durability;
 }
 
 export function buildList(input: ListInput, params: ListParams = {}): SchedulerListResponse {
@@ -85,5 +95,6 @@ export function buildList(input: ListInput, params: ListParams = {}): SchedulerL
     limit: p.limit,
     offset: p.offset,
     schedulers,
+    durability: input.durability,
   };
 }

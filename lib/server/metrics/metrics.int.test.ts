@@ -78,11 +78,17 @@ describe('Prometheus metrics (real PostgreSQL)', () => {
     const check = promtoolCheck(text);
     expect(check.output).toBe('');
     expect(check.status).toBe(0);
-    expect([...labelNames(text)].sort()).toEqual(['alertmanager', 'health', 'scheduler']);
+    expect([...labelNames(text)].sort()).toEqual(['alertmanager', 'health', 'mode', 'scheduler']);
     expect(text).not.toMatch(/inst_/);
     expect(text).toContain(`leaseboard_scheduler_health{scheduler="${name}",health="progressing"} 1`);
     expect(text).toContain(`leaseboard_scheduler_epoch{scheduler="${name}"} 1`);
     expect(text).toMatch(/^leaseboard_observation_ok 1$/m);
+    // One PostgreSQL server, no standby: a single node, nothing to lag, generation 0.
+    expect(text).toMatch(/^leaseboard_store_durability\{mode="single"\} 1$/m);
+    expect(text).toMatch(/^leaseboard_store_durability\{mode="async"\} 0$/m);
+    expect(text).toMatch(/^leaseboard_store_synchronous_standbys 0$/m);
+    expect(text).toMatch(/^leaseboard_store_failover_generation 0$/m);
+    expect(text).not.toMatch(/^leaseboard_store_standby_lag_seconds/m);
     const age = new RegExp(`^leaseboard_scheduler_last_stale_write_rejection_age_seconds\\{scheduler="${name}"\\} (\\S+)$`, 'm').exec(text);
     expect(Number(age?.[1])).toBeGreaterThanOrEqual(0);
     expect(Number(age?.[1])).toBeLessThan(60);
@@ -106,6 +112,8 @@ describe('Prometheus metrics (real PostgreSQL)', () => {
       expect(text).toContain(`leaseboard_scheduler_health{scheduler="${name}",health="unknown"} 1`);
       expect(text).not.toMatch(/^leaseboard_scheduler_epoch\{/m);
       expect(text).not.toMatch(/^leaseboard_scheduler_renewal_age_seconds\{/m);
+      expect(text).toMatch(/^leaseboard_store_durability\{mode="unknown"\} 1$/m);
+      expect(text).not.toMatch(/^leaseboard_store_(synchronous_standbys|failover_generation)/m);
     } finally {
       await dead.end();
     }

@@ -18,12 +18,19 @@
  * opaque `alertmanager-N` — never a URL): the evaluator's view at its last
  * round (queue depth, consecutive failures, ages, counters since its process
  * started — a counter resets when another instance takes over delivery).
+ * Durability (`leaseboard_store_*`): the mode as a state set (label `mode`),
+ * the standby counts, the replay lag in seconds and bytes, whether a standby
+ * answered, and the failover generation — each absent when not known. The
+ * lag is the worst standby's, with no per-standby series: a standby's only
+ * names are its address and application_name, which are host names under
+ * Patroni and CloudNativePG, and an ordinal would not name the same standby
+ * from one scrape to the next.
  * Non-guarantees: the authority and work axes are not exported as separate
  * state gauges (cardinality: 10 more series per scheduler); health, ages and
  * `leaseboard_scheduler_observation_gap` carry what alerts need.
  */
 import { Gauge, Registry } from 'prom-client';
-import { HEALTH_SEVERITY } from '../../status';
+import { type Durability, type DurabilityMode, HEALTH_SEVERITY } from '../../status';
 import { escapeLabelValue, GaugeFamily } from './exposition';
 import type { ObservationState } from '../store/observer';
 import type { LiveRead } from '../live/list';
@@ -42,7 +49,42 @@ async function serviceGauges(live: LiveRead, observation: ObservationState): Pro
     gauge('leaseboard_store_read_latency_seconds', 'Round trip of the last successful store read.').set(observation.lastLatencyMs / 1000);
   }
   gauge('leaseboard_schedulers', 'Schedulers known to the status service.').set(live.view.size);
+  durabilityGauges(live.durability, registry);
   return { text: await registry.metrics(), contentType: registry.contentType };
+}
+
+const DURABILITY_MODES: readonly DurabilityMode[] = ['single', 'async', 'sync', 'unknown'];
+
+/** What protects the authority (lib/status/durability.ts): the mode as a state set, counts, lag, generation — no node, no host, no application_name. */
+function durabilityGauges(d: Durability, registry: Registry): void {
+  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
+  const mode = gauge(
+    'leaseboard_store_durability',
+    'What protects the lease authority: 1 for the current mode (single, async, sync, unknown), 0 for the others.',
+    ['mode'],
+  );
+  for (const m of DURABILITY_MODES) mode.set({ mode: m }, d.mode === m ? 1 : 0);
+  if (d.synchronousStandbys !== null) gauge('leaseboard_store_synchronous_standbys', 'Streaming standbys every commit waits for.').set(d.synchronousStandbys);
+  if (d.asynchronousStandbys !== null)
+    gauge('leaseboard_store_asynchronous_standbys', 'Streaming standbys commits do not wait for.').set(d.asynchronousStandbys);
+  if (d.lag.ms !== null) {
+    gauge(
+      'leaseboard_store_standby_lag_seconds',
+      "Replay lag: the slowest standby's as the primary measures it, or the answering standby's own (0 while it streams and has replayed all it received).",
+    ).set(d.lag.ms / 1000);
+  }
+  if (d.lag.bytes !== null)
+    gauge('leaseboard_store_standby_lag_bytes', "The largest WAL distance from the primary to a standby's replay position.").set(d.lag.bytes);
+  if (d.answeredBy !== null) {
+    gauge('leaseboard_store_answered_by_standby', 'Whether the node that answered the status read is a standby (1) or the primary (0).').set(
+      d.answeredBy.role === 'standby' ? 1 : 0,
+    );
+  }
+  if (d.generation !== null) {
+    gauge('leaseboard_store_failover_generation', "The answering primary's failover generation (the epoch's high part); it rises at every promotion.").set(
+      d.generation,
+    );
+  }
 }
 
 function deliveryFamilies(targets: readonly StoredDeliveryTarget[]): GaugeFamily[] {
