@@ -11,6 +11,30 @@ import { answersOf } from '../testing/answers';
 /** A live read: the facts (one statement, ./facts-sql.ts) and the replication state (./durability.ts). */
 const STATEMENTS_PER_READ = 2;
 
+/**
+ * Reports every 50 ms (one at a time, so seqs stay in order) until a read is done: however long a loaded
+ * machine takes over the read, the last report is never further from it than the silence bound.
+ */
+function reportingEvery50ms(r: ReturnType<typeof reporter>) {
+  let reporting = true;
+  const loop = (async () => {
+    while (reporting) {
+      await r.report(null, null);
+      await sleep(50);
+    }
+  })();
+  return {
+    async whileReading<T>(read: () => Promise<T>): Promise<T> {
+      try {
+        return await read();
+      } finally {
+        reporting = false;
+        await loop;
+      }
+    },
+  };
+}
+
 describe('status list read (real PostgreSQL)', () => {
   const pool = usePool();
   const service = serviceOn(pool);
@@ -86,33 +110,28 @@ describe('status list read (real PostgreSQL)', () => {
 
   it('maps the due occurrence: nothing in flight and the first slot since registration unstarted past overdueAfter → stalled (overdue)', async () => {
     const name = uniqueLease('overdue');
-    await register(pool, name, { everyMs: 200, stallAfterMs: 300, reportEveryMs: 50, overdueAfterMs: 0 });
+    await register(pool, name, { everyMs: 200, stallAfterMs: 1_000, reportEveryMs: 200, overdueAfterMs: 0 });
     const grant = await acquire(pool, name);
-    const r = reporter(pool, grant, 50);
-    for (let i = 0; i < 10; i++) {
-      await r.report(null, null);
-      await sleep(50);
-    }
-    const status = await statusOf(name);
+    const reports = reportingEvery50ms(reporter(pool, grant, 200));
+    await sleep(1_300); // past the stall window since the first report (the epoch's one advance)
+    const status = await reports.whileReading(() => statusOf(name));
     expect(status.work.state).toBe('stalled');
     expect(status.reasons.map((x) => x.code)).toContain('work_overdue');
   });
 
   it('a holder stuck between occurrences: the slot after the last one is due, and its age grows into overdue', async () => {
     const name = uniqueLease('between');
-    await register(pool, name, { everyMs: 1_000, stallAfterMs: 300, reportEveryMs: 50, overdueAfterMs: 200 });
+    await register(pool, name, { everyMs: 1_000, stallAfterMs: 1_000, reportEveryMs: 200, overdueAfterMs: 200 });
     const grant = await acquire(pool, name);
     const fence = fenceFor({ name, epoch: grant.epoch });
     const slot = new Date(Math.floor(Date.now() / 1_000) * 1_000 - 1_000);
     const key = occurrenceKey(name, slot);
     expect((await claimOccurrence(pool, fence, key, slot)).kind).toBe('claimed');
     expect((await writeFenced(pool, fence, (w) => [completeOccurrence(w, key)])).kind).toBe('written');
-    const r = reporter(pool, grant, 50);
-    for (let i = 0; i < 30; i++) {
-      await r.report(null, null); // alive, renewing, reporting — and never starting the next occurrence
-      await sleep(50);
-    }
-    const status = await statusOf(name);
+    // Alive and reporting — and never starting the next occurrence.
+    const reports = reportingEvery50ms(reporter(pool, grant, 200));
+    await sleep(1_500);
+    const status = await reports.whileReading(() => statusOf(name));
     expect(status.work.state).toBe('stalled');
     expect(status.reasons.find((x) => x.code === 'work_overdue')?.message).toContain(occurrenceKey(name, new Date(slot.getTime() + 1_000)));
     // The as-of rebuild from the logs judges the same instant the same way.
