@@ -6,10 +6,11 @@
  * flat), then the browser suite (real Chromium, one production build made by
  * the `build` tier). Ends with `N passed, N failed` and a non-zero exit on any failure.
  *
- * Tiers run in five lanes at once, because most of them mostly wait: the
- * typecheck, the production build and the browser tier's first shard (the
- * longest chain); its second shard, once the build is made; the checks
- * (lint, unit, golden); the integration tier
+ * Tiers run in six lanes at once, because most of them mostly wait: the
+ * production build and the browser tier's first shard (the longest chain);
+ * its second shard, once the build is made; lint, then the typecheck once the
+ * build is made (it reads the build's generated route types, and the build
+ * skips its own check); unit and golden; the integration tier
  * (two vitest workers, a database each); the soak (2.5 minutes of wall time,
  * little CPU). Each step's output is printed whole when it ends.
  *
@@ -48,6 +49,8 @@ interface Step {
   tier: string;
   /** A step (by name) that must have passed before this one starts, in whichever lane it runs. */
   needs?: string;
+  /** A step (by name) that must have ended, passed or not, before this one starts. */
+  after?: string;
   command: string[];
   env?: Record<string, string>;
   /** Test counts from the step's machine-readable report (or its exit code); null for checks without tests. */
@@ -103,6 +106,11 @@ const exitOutcome = (status: number | null): Outcome => ({ passed: status === 0 
 const checksLane: Step[] = [
   // ESLint (with the layer rules), the cycle check and prettier's check: `npm run lint`.
   { name: 'lint', tier: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
+  // After the build, whatever its result: tsc reads the build's generated route types (tsconfig.json), whole.
+  { name: 'typecheck', tier: 'typecheck', after: 'build', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
+];
+
+const unitLane: Step[] = [
   vitestStep('unit'),
   ...goldenFiles.map((file): Step => ({
     name: `golden ${path.relative(ROOT, file)}`,
@@ -131,10 +139,9 @@ function e2eShard(shard: number): Step {
 }
 
 const browserLane: Step[] = [
-  // Before the build: tsc reads the build's generated route types (tsconfig.json), which must not be half written.
-  { name: 'typecheck', tier: 'typecheck', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },
-  // The one production build the browser tier uses (e2e/support/build.ts; its global setup finds it current).
-  { name: 'build', tier: 'build', command: ['npx', 'tsx', 'e2e/support/build.ts'] },
+  // The one production build the browser tier uses (e2e/support/build.ts; its global setup finds it current),
+  // without the build's own type check: the typecheck tier checks the same program once the build is made.
+  { name: 'build', tier: 'build', command: ['npx', 'tsx', 'e2e/support/build.ts'], env: { LEASEBOARD_BUILD_TYPECHECKED_SEPARATELY: '1' } },
   e2eShard(1),
 ];
 
@@ -149,6 +156,7 @@ const LANES: Step[][] = [
   browserLane,
   [e2eShard(2)],
   checksLane,
+  unitLane,
   [vitestStep('int'), ...(alsoIntOn ? [vitestStep('int', { databaseUrl: alsoIntOn, label: 'int (--also-int-on)' })] : [])],
   // The short soak (≤ 3 min wall): real processes, shrunk retention, flat growth or a non-zero exit (scripts/soak.ts).
   [
@@ -229,10 +237,11 @@ function endOf(name: string) {
   return entry;
 }
 
-/** A lane's steps one after another; a failed step does not stop the lane, but a step whose `needs` failed does not run. */
+/** A lane's steps one after another, each once its `after` ended; a failed step does not stop the lane, but a step whose `needs` failed does not run. */
 async function runLane(steps: Step[], selectedNames: Set<string>): Promise<Finished[]> {
   const finished: Finished[] = [];
   for (const step of steps) {
+    if (step.after && selectedNames.has(step.after)) await endOf(step.after).promise;
     const needOk = step.needs && selectedNames.has(step.needs) ? await endOf(step.needs).promise : true;
     const done: Finished = needOk
       ? await runStep(step)
