@@ -23,6 +23,7 @@ export interface Command {
 
 export const COMMANDS: Readonly<Record<string, Command>> = {
   scheduler: { summary: 'run one job from lib/jobs under its lease, one JSON line per event', load: () => import('./scheduler') },
+  run: { summary: 'run any command once per cadence slot under a lease (the exec runner)', load: () => import('./run') },
 };
 
 function usage(): string {

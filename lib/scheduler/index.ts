@@ -13,9 +13,12 @@
  * ./tenure-state.ts (what the loops share, and how writes are counted),
  * ../lease/fence.ts (the database-enforced fence, and how to fence a table).
  */
-export { defineJob, externalStep, fencedStep, JobDefinitionError } from './job';
+export { defineJob, delegatedStep, externalStep, fencedStep, JobDefinitionError } from './job';
 export type {
   Batch,
+  DelegatedInput,
+  DelegatedOutcome,
+  DelegatedStep,
   ExternalOutcome,
   ExternalRequest,
   ExternalStep,
@@ -29,6 +32,7 @@ export type {
   TenureView,
 } from './job';
 export { SchedulerRuntime } from './runtime';
+export type { TenureEndReason } from './tenure';
 export type { RuntimeDeps, RuntimeSnapshot } from './runtime';
 export { schedulerConfig, DEFAULT_SCHEDULER } from './config';
 export type { SchedulerConfig, SchedulerConfigInput } from './config';
