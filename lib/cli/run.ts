@@ -12,6 +12,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { listenToParent } from '../child/json-line-process';
 import { DEFAULT_GRACE_MS, DEFAULT_TAIL_BYTES, execJob, type ExecEvent } from '../jobs';
 import { LABEL_PATTERN, LeaseConfigError } from '../lease';
 import { parseDuration } from '../retention/policy';
@@ -169,6 +170,11 @@ export async function run(argv: string[]): Promise<void> {
   });
   process.on('SIGTERM', () => void shutdown(0));
   process.on('SIGINT', () => void shutdown(0));
+  // Started by a supervisor (LEASEBOARD_EXIT_WITH_PARENT=1): stop, child and all, when it is gone.
+  listenToParent(
+    () => {},
+    () => void shutdown(0),
+  );
   print({ event: 'started', token: runtime.token, lease: options.lease, everyMs: options.everyMs, graceMs: options.graceMs });
   runtime.start();
 }
