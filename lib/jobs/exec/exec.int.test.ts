@@ -8,6 +8,8 @@ import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/test
 import { JsonLineProcess, kernelState } from '../../child/json-line-process';
 import { processInfo } from '../../child/testing/process-tree';
 import { LeaseAuthority, leaseTerms } from '../../lease';
+import { readOneFacts } from '../../server/live/facts';
+import { project } from '../../status';
 import { poll } from '../../scheduler/testing/fixtures';
 
 const WRITER = path.join(__dirname, 'testing/fenced-writer.mjs');
@@ -32,6 +34,11 @@ describe('leaseboard run: any program under a lease', () => {
     runners.push(process);
     return process;
   };
+  /** The status service's read and projection: the last run's outcome, as the API and the dashboard show it. */
+  const lastRun = async (lease: string) => {
+    const read = await readOneFacts(pool, lease);
+    return project(read.schedulers[0]!.facts, read.now, read.schedulers[0]!.thresholds).lastRun;
+  };
   const occurrenceRow = (key: string) =>
     pool.query<{ state: string; exit_code: number | null }>('SELECT state, exit_code FROM occurrences WHERE key = $1', [key]).then((r) => r.rows[0] ?? null);
 
@@ -52,6 +59,7 @@ describe('leaseboard run: any program under a lease', () => {
     writeFileSync(go, '');
     expect(await r.exit()).toBe(0);
     expect(await occurrenceRow(key)).toEqual({ state: 'completed', exit_code: null });
+    expect(await lastRun(lease)).toMatchObject({ state: 'succeeded', occurrence: key });
     expect(r.lines.some((line) => line.event === 'stderr' && line.text === 'working')).toBe(true); // the child's stdout went to the runner's stderr
     expect(r.lines.find((line) => line.event === 'child_exited')).not.toHaveProperty('tail'); // no tail for a success
   });
@@ -63,6 +71,7 @@ describe('leaseboard run: any program under a lease', () => {
     const failed = await r.waitFor((line) => line.event === 'occurrence_failed');
     expect(failed).toMatchObject({ exitCode: 7 });
     expect(await occurrenceRow(failed.occurrence as string)).toEqual({ state: 'failed', exit_code: 7 });
+    expect(await lastRun(lease)).toMatchObject({ state: 'failed', exitCode: 7, occurrence: failed.occurrence });
     const exited = await r.waitFor((line) => line.event === 'child_exited');
     expect(exited).toMatchObject({ exitCode: 7, stoppedByUs: false, tail: 'pped\nlast-words\n' }); // the last 16 bytes
 
@@ -101,6 +110,8 @@ describe('leaseboard run: any program under a lease', () => {
     expect(processInfo(pid)).toBeNull();
     // The occurrence is neither completed nor failed: it was interrupted, and stays running (abandoned).
     expect(await occurrenceRow(started.occurrence as string)).toEqual({ state: 'running', exit_code: null });
+    // The dashboard says why: the occurrence was interrupted, its epoch lost the lease.
+    expect(await lastRun(lease)).toMatchObject({ state: 'interrupted', occurrence: started.occurrence });
   });
 
   it('after a takeover the next holder runs the next slot, and the stale child’s fenced write is refused', async () => {
@@ -121,7 +132,7 @@ describe('leaseboard run: any program under a lease', () => {
     const epochA = aStarted.epoch as number;
     expect(bAcquired.epoch).toBeGreaterThan(epochA);
     const bStarted = await b.waitFor((line) => line.event === 'child_started');
-    expect(bStarted.occurrence > aStarted.occurrence).toBe(true); // the next slot, not A's again
+    expect(String(bStarted.occurrence) > String(aStarted.occurrence)).toBe(true); // the next slot, not A's again
     // A's child, still running under the old epoch, tries its second write: the fence refuses it.
     writeFileSync(path.join(dir, `go-${lease}-${epochA}`), '');
     const outcome = await poll(
