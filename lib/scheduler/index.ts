@@ -39,5 +39,8 @@ export type { SchedulerConfig, SchedulerConfigInput } from './config';
 export type { RuntimeEvent, SideEffect, WriteStats } from './events';
 export { SchedulerProcess } from './process';
 export type { FencedStatement, FencedTable, FencedWrites, RowOf } from '../lease';
+/** The fence's SQLSTATEs: `LB001` a stale, expired or released epoch refused; `LB002` a DELETE without a fence (../lease/fence.ts). */
+export { FENCE_MISSING, FENCE_REFUSED } from '../lease';
+export type { Rejection, RejectionReason } from '../lease';
 export { createPool, createReadOnlyPool } from '../../db/pool';
 export type { ReadOnlyPool } from '../../db/pool';
