@@ -1,11 +1,12 @@
 // The exec runner (`leaseboard run -- COMMAND`): real runner processes, real child processes, real
 // PostgreSQL. Every wait is on a condition (a line, a row, a process gone), never a fixed sleep.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
-import { JsonLineProcess, kernelState } from '../../child/json-line-process';
+import { JsonLineProcess, kernelState, ROOT } from '../../child/json-line-process';
 import { processInfo } from '../../child/testing/process-tree';
 import { LeaseAuthority, leaseTerms } from '../../lease';
 import { readOneFacts } from '../../server/live/facts';
@@ -151,6 +152,30 @@ describe('leaseboard run: any program under a lease', () => {
     a.signal('SIGCONT');
     await a.waitFor((line) => line.event === 'lost' || line.event === 'held', 10_000);
     expect((await occurrenceRow(aStarted.occurrence as string))?.state).toBe('running');
+  });
+});
+
+describe('leaseboard run: options', () => {
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'lib/cli/main.ts'), ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: databaseUrl() },
+    });
+
+  it('refuses a cron expression, saying it is not accepted yet, and a missing command; exit 2', () => {
+    const cron = cli('run', '--every', '0 3 * * *', '--', 'true');
+    expect(cron.status).toBe(2);
+    expect(cron.stderr).toContain('cron expressions are not accepted yet');
+    const none = cli('run', '--every', '5m');
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('no command');
+  });
+
+  it('answers --help on stdout with its exit codes, exit 0', () => {
+    const help = cli('run', '--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('exit codes:');
   });
 });
 
