@@ -219,7 +219,7 @@ export const occurrences = pgTable(
     /** Index of the job step in flight (0-based); `cursor` is that step's position. */
     step: integer('step').notNull().default(0),
     cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
-    /** Stamped only when key, lease, scheduled_at or state change (the status reads nothing else). */
+    /** Stamped only when key, lease, scheduled_at, state or epoch change (the status reads nothing else). */
     changeXid: changeXid(),
   },
   (t) => [

@@ -16,8 +16,9 @@
  *
  * `lr_*`: the last run's facts (lib/status/last-run.ts judges them): the
  * lease's newest occurrence, and its newest that ended (completed or failed,
- * with the exit code). An `exit_code` is written with the state change, which
- * the change stamp already follows.
+ * with the exit code). The change stamp follows what they read: the state
+ * (written with the exit code) and the epoch (a resume by a new holder;
+ * migration occurrence_exit_code).
  *
  * `last_rejection_at`: the newest stale-write rejection logged for the lease
  * (not part of the projection: the StaleWritesRejected alert and its metric
