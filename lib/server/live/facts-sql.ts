@@ -173,17 +173,17 @@ SELECT n.name, NULL,
   d.key, ${utcOf('d.slot')},
   -- The newest stale-write rejection of the lease (index stale_write_rejections_lease_at): a store fact for alerts.
   ${utcOf('(SELECT max(r.at) FROM stale_write_rejections r WHERE r.lease = n.name)')},
-  nw.key, nw.state, nw.epoch::float8, en.key, en.state, en.epoch::float8, en.exit_code, ${utcOf('en.completed_at')},
+  lo.key, lo.state, lo.epoch::float8, en.key, en.state, en.epoch::float8, en.exit_code, ${utcOf('en.completed_at')},
   (s.name IS NOT NULL OR l.name IS NOT NULL OR i.lease IS NOT NULL), NULL, NULL
 FROM names n
 LEFT JOIN leases l ON l.name = n.name
 LEFT JOIN scheduler_intents i ON i.lease = n.name
 LEFT JOIN progress_summaries p ON p.lease = n.name
 LEFT JOIN schedulers s ON s.name = n.name
--- The latest occurrence row of the lease (index occurrences_lease_scheduled).
+-- The latest occurrence row of the lease (index occurrences_lease_scheduled): the due slot's and the last run's.
 LEFT JOIN LATERAL (
-  SELECT o.key, o.scheduled_at, o.state = 'running' AS running FROM occurrences o
-  WHERE o.lease = n.name AND s.every_ms > 0 AND p.in_flight IS NULL
+  SELECT o.key, o.scheduled_at, o.state = 'running' AS running, o.state, o.epoch, o.exit_code, o.completed_at FROM occurrences o
+  WHERE o.lease = n.name
   ORDER BY o.scheduled_at DESC LIMIT 1
 ) lo ON true
 LEFT JOIN LATERAL (
@@ -192,12 +192,12 @@ LEFT JOIN LATERAL (
   -- Only where it can matter: a registered cadence and nothing in flight.
   WHERE s.every_ms > 0 AND p.in_flight IS NULL
 ) d ON true
--- The last run (lib/status/last-run.ts): the newest occurrence, and the newest that ended (index occurrences_lease_scheduled).
+-- The last run (lib/status/last-run.ts): the newest occurrence that ended — the latest row itself,
+-- or, only while that one runs, a second probe of the same index.
 LEFT JOIN LATERAL (
-  SELECT o.key, o.state, o.epoch FROM occurrences o WHERE o.lease = n.name ORDER BY o.scheduled_at DESC LIMIT 1
-) nw ON true
-LEFT JOIN LATERAL (
-  SELECT o.key, o.state, o.epoch, o.exit_code, o.completed_at FROM occurrences o
-  WHERE o.lease = n.name AND o.state <> 'running' ORDER BY o.scheduled_at DESC LIMIT 1
+  SELECT lo.key, lo.state, lo.epoch, lo.exit_code, lo.completed_at WHERE NOT lo.running
+  UNION ALL
+  (SELECT o.key, o.state, o.epoch, o.exit_code, o.completed_at FROM occurrences o
+   WHERE lo.running AND o.lease = n.name AND o.state <> 'running' ORDER BY o.scheduled_at DESC LIMIT 1)
 ) en ON true`;
 }
