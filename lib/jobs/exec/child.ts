@@ -16,6 +16,9 @@
  *   (not executable). Stopped by us: `stopped`, whatever it exited with.
  * - Its stdout and stderr go to `output` (the runner's stderr) as they come;
  *   stdin is /dev/null.
+ * - When the runner's process exits however it exits (a shutdown deadline
+ *   included), every command group still alive gets SIGKILL from its 'exit'
+ *   handler: nothing is left running behind a runner that ended.
  * Not guaranteed: that the child dies if the runner itself is SIGKILLed (no
  * one is left to signal it): its fenced writes are refused once another
  * holder took over, which is what the fence is for.
@@ -47,6 +50,25 @@ export interface ChildHooks {
   output(chunk: Buffer): void;
   /** The child exited: its code (or 128 + signal), and the tail when it failed. */
   exited(exit: { exitCode: number; signal: NodeJS.Signals | null; stoppedByUs: boolean; tail: string | null }): void;
+}
+
+/** Process groups of commands still running, killed if this process exits first. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  });
 }
 
 /** How long to wait for the child's pipes to drain after it exited (a grandchild may hold them open). */
@@ -104,6 +126,7 @@ export function runChild(spec: ChildSpec, hooks: ChildHooks): Promise<DelegatedO
     });
 
     child.once('spawn', () => {
+      trackGroup(child.pid!);
       hooks.started();
       if (hooks.signal.aborted) stop();
       else hooks.signal.addEventListener('abort', stop, { once: true });
@@ -116,6 +139,7 @@ export function runChild(spec: ChildSpec, hooks: ChildHooks): Promise<DelegatedO
     });
     child.once('exit', (code, signal) => {
       if (stoppedByUs) group('SIGKILL'); // whatever it started goes with it
+      if (child.pid !== undefined) liveGroups.delete(child.pid);
       const exitCode = code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0);
       let finished = false;
       const finish = () => {

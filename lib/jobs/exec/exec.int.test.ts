@@ -22,9 +22,32 @@ describe('leaseboard run: any program under a lease', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lb-exec-'));
   const runners: JsonLineProcess[] = [];
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  /** Commands' pids read from their pid files: killed after each test even if it failed before they ended. */
+  const commands = new Set<number>();
   afterEach(async () => {
     await Promise.all(runners.splice(0).map((runner) => runner.stop(5_000)));
+    for (const pid of commands) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // ended, as it should have
+      }
+    }
+    commands.clear();
   });
+  /** The pid a command wrote to `file`, once it did. */
+  const commandPid = async (file: string) => {
+    const pid = Number(
+      (
+        await poll(
+          () => Promise.resolve(safeRead(file)),
+          (text) => text.endsWith('\n'),
+        )
+      ).trim(),
+    );
+    commands.add(pid);
+    return pid;
+  };
   beforeAll(async () => {
     await pool.query(`CREATE TABLE IF NOT EXISTS exec_probe (lease text NOT NULL, epoch bigint NOT NULL, occurrence text NOT NULL, phase int NOT NULL);
       SELECT leaseboard_fence_table('exec_probe')`);
@@ -87,14 +110,7 @@ describe('leaseboard run: any program under a lease', () => {
     const script = `trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 0.1; done`;
     const r = runner('runner', ['--lease', lease, ...FAST, '--', 'sh', '-c', script]);
     const started = await r.waitFor((line) => line.event === 'child_started');
-    const pid = Number(
-      (
-        await poll(
-          () => Promise.resolve(safeRead(pidFile)),
-          (text) => text.endsWith('\n'),
-        )
-      ).trim(),
-    );
+    const pid = await commandPid(pidFile);
     expect(processInfo(pid)).not.toBeNull();
     // Someone else takes the lease: the runner's next renewal is refused.
     await forceExpire(pool, lease);
@@ -113,6 +129,23 @@ describe('leaseboard run: any program under a lease', () => {
     expect(await occurrenceRow(started.occurrence as string)).toEqual({ state: 'running', exit_code: null });
     // The dashboard says why: the occurrence was interrupted, its epoch lost the lease.
     expect(await lastRun(lease)).toMatchObject({ state: 'interrupted', occurrence: started.occurrence });
+  });
+
+  it('a runner whose supervisor is gone leaves nothing behind, even a command that ignores SIGTERM past the shutdown deadline', async () => {
+    const lease = uniqueLease('exec-orphan');
+    const pidFile = path.join(dir, `${lease}.pid`);
+    const script = `trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 0.1; done`;
+    // A grace far beyond the runner's own shutdown deadline (lib/child/parent.ts): only its exit hook can end the command in time.
+    const r = runner('runner', ['--lease', lease, ...FAST, '--grace', '1h', '--', 'sh', '-c', script]);
+    await r.waitFor((line) => line.event === 'child_started');
+    const pid = await commandPid(pidFile);
+    r.child.stdin!.end(); // the supervisor is gone
+    await r.exit();
+    await poll(
+      () => Promise.resolve(processInfo(pid)),
+      (info) => info === null,
+      2_000,
+    );
   });
 
   it('after a takeover the next holder runs the next slot, and the stale child’s fenced write is refused', async () => {
