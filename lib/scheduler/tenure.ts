@@ -148,7 +148,8 @@ export class Tenure {
 
   /** Ends the tenure without a loss: shutdown, or draining for an operator who disabled the lease. */
   end(reason: 'stopped' | 'drained'): void {
-    if (this.signal.aborted) return;
+    // A stop asked for while a loss is being announced (a `lost` listener stopping the runtime) keeps the loss as the reason.
+    if (this.signal.aborted || this.endedBy !== null) return;
     this.endedBy = reason;
     this.controller.abort();
   }

@@ -108,7 +108,8 @@ describe('leaseboard run: any program under a lease', () => {
     const pidFile = path.join(dir, `${lease}.pid`);
     // The shell ignores SIGTERM and loops: only SIGKILL ends it.
     const script = `trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 0.1; done`;
-    const r = runner('runner', ['--lease', lease, ...FAST, '--', 'sh', '-c', script]);
+    // --once: the runner leaves after this occurrence, and a lease loss is its exit code 3.
+    const r = runner('runner', ['--lease', lease, '--once', ...FAST, '--', 'sh', '-c', script]);
     const started = await r.waitFor((line) => line.event === 'child_started');
     const pid = await commandPid(pidFile);
     expect(processInfo(pid)).not.toBeNull();
@@ -129,6 +130,7 @@ describe('leaseboard run: any program under a lease', () => {
     expect(await occurrenceRow(started.occurrence as string)).toEqual({ state: 'running', exit_code: null });
     // The dashboard says why: the occurrence was interrupted, its epoch lost the lease.
     expect(await lastRun(lease)).toMatchObject({ state: 'interrupted', occurrence: started.occurrence });
+    expect(await r.exit()).toBe(3);
   });
 
   it('a runner whose supervisor is gone leaves nothing behind, even a command that ignores SIGTERM past the shutdown deadline', async () => {
