@@ -29,7 +29,7 @@ file descriptor 3; its exit code ends the occurrence (0 completed, N failed).
 
 options:
   --lease NAME          lease (and scheduler) name; default: COMMAND's base name
-  --every DURATION      cadence, e.g. 90s, 5m, 1h (default 1h); cron is not accepted yet
+  --every DURATION      cadence, e.g. 90s, 5m, 1h, 1d (default 1h; 1s–24d); cron is not accepted yet
   --ttl DURATION        lease time to live (default 15s); renewal every ttl/3
   --grace DURATION      on lease loss: SIGTERM, then SIGKILL after this (default ${DEFAULT_GRACE_MS / 1000}s)
   --tail BYTES          output kept for a failure's child_exited event (default ${DEFAULT_TAIL_BYTES}; 0: none)
@@ -51,6 +51,9 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** The longest duration accepted: cadences are stored, and timers set, in 32-bit milliseconds (24 days). */
+const MAX_DURATION_MS = 2 ** 31 - 1;
+
 function duration(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const ms = parseDuration(raw);
@@ -58,6 +61,7 @@ function duration(flag: string, raw: string | undefined, fallback: number): numb
     const cron = /\s|\*/.test(raw.trim()) ? ' (cron expressions are not accepted yet)' : '';
     fail(`--${flag}: a duration such as 90s, 5m or 1h${cron}, got ${JSON.stringify(raw.slice(0, 40))}`);
   }
+  if (ms > MAX_DURATION_MS) fail(`--${flag}: at most 24d, got ${raw}`);
   return ms;
 }
 

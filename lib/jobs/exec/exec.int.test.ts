@@ -202,6 +202,9 @@ describe('leaseboard run: options', () => {
     const cron = cli('run', '--every', '0 3 * * *', '--', 'true');
     expect(cron.status).toBe(2);
     expect(cron.stderr).toContain('cron expressions are not accepted yet');
+    const long = cli('run', '--every', '30d', '--', 'true');
+    expect(long.status).toBe(2);
+    expect(long.stderr).toContain('at most 24d');
     const none = cli('run', '--every', '5m');
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('no command');
