@@ -208,14 +208,18 @@ export const occurrences = pgTable(
     key: text('key').primaryKey(),
     lease: text('lease').notNull(),
     scheduledAt: ts('scheduled_at').notNull(),
-    state: text('state', { enum: ['running', 'completed'] }).notNull(),
+    /** `failed`: a delegated step (a command the exec runner ran) ended with a non-zero exit code, `exit_code`. */
+    state: text('state', { enum: ['running', 'completed', 'failed'] }).notNull(),
     epoch: epochCol('epoch').notNull(),
     claimedAt: ts('claimed_at').notNull(),
+    /** When the occurrence ended, completed or failed. */
     completedAt: ts('completed_at'),
+    /** Only for `failed`: the command's exit code (128 + N when a signal N ended it). */
+    exitCode: integer('exit_code'),
     /** Index of the job step in flight (0-based); `cursor` is that step's position. */
     step: integer('step').notNull().default(0),
     cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
-    /** Stamped only when key, lease, scheduled_at or state change (the status reads nothing else). */
+    /** Stamped only when key, lease, scheduled_at, state or epoch change (the status reads nothing else). */
     changeXid: changeXid(),
   },
   (t) => [

@@ -15,6 +15,7 @@ import type { SchedulerStatus } from '@/lib/status';
 import { AuthorityChip, WorkChip } from '../axis-chips';
 import { GapBadge } from '../gap-badge';
 import { HealthBadge } from '../health-badge';
+import { LastRunBadge } from '../last-run-badge';
 import { AgeText, ExpiryText } from '../ticking-text';
 import { RelativeTime } from '../timestamp';
 
@@ -50,7 +51,10 @@ export const SchedulerRow = memo(function SchedulerRow({ status, observer }: { s
         </Link>
       </th>
       <td className="cell-health">
-        <HealthBadge health={view.health} stale={stale} testId="health-badge" />
+        <span className="stack">
+          <HealthBadge health={view.health} stale={stale} testId="health-badge" />
+          <LastRunBadge run={status.lastRun} stale={stale} quiet testId="last-run" />
+        </span>
       </td>
       <td className="cell-group-start cell-lease">
         <GroupHeading>Authority</GroupHeading>

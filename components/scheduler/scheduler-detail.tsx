@@ -16,6 +16,7 @@ import { viewStatus } from '@/lib/client/status-view';
 import { AuditTable } from '../audit/audit-table';
 import { DemoPanel } from '../demo/demo-panel';
 import { DocumentHealth } from '../document-health';
+import { LastRunBadge } from '../last-run-badge';
 import { HealthBadge } from '../health-badge';
 import { DurabilityLine } from '../durability-line';
 import { ObservationBanner } from '../observation-banner';
@@ -76,6 +77,7 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
       <header className={`detail-header ${view.withdrawn ? 'row-stale' : ''}`}>
         <h1 data-testid="scheduler-name">{name}</h1>
         <HealthBadge health={view.health} stale={view.withdrawn === 'browser_stale'} testId="detail-health" />
+        <LastRunBadge run={body.status.lastRun} stale={view.withdrawn === 'browser_stale'} testId="detail-last-run" />
         <MomentLink name={name} at={moment} />
       </header>
       <ReasonsList reasons={body.status.reasons} />

@@ -104,6 +104,15 @@ export const SchedulerStatusSchema = named(
         message: z.string(),
       }),
     ),
+    lastRun: z
+      .object({
+        state: z.enum(['succeeded', 'failed', 'interrupted', 'none', 'unknown']),
+        occurrence: z.string().nullable(),
+        exitCode: z.number().int().nullable().describe("Only for 'failed': the command's exit code (128 + N for a signal N)"),
+        endedAt: time.nullable(),
+        message: z.string(),
+      })
+      .describe("The last run's outcome, apart from health: never 'failed' without a stored failure; 'unknown' when not observed"),
   }),
 );
 

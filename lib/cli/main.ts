@@ -1,46 +1,135 @@
 /**
- * `leaseboard COMMAND [options…]`: the composition root. The runtime
- * (lib/scheduler) runs any job and knows none; the jobs (lib/jobs) know the
- * runtime only through its public entry; this is the one place above both
- * that puts a named job into a runtime and a process around it
- * (`npm run scheduler -- …` is `leaseboard scheduler …`). The dashboard's own
- * process, which hosts the housekeeping jobs, is the other root (lib/host).
+ * `leaseboard COMMAND [options…]`: the composition root and the package's one
+ * command (`bin/leaseboard.cjs`). The runtime (lib/scheduler) runs any job and
+ * knows none; the jobs (lib/jobs) know the runtime only through its public
+ * entry; this is the one place above both that puts a named job into a
+ * runtime and a process around it. The dashboard's own process, which hosts
+ * the housekeeping jobs, is the other root (lib/host).
  *
- * A command is a module with `run(argv)`, loaded only when named: adding one
- * is one line in COMMANDS, and no command pays for loading another's code.
+ * Two kinds of command, each loaded only when named (no command pays for
+ * loading another's code):
+ * - a module of lib/cli with `run(argv)` (`run`, `scheduler`);
+ * - a program of the repository (`demo`, `start`, `migrate`, `alerts`,
+ *   `intent`, `failover-drill`), run in this process with the arguments after
+ *   its name — the same program its `npm run …` name runs.
+ * Adding one is one line in COMMANDS, with its help text.
  *
- * Guarantees: no command, or an unknown one, prints the commands on stderr and
- * exits 2 (a command's own bad options: its message on stderr, exit 2). Lint
- * keeps everything else in lib from importing this folder. Tracing
- * (lib/telemetry) is set up first, before any command loads `pg`.
+ * Guarantees: `leaseboard COMMAND --help` prints the command's usage and exit
+ * codes on stdout and exits 0 (a module command answers it itself); no
+ * command, or an unknown one, prints the commands on stderr and exits 2; a
+ * command's own bad options: its message on stderr, exit 2. Lint keeps
+ * everything else in lib from importing this folder. Tracing (lib/telemetry)
+ * is set up first, before any command loads `pg`.
  */
 import '../telemetry/register';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-export interface Command {
-  /** One line for the usage text. */
-  readonly summary: string;
-  /** The command's module; its `run` gets the arguments after the command's name. */
-  readonly load: () => Promise<{ run(argv: string[]): Promise<void> }>;
-}
+/** The package's root: programs are found relative to it, wherever it is installed. */
+const ROOT = path.resolve(__dirname, '../..');
+
+export type Command =
+  | {
+      /** One line for the usage text. */
+      readonly summary: string;
+      /** The command's module; its `run` gets the arguments after the command's name, and answers `--help` itself. */
+      readonly load: () => Promise<{ run(argv: string[]): Promise<void> }>;
+    }
+  | {
+      readonly summary: string;
+      /** A program of the repository (relative to its root), run in this process. */
+      readonly program: string;
+      /** `leaseboard COMMAND --help`: usage and exit codes. */
+      readonly help: string;
+      /** Environment defaults the program's `npm run …` name sets. */
+      readonly env?: Readonly<Record<string, string>>;
+    };
 
 export const COMMANDS: Readonly<Record<string, Command>> = {
+  run: { summary: 'run any command once per cadence slot under a lease (the exec runner)', load: () => import('./run') },
   scheduler: { summary: 'run one job from lib/jobs under its lease, one JSON line per event', load: () => import('./scheduler') },
+  demo: {
+    summary: 'the whole product locally: database, dashboard, archive, schedulers (npm run demo)',
+    program: 'scripts/demo.ts',
+    help: `usage: leaseboard demo
+The whole product on one machine: an embedded database under .data/ (or DATABASE_URL),
+the dashboard on 127.0.0.1 (PORT, default 3000), the archive, and demo schedulers.
+Ctrl-C stops everything. Exit codes: 0 stopped; 1 a part failed to start.
+`,
+  },
+  start: {
+    summary: 'the dashboard server, production build (npm start)',
+    program: 'scripts/serve.ts',
+    env: { NODE_ENV: 'production' },
+    help: `usage: leaseboard start [-p PORT] [-H HOST]
+The dashboard's production server (needs \`next build\` first), on 127.0.0.1 unless HOST is set.
+Hosts the alert evaluator and the retention pruner when DATABASE_URL is set.
+Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the stop overran its deadline; 2 bad options or settings.
+`,
+  },
+  migrate: {
+    summary: 'apply the database migrations to DATABASE_URL (npm run db:migrate)',
+    program: 'db/migrate-cli.ts',
+    help: `usage: DATABASE_URL=… leaseboard migrate
+Applies every migration not yet applied (idempotent; run at every start by the demo and the server).
+Exit codes: 0 migrated; 1 a migration failed; 2 no DATABASE_URL.
+`,
+  },
+  alerts: {
+    summary: 'alert rules, promtool tests, Alertmanager config, rule modes (npm run alerts)',
+    program: 'scripts/alerts.ts',
+    help: `usage: leaseboard alerts rules [--out FILE]
+       leaseboard alerts rule-tests --out DIR [GOLDEN_FILE …]
+       leaseboard alerts alertmanager-config [--out FILE] [--webhook URL]
+       leaseboard alerts mode --rule R [--scheduler S] --mode on|shadow|off --by WHO --reason WHY
+Exit codes: 0 done (also: already in that mode); 2 usage, bad configuration, unknown rule or scheduler.
+`,
+  },
+  intent: {
+    summary: "an operator's audited choice: disable or enable a scheduler (npm run intent)",
+    program: 'scripts/intent.ts',
+    help: `usage: leaseboard intent --lease NAME (--disable | --enable) --by WHO --reason WHY
+A disabled scheduler drains its occurrence in flight and releases its lease. Audited.
+Database: DATABASE_URL, else the running demo's. Exit codes: 0 recorded; 2 bad input (nothing written).
+`,
+  },
+  'failover-drill': {
+    summary: 'the authority through real database failovers (npm run failover-drill)',
+    program: 'scripts/failover-drill.ts',
+    help: `usage: leaseboard failover-drill --async|--sync [--strict] [--rounds N]
+Builds a primary and a streaming standby from this machine's PostgreSQL binaries and fails over N times.
+Exit codes: 0 no repeated epoch, no accepted stale write; 1 either happened (or the drill failed); 2 bad arguments.
+`,
+  },
 };
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
-  return `usage: leaseboard COMMAND [options]\ncommands:\n${lines.join('\n')}\n`;
+  return `usage: leaseboard COMMAND [options]   (leaseboard COMMAND --help)\ncommands:\n${lines.join('\n')}\n`;
 }
 
 export async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
+  if (name === '--help' || name === '-h') {
+    process.stdout.write(usage());
+    process.exit(0);
+  }
   const command = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;
   if (command === null) {
     process.stderr.write(`${name === undefined ? '' : `leaseboard: no command ${JSON.stringify(name)}\n`}${usage()}`);
     process.exit(2);
   }
-  await (await command.load()).run(rest);
+  if ('load' in command) return (await command.load()).run(rest);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(command.help);
+    process.exit(0);
+  }
+  // The program reads its arguments from process.argv, as under `npm run …`.
+  const program = path.join(ROOT, command.program);
+  process.argv = [process.argv[0]!, program, ...rest];
+  for (const [key, value] of Object.entries(command.env ?? {})) process.env[key] ??= value;
+  await import(pathToFileURL(program).href);
 }
 
 if (require.main === module) void main(process.argv.slice(2));

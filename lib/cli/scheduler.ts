@@ -75,8 +75,26 @@ function parse(argv: string[]) {
   }
 }
 
+export const HELP = `usage: leaseboard scheduler [--job NAME] [--lease NAME] [--label A] [options]   (npm run scheduler -- …)
+
+Runs one job registered in lib/jobs (default retention-planner) under the lease --lease
+(default: the job's name), one JSON line per runtime event on stdout.
+
+options (times in whole milliseconds):
+  --job NAME  --lease NAME  --label TEXT  --batch-size N  --archive-url URL
+  --ttl MS  --renew-every MS  --renew-deadline MS  --safety-margin MS
+  --report-every MS  --every MS  --batch-work MS  --stall-after MS  --overdue-after MS
+signals: SIGUSR1 toggles freeze progress, SIGUSR2 toggles drop reports, SIGTERM/SIGINT stop.
+database: DATABASE_URL, else the running demo's.
+exit codes: 0 stopped (the lease released); 2 bad options or no database.
+`;
+
 /** Runs until stopped by a signal (or the parent's going away); exits the process itself. */
 export async function run(argv: string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
   const { job, config } = parse(argv);
   const url = process.env.DATABASE_URL ?? runningDatabaseUrl();
   if (!url) fail('no database: set DATABASE_URL, or start `npm run demo` first');

@@ -12,10 +12,15 @@
  * - `external` — calls outside this database. Each call carries the lease,
  *   the epoch and an idempotency key; only targets that check the epoch
  *   themselves may be declared (the runtime refuses any other).
+ * - `delegated` — the work is done by something the step starts (the exec
+ *   runner's child process, lib/jobs/exec). It gets the lease, the epoch and
+ *   the occurrence as values and writes through the database's fence itself
+ *   (its tables carry lease and epoch; the triggers refuse a stale one); the
+ *   runtime tells it when the tenure ends, and it must stop its work then.
  *
- * Guarantee: a `fenced` or `external` step starts only with a current Fence
+ * Guarantee: a `fenced`, `external` or `delegated` step starts only with a current Fence
  * (the holder's trusted grant); without one it does not run.
  */
-export type ActionClass = 'read_only' | 'pure' | 'fenced' | 'external';
+export type ActionClass = 'read_only' | 'pure' | 'fenced' | 'external' | 'delegated';
 
 export type { ReadOnlyPool } from '../../db/pool';

@@ -15,6 +15,7 @@ export type RuntimeEvent =
   | { event: 'occurrence_started'; occurrence: string; epoch: number; resumed: boolean; step: string; cursor: number }
   | { event: 'step_started'; occurrence: string; epoch: number; step: string }
   | { event: 'occurrence_completed'; occurrence: string; epoch: number }
+  | { event: 'occurrence_failed'; occurrence: string; epoch: number; exitCode: number }
   | { event: 'write_rejected'; epoch: number; reason: string; currentEpoch: number | null; resource: string }
   | { event: 'call_accepted'; epoch: number; target: string; step: string }
   | { event: 'fault_armed'; fault: 'pause_before'; action: SideEffect }

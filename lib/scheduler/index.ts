@@ -13,9 +13,12 @@
  * ./tenure-state.ts (what the loops share, and how writes are counted),
  * ../lease/fence.ts (the database-enforced fence, and how to fence a table).
  */
-export { defineJob, externalStep, fencedStep, JobDefinitionError } from './job';
+export { defineJob, delegatedStep, externalStep, fencedStep, JobDefinitionError } from './job';
 export type {
   Batch,
+  DelegatedInput,
+  DelegatedOutcome,
+  DelegatedStep,
   ExternalOutcome,
   ExternalRequest,
   ExternalStep,
@@ -29,11 +32,15 @@ export type {
   TenureView,
 } from './job';
 export { SchedulerRuntime } from './runtime';
+export type { TenureEndReason } from './tenure';
 export type { RuntimeDeps, RuntimeSnapshot } from './runtime';
 export { schedulerConfig, DEFAULT_SCHEDULER } from './config';
 export type { SchedulerConfig, SchedulerConfigInput } from './config';
 export type { RuntimeEvent, SideEffect, WriteStats } from './events';
 export { SchedulerProcess } from './process';
 export type { FencedStatement, FencedTable, FencedWrites, RowOf } from '../lease';
+/** The fence's SQLSTATEs: `LB001` a stale, expired or released epoch refused; `LB002` a DELETE without a fence (../lease/fence.ts). */
+export { FENCE_MISSING, FENCE_REFUSED } from '../lease';
+export type { Rejection, RejectionReason } from '../lease';
 export { createPool, createReadOnlyPool } from '../../db/pool';
 export type { ReadOnlyPool } from '../../db/pool';

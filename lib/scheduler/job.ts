@@ -28,10 +28,19 @@
  *   tenure that wrote it, for side effects that must follow only what the
  *   database accepted (the alert evaluator's delivery). It runs in the work
  *   loop and must return at once; a throw is reported as an `error` event.
- * Not guaranteed: a target that says it checks epochs but does not.
+ * - Delegated steps (the exec runner's command, lib/jobs/exec): `run` starts
+ *   only with a current Fence and gets the epoch as a value; the program it
+ *   starts writes through the database's fence itself. The input's `signal`
+ *   aborts when the tenure ends (`ended()` says why) and the step must stop
+ *   its program then. `failed` ends the occurrence as failed with the exit
+ *   code (fenced, like a completion); `stopped` leaves it running (resumable
+ *   while its slot is due, else abandoned).
+ * Not guaranteed: a target that says it checks epochs but does not; that a
+ * delegated program stops when told (its writes are still refused).
  */
 import { type FencedStatement, type FencedWrites, leaseNameSchema } from '../lease';
 import type { ActionClass, ReadOnlyPool } from './actions';
+import type { TenureEndReason } from './tenure';
 
 export interface OccurrenceInfo {
   /** The lease the job runs under. */
@@ -113,7 +122,33 @@ export interface ExternalStep<R, P> extends StepBase<R, P> {
   call(request: ExternalRequest, plan: P, input: PlanInput): Promise<ExternalOutcome>;
 }
 
-export type Step = FencedStep<unknown, unknown> | ExternalStep<unknown, unknown>;
+/** What a delegated step is given: the occurrence, the epoch as a value, the tenure's end, and a way to move the reported cursor. */
+export interface DelegatedInput extends OccurrenceInfo {
+  readonly epoch: number;
+  /** Where the occurrence stands (0, or the stored cursor of a resumed one). */
+  readonly cursor: number;
+  /** Aborts when the tenure ends; the step must stop its work then. */
+  readonly signal: AbortSignal;
+  /** Why the tenure ended, once `signal` aborted (else null). */
+  ended(): TenureEndReason | null;
+  /** The work stands at `cursor` (reports carry it; a smaller one than before is ignored). */
+  progress(cursor: number): void;
+}
+
+export type DelegatedOutcome =
+  | { kind: 'succeeded' }
+  /** The work ended with a non-zero exit code (128 + N for a signal N it did not get from us). */
+  | { kind: 'failed'; exitCode: number }
+  /** The work was stopped because the tenure ended: the occurrence is left running. */
+  | { kind: 'stopped' };
+
+export interface DelegatedStep {
+  readonly class: Extract<ActionClass, 'delegated'>;
+  readonly name: string;
+  run(input: DelegatedInput): Promise<DelegatedOutcome>;
+}
+
+export type Step = FencedStep<unknown, unknown> | ExternalStep<unknown, unknown> | DelegatedStep;
 
 export interface Job {
   /** Also the default lease name: lowercase letters, digits, dashes. */
@@ -142,6 +177,11 @@ export function externalStep<R, P>(step: Omit<ExternalStep<R, P>, 'class'>): Ext
   return Object.freeze({ ...step, class: 'external' as const });
 }
 
+/** A step whose work something else does, fenced by the database itself (see the module header). */
+export function delegatedStep(step: Omit<DelegatedStep, 'class'>): DelegatedStep {
+  return Object.freeze({ ...step, class: 'delegated' as const });
+}
+
 /** Checks a job where it is built, naming what is wrong; returns it frozen. */
 export function defineJob(job: Job): Job {
   const name = leaseNameSchema.safeParse(job.name);
@@ -156,7 +196,8 @@ export function defineJob(job: Job): Job {
     if (step.class === 'external' && (step.target as { checksEpoch?: unknown }).checksEpoch !== true) {
       throw new JobDefinitionError(job.name, `step ${step.name}: refused — external target ${step.target.name} must check epochs (checksEpoch: true)`);
     }
-    if (step.class !== 'fenced' && step.class !== 'external') throw new JobDefinitionError(job.name, `step ${String((step as Step).name)}: unknown class`);
+    if (step.class !== 'fenced' && step.class !== 'external' && step.class !== 'delegated')
+      throw new JobDefinitionError(job.name, `step ${String((step as Step).name)}: unknown class`);
   }
   return Object.freeze({ ...job, steps: Object.freeze([...job.steps]) });
 }

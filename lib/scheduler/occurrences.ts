@@ -59,3 +59,8 @@ export function nextOccurrenceStep(w: FencedWrites, key: string, step: number): 
 export function completeOccurrence(w: FencedWrites, key: string): FencedStatement<{ key: string }> {
   return w.update(occurrences, { state: 'completed', completedAt: w.now }, running(key), { returning: { key: occurrences.key } });
 }
+
+/** Marks `key` failed with the exit code of the command that ran it (only a running occurrence). */
+export function failOccurrence(w: FencedWrites, key: string, exitCode: number): FencedStatement<{ key: string }> {
+  return w.update(occurrences, { state: 'failed', exitCode, completedAt: w.now }, running(key), { returning: { key: occurrences.key } });
+}

@@ -38,6 +38,9 @@ export interface TenureOptions {
   readonly proven?: boolean;
 }
 
+/** Why a tenure ended: a renewal was refused, the holder suspected itself, the runtime stopped, or it drained for an operator's disable. */
+export type TenureEndReason = 'renewal_refused' | 'self_suspected' | 'stopped' | 'drained';
+
 export class Tenure {
   readonly grant: Grant;
   private readonly config: LeaseConfig;
@@ -47,7 +50,7 @@ export class Tenure {
   private readonly controller = new AbortController();
   private validUntil: number;
   private suspect = false;
-  private endedBy: 'renewal_refused' | 'self_suspected' | 'stopped' | 'drained' | null = null;
+  private endedBy: TenureEndReason | null = null;
   private issued: Fence | null = null;
 
   constructor(options: TenureOptions) {
@@ -72,7 +75,7 @@ export class Tenure {
     return this.grant.epoch;
   }
 
-  get reasonEnded() {
+  get reasonEnded(): TenureEndReason | null {
     return this.endedBy;
   }
 
@@ -145,7 +148,8 @@ export class Tenure {
 
   /** Ends the tenure without a loss: shutdown, or draining for an operator who disabled the lease. */
   end(reason: 'stopped' | 'drained'): void {
-    if (this.signal.aborted) return;
+    // A stop asked for while a loss is being announced (a `lost` listener stopping the runtime) keeps the loss as the reason.
+    if (this.signal.aborted || this.endedBy !== null) return;
     this.endedBy = reason;
     this.controller.abort();
   }

@@ -49,6 +49,26 @@ function harness(renewals: RenewResult[]) {
 const renewed: RenewResult = { kind: 'renewed', renewedAt: new Date(0), expiresAt: new Date(0) };
 
 describe('tenure', () => {
+  it('given a stop asked for by a listener of its loss, still ends as lost, for the reason it was lost', () => {
+    const h = harness([]);
+    let tenure: Tenure | null = null;
+    const parent = new AbortController();
+    tenure = new Tenure({
+      grant: { name: 'retention-planner', holder: 'inst_00000000', epoch: 7 },
+      config: leaseConfig({ name: 'retention-planner' }),
+      renewer: { renew: async () => ({ kind: 'lost' as const }), wait: async () => {} },
+      clock: h.clock,
+      // The CLI's --once: on `lost`, stop the runtime at once (its stop signal is this tenure's parent).
+      emit: (event) => event.event === 'lost' && parent.abort(),
+      grantRequestedAt: 0,
+      parent: parent.signal,
+    });
+    h.setNow(13_000);
+    expect(tenure.fence()).toBeNull();
+    expect(tenure.signal.aborted).toBe(true);
+    expect(tenure.reasonEnded).toBe('self_suspected');
+  });
+
   it('trusts a fresh grant until renewStart + ttl − safetyMargin, and not a moment longer', () => {
     const h = harness([]);
     const tenure = h.make(true);

@@ -15,6 +15,9 @@
  * - When an operator has disabled the scheduler, no new occurrence starts;
  *   the one in flight finishes, then the tenure ends and the lease is released.
  * - Every fenced side effect is counted once, by the rule in ./tenure-state.ts.
+ * - A delegated step (./job.ts) starts only with a current fence; its
+ *   progress moves the reported cursor; a failure is written (fenced) as the
+ *   occurrence's end with the exit code, and the loop waits for the next slot.
  * Not guaranteed: a write or call already begun before a pause is still sent
  * after it; the database (or the external target) refuses it, and it is
  * counted in `writes.rejected` and logged in stale_write_rejections.
@@ -26,8 +29,8 @@ import type { ReadOnlyPool } from './actions';
 import type { Clock } from './clock';
 import type { SchedulerConfig } from './config';
 import { type EventSink, safeMessage, type SideEffect } from './events';
-import type { ExternalStep, FencedStep, Job, OccurrenceInfo, PlanInput, TenureView } from './job';
-import { advanceOccurrence, claimOccurrence, completeOccurrence, nextOccurrenceStep } from './occurrences';
+import type { DelegatedStep, ExternalStep, FencedStep, Job, OccurrenceInfo, PlanInput, TenureView } from './job';
+import { advanceOccurrence, claimOccurrence, completeOccurrence, failOccurrence, nextOccurrenceStep } from './occurrences';
 import type { Tenure } from './tenure';
 import type { TenureState } from './tenure-state';
 
@@ -69,6 +72,11 @@ interface PlannedBatch<S> {
 const RETRY_MS = 250;
 /** While idle, look again this often (intent changes, the next slot). */
 const IDLE_CHECK_MS = 1_000;
+/**
+ * Wake this long after the next slot's start (by the database clock, as read): a timer that fires
+ * a little early only looks once more. Most of the exec runner's slot-to-command latency (bench:exec).
+ */
+const SLOT_WAKE_MS = 10;
 
 async function currentSlot(db: pg.Pool, everyMs: number): Promise<{ slotAt: Date; nextInMs: number }> {
   const { rows } = await db.query<{ slot_ms: string; now_ms: string }>({
@@ -120,7 +128,7 @@ async function runOnce(work: TenureWork): Promise<void> {
   }
   const { slotAt, nextInMs } = await currentSlot(db, deps.everyMs);
   const key = occurrenceKey(config.lease.name, slotAt);
-  const idle = () => clock.sleep(Math.min(nextInMs + 50, IDLE_CHECK_MS), signal);
+  const idle = () => clock.sleep(Math.min(nextInMs + SLOT_WAKE_MS, IDLE_CHECK_MS), signal);
   if (state.isCompleted(key)) return idle();
   const claim = await claimOccurrence(db, fence, key, slotAt);
   switch (claim.kind) {
@@ -158,7 +166,9 @@ async function runOccurrence(work: TenureWork, occurrence: OccurrenceInfo, start
     if (index < job.steps.length) {
       if (index !== startStep) emit({ event: 'step_started', occurrence: occurrence.key, epoch: tenure.epoch, step: job.steps[index]!.name });
       state.moved(cursor);
-      if ((await runStep(work, occurrence, index, cursor)) !== 'done') return;
+      const step = job.steps[index]!;
+      const ran = step.class === 'delegated' ? await runDelegated(work, occurrence, step, cursor) : await runStep(work, occurrence, index, cursor);
+      if (ran !== 'done') return; // stopped, or failed: the occurrence has ended (or is left running)
     }
     const fence = tenure.fence();
     if (!fence) return;
@@ -174,10 +184,51 @@ async function runOccurrence(work: TenureWork, occurrence: OccurrenceInfo, start
   }
 }
 
+/**
+ * A delegated step: its program runs with the epoch as a value and writes through the fence itself.
+ * A failure ends the occurrence as failed with its exit code, in one fenced statement.
+ */
+async function runDelegated(work: TenureWork, occurrence: OccurrenceInfo, step: DelegatedStep, cursor: number): Promise<'done' | 'failed' | 'stopped'> {
+  const { tenure, state, deps } = work;
+  await deps.waitUnfrozen(tenure.signal);
+  if (!tenure.fence()) return 'stopped';
+  let at = cursor;
+  const outcome = await step.run({
+    ...occurrence,
+    epoch: tenure.epoch,
+    cursor,
+    signal: tenure.signal,
+    ended: () => tenure.reasonEnded,
+    progress: (next) => {
+      if (Number.isSafeInteger(next) && next > at) state.moved((at = next));
+    },
+  });
+  switch (outcome.kind) {
+    case 'succeeded':
+      return 'done';
+    case 'stopped':
+      return 'stopped';
+    case 'failed': {
+      const fence = tenure.fence();
+      if (!fence) return 'stopped';
+      const ended = await writeFenced(deps.db, fence, (w) => [failOccurrence(w, occurrence.key, outcome.exitCode)]);
+      if (written(work, ended) && ended.results[0].count > 0) {
+        deps.emit({ event: 'occurrence_failed', occurrence: occurrence.key, epoch: tenure.epoch, exitCode: outcome.exitCode });
+        state.completed(occurrence.key);
+      }
+      return 'failed';
+    }
+    default: {
+      const unreachable: never = outcome;
+      throw new Error(`unexpected delegated outcome ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
 /** One step, batch by batch: read (read-only) → plan (pure) → write (fenced) or call (external). */
 async function runStep(work: TenureWork, occurrence: OccurrenceInfo, index: number, start: number): Promise<'done' | 'stopped'> {
   const { tenure, state, deps } = work;
-  const step = deps.job.steps[index]!;
+  const step = deps.job.steps[index] as FencedStep<unknown, unknown> | ExternalStep<unknown, unknown>;
   const signal = tenure.signal;
   let cursor = start;
   while (!signal.aborted) {

@@ -13,6 +13,7 @@
  */
 import { judgeAuthority } from './authority';
 import { formatAgo, formatClock } from './format';
+import { judgeLastRun } from './last-run';
 import { deriveHealth } from './health';
 import { checkThresholds, DEFAULT_THRESHOLDS, type Thresholds } from './thresholds';
 import { nowToMs, StatusInputError, toIso, toMs } from './time';
@@ -48,6 +49,7 @@ export function project(facts: SchedulerFacts, now: string, thresholds: Threshol
     observation: { gap: judged.gap },
     intent: facts.intent === null ? null : { ...facts.intent },
     reasons,
+    lastRun: judgeLastRun(facts),
   };
 }
 

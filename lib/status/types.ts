@@ -81,6 +81,24 @@ export interface DueFacts {
   dueAt: IsoTime;
 }
 
+/** One occurrence row as the last-run rule reads it. */
+export interface OccurrenceFacts {
+  occurrence: string;
+  state: 'running' | 'completed' | 'failed';
+  /** The epoch that last wrote the row (claimed, moved or ended it). */
+  epoch: number;
+  /** Only for `failed`: the command's exit code. */
+  exitCode: number | null;
+  /** When it ended (completed or failed); null while running. */
+  endedAt: IsoTime | null;
+}
+
+/** The lease's newest occurrence, and its newest one that ended (the same row when the newest ended). */
+export interface LastRunFacts {
+  newest: OccurrenceFacts | null;
+  ended: OccurrenceFacts | null;
+}
+
 /**
  * Everything the status service read for one scheduler. `name` is part of the
  * facts (not an argument) because the reader always knows which scheduler it
@@ -94,6 +112,8 @@ export interface SchedulerFacts {
   intent: IntentFacts | null;
   progress: ProgressFacts | null;
   due: DueFacts | null;
+  /** Absent when the reader did not read occurrences (the as-of rebuild): the last run is then unknown. */
+  lastRun?: LastRunFacts;
 }
 
 // ---------------------------------------------------------------- output
@@ -177,6 +197,24 @@ export interface Reason {
   message: string;
 }
 
+/**
+ * The last run's outcome, a fact apart from liveness and progress (it never changes `health`):
+ * - `succeeded` / `failed`: the newest occurrence that ended, completed or failed (with the exit code);
+ * - `interrupted`: the newest occurrence never ended and its epoch no longer holds the lease
+ *   (its holder lost the lease, or released it, while it ran: the exec runner stopped its command);
+ * - `none`: no occurrence has ended yet;
+ * - `unknown`: not observed (store unreadable, or not read) — never shown as failed.
+ */
+export type LastRunState = 'succeeded' | 'failed' | 'interrupted' | 'none' | 'unknown';
+
+export interface LastRunStatus {
+  state: LastRunState;
+  occurrence: string | null;
+  exitCode: number | null;
+  endedAt: IsoTime | null;
+  message: string;
+}
+
 export interface SchedulerStatus {
   name: string;
   health: Health;
@@ -185,4 +223,5 @@ export interface SchedulerStatus {
   observation: { gap: ObservationGap | null };
   intent: IntentFacts | null;
   reasons: Reason[];
+  lastRun: LastRunStatus;
 }

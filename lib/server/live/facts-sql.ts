@@ -14,6 +14,12 @@
  * strings with string operations — 3–4× cheaper at 10,000 schedulers than
  * epoch numbers through Date objects (measured by bench:status).
  *
+ * `lr_*`: the last run's facts (lib/status/last-run.ts judges them): the
+ * lease's newest occurrence, and its newest that ended (completed or failed,
+ * with the exit code). The change stamp follows what they read: the state
+ * (written with the exit code) and the epoch (a resume by a new holder;
+ * migration occurrence_exit_code).
+ *
  * `last_rejection_at`: the newest stale-write rejection logged for the lease
  * (not part of the projection: the StaleWritesRejected alert and its metric
  * read it).
@@ -82,6 +88,14 @@ export const FACT_COLUMNS = [
   'due_key',
   'due_at',
   'last_rejection_at',
+  'lr_newest_key',
+  'lr_newest_state',
+  'lr_newest_epoch',
+  'lr_ended_key',
+  'lr_ended_state',
+  'lr_ended_epoch',
+  'lr_ended_exit_code',
+  'lr_ended_at',
   // Below: only the header row (name NULL) fills `snapshot` and `reset`; data rows fill `present`.
   'present',
   'snapshot',
@@ -159,16 +173,17 @@ SELECT n.name, NULL,
   d.key, ${utcOf('d.slot')},
   -- The newest stale-write rejection of the lease (index stale_write_rejections_lease_at): a store fact for alerts.
   ${utcOf('(SELECT max(r.at) FROM stale_write_rejections r WHERE r.lease = n.name)')},
+  lo.key, lo.state, lo.epoch::float8, en.key, en.state, en.epoch::float8, en.exit_code, ${utcOf('en.completed_at')},
   (s.name IS NOT NULL OR l.name IS NOT NULL OR i.lease IS NOT NULL), NULL, NULL
 FROM names n
 LEFT JOIN leases l ON l.name = n.name
 LEFT JOIN scheduler_intents i ON i.lease = n.name
 LEFT JOIN progress_summaries p ON p.lease = n.name
 LEFT JOIN schedulers s ON s.name = n.name
--- The latest occurrence row of the lease (index occurrences_lease_scheduled).
+-- The latest occurrence row of the lease (index occurrences_lease_scheduled): the due slot's and the last run's.
 LEFT JOIN LATERAL (
-  SELECT o.key, o.scheduled_at, o.state = 'running' AS running FROM occurrences o
-  WHERE o.lease = n.name AND s.every_ms > 0 AND p.in_flight IS NULL
+  SELECT o.key, o.scheduled_at, o.state = 'running' AS running, o.state, o.epoch, o.exit_code, o.completed_at FROM occurrences o
+  WHERE o.lease = n.name
   ORDER BY o.scheduled_at DESC LIMIT 1
 ) lo ON true
 LEFT JOIN LATERAL (
@@ -176,5 +191,13 @@ LEFT JOIN LATERAL (
   FROM (SELECT ${dueSlotOf('lo', 's')} AS slot) x
   -- Only where it can matter: a registered cadence and nothing in flight.
   WHERE s.every_ms > 0 AND p.in_flight IS NULL
-) d ON true`;
+) d ON true
+-- The last run (lib/status/last-run.ts): the newest occurrence that ended — the latest row itself,
+-- or, only while that one runs, a second probe of the same index.
+LEFT JOIN LATERAL (
+  SELECT lo.key, lo.state, lo.epoch, lo.exit_code, lo.completed_at WHERE NOT lo.running
+  UNION ALL
+  (SELECT o.key, o.state, o.epoch, o.exit_code, o.completed_at FROM occurrences o
+   WHERE lo.running AND o.lease = n.name AND o.state <> 'running' ORDER BY o.scheduled_at DESC LIMIT 1)
+) en ON true`;
 }

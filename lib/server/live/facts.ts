@@ -11,7 +11,7 @@
  * Non-guarantees: no timeout of its own — callers wrap it (../store/deadline.ts).
  */
 import { checkThresholds, DEFAULT_THRESHOLDS, type Thresholds } from '../../status';
-import type { ReportGapReason, SchedulerFacts } from '../../status/types';
+import type { OccurrenceFacts, ReportGapReason, SchedulerFacts } from '../../status/types';
 import { isoFromUtc, RAW_TYPES } from './pgtext';
 import { COLUMN, factsSql } from './facts-sql';
 
@@ -133,9 +133,20 @@ export function mapFactsRow(r: readonly Cell[]): SchedulerRead {
           stallAfterMs: num(COLUMN.s_stall_after_ms)!,
           overdueAfterMs: num(COLUMN.s_overdue_after_ms)!,
         };
+  const occurrence = (prefix: 'lr_newest' | 'lr_ended') =>
+    text(COLUMN[`${prefix}_key`]) === null
+      ? null
+      : {
+          occurrence: text(COLUMN[`${prefix}_key`])!,
+          state: text(COLUMN[`${prefix}_state`]) as OccurrenceFacts['state'],
+          epoch: num(COLUMN[`${prefix}_epoch`])!,
+          exitCode: prefix === 'lr_ended' ? num(COLUMN.lr_ended_exit_code) : null,
+          endedAt: prefix === 'lr_ended' && text(COLUMN.lr_ended_at) !== null ? time(COLUMN.lr_ended_at) : null,
+        };
+  const lastRun = { newest: occurrence('lr_newest'), ended: occurrence('lr_ended') };
   const due = text(COLUMN.due_key) === null ? null : { occurrence: text(COLUMN.due_key)!, dueAt: time(COLUMN.due_at) };
   return {
-    facts: { name, store: { ok: true }, lease, intent, progress, due },
+    facts: { name, store: { ok: true }, lease, intent, progress, due, lastRun },
     thresholds: thresholdsFor(registration),
     registration,
     lastRejectionAt: text(COLUMN.last_rejection_at) === null ? null : time(COLUMN.last_rejection_at),

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
 import { createPool } from '../../../db/pool';
 import { changeIntent, fenceFor, type Grant, LeaseAuthority, leaseTerms, newInstanceToken, occurrenceKey, writeFenced } from '../../lease';
-import { claimOccurrence, completeOccurrence } from '../../scheduler/occurrences';
+import { claimOccurrence, completeOccurrence, failOccurrence } from '../../scheduler/occurrences';
 import { appendReport } from '../../scheduler/report-store';
 import { register, serviceOn, sleep } from '../testing/seed';
 import { readAllFacts } from './facts';
@@ -136,6 +136,14 @@ describe('incremental status read (real PostgreSQL)', () => {
         if (!rows[0]) return 'nothing running';
         return (await writeFenced(pool, fenceFor(h.grant), (w) => [completeOccurrence(w, rows[0]!.key)])).kind;
       },
+      fail: async (name) => {
+        // A delegated step's command failed: the last run's outcome changes (lib/status/last-run.ts).
+        const h = held.get(name);
+        if (!h) return 'nothing held';
+        const { rows } = await pool.query<{ key: string }>(`SELECT key FROM occurrences WHERE lease = $1 AND state = 'running' LIMIT 1`, [name]);
+        if (!rows[0]) return 'nothing running';
+        return (await writeFenced(pool, fenceFor(h.grant), (w) => [failOccurrence(w, rows[0]!.key, r.int(1, 255))])).kind;
+      },
       reject: async (name) => {
         // A stale write refused by the database and logged: new alert evidence for the lease.
         const h = held.get(name);
@@ -195,6 +203,7 @@ describe('incremental status read (real PostgreSQL)', () => {
       ['intent', 2],
       ['claim', 2],
       ['complete', 1],
+      ['fail', 1],
       ['reject', 2],
       ['retention', 2],
       ['uncommitted', 1],
