@@ -3,11 +3,12 @@
 // shown once); every refusal answers with its status and stores nothing; two
 // clients racing with different epochs — only the current one lands.
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { beforeAll, describe, expect, it, inject, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../db/testing/pools';
 
 vi.mock('server-only', () => ({}));
 const OPERATOR_TOKEN = 'e2e-operator-token-0123456789abcdef';
-process.env.DATABASE_URL = inject('databaseUrl');
+process.env.DATABASE_URL = databaseUrl();
 process.env.LEASEBOARD_OPERATOR_TOKEN = OPERATOR_TOKEN;
 
 import * as auditRoute from '../../app/api/v1/audit/route';
@@ -15,7 +16,6 @@ import * as tokenRoute from '../../app/api/v1/schedulers/[name]/report-tokens/ro
 import * as revokeRoute from '../../app/api/v1/schedulers/[name]/report-tokens/[id]/route';
 import * as reportsRoute from '../../app/api/v1/schedulers/[name]/reports/route';
 import * as sessionRoute from '../../app/api/v1/session/route';
-import { forceExpire, uniqueLease, usePool } from '../../db/testing/pools';
 import { register } from '../server/testing/seed';
 import { reportRoute } from './report-route';
 import { REPORT_TOKENS_PER_SCHEDULER } from './tokens';
