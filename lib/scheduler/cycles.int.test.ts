@@ -111,11 +111,14 @@ describe('bounded resources over start/fail/retry/cancel cycles', () => {
     const cycle = async (index: number) => {
       const kind = (['acquire', 'fail', 'retry', 'cancel'] as const)[index % 4];
       const child = new SchedulerProcess({ lease, label: `C${index}`, databaseUrl: kind === 'fail' ? downUrl : databaseUrl(), flags: FAST_FLAGS });
-      await child.waitFor((line) => line.event === 'started');
+      // Each wait is a hang guard, not a speed check: five children start at once, beside the other
+      // tiers' lanes, and a start took over 15 s on a machine loaded to 20.
+      const within = 60_000;
+      await child.waitFor((line) => line.event === 'started', within);
       tokens.push(child.token!);
-      if (kind === 'acquire') await child.waitFor((line) => line.event === 'acquired' || line.event === 'held');
-      if (kind === 'fail') await child.waitFor((line) => line.event === 'error' || line.event === 'acquire_unknown');
-      if (kind === 'retry') await child.waitFor((line) => line.event === 'held' || line.event === 'acquired');
+      if (kind === 'acquire') await child.waitFor((line) => line.event === 'acquired' || line.event === 'held', within);
+      if (kind === 'fail') await child.waitFor((line) => line.event === 'error' || line.event === 'acquire_unknown', within);
+      if (kind === 'retry') await child.waitFor((line) => line.event === 'held' || line.event === 'acquired', within);
       codes.push(await child.stop());
       expect(child.running).toBe(false);
     };
