@@ -6,7 +6,9 @@
  *
  * Guarantees: one statement, timed by the database clock; the newest
  * registration wins whole (every field and `registered_at`), so the row is
- * what the last instance to start was configured with. Not guaranteed: that
+ * what the last instance to start was configured with — all but
+ * `first_registered_at`, which the first registration sets and no later one
+ * changes (history starts there). Not guaranteed: that
  * it describes the instance holding the lease now — which is why progress is
  * judged by each report's own cadence (lib/status/report-break.ts), never by
  * this row's.
@@ -23,8 +25,9 @@ export interface Registration {
 }
 
 const REGISTER_SQL = `
-INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at)
-VALUES ($1, $2, $3, $4, $5, clock_timestamp())
+WITH c AS (SELECT clock_timestamp() AS now)
+INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at, first_registered_at)
+SELECT $1::text, $2::int, $3::int, $4::int, $5::int, c.now, c.now FROM c
 ON CONFLICT (name) DO UPDATE SET every_ms = excluded.every_ms, report_every_ms = excluded.report_every_ms,
   stall_after_ms = excluded.stall_after_ms, overdue_after_ms = excluded.overdue_after_ms, registered_at = excluded.registered_at`;
 

@@ -13,3 +13,15 @@ export { formatAgo, formatClock, formatDuration, formatIn, formatPercent } from 
 export { StatusInputError } from './time';
 export { EPOCH_SPAN, epochAfter, formatEpoch, generationOf, tenureOf, type EpochAfter } from './epoch';
 export type * from './types';
+export {
+  STRIP_CELLS,
+  STRIP_WINDOWS,
+  buildStrip,
+  isStripWindow,
+  stripFrame,
+  type CellChanges,
+  type Strip,
+  type StripFrame,
+  type StripSegment,
+  type StripWindow,
+} from './strip';

@@ -26,6 +26,8 @@ import {
 } from '../../alerts';
 import type { DeliveryCounters } from '../../alerts/store/delivery';
 import type { StoredAlert } from '../../alerts/store/state';
+import type { Health } from '../../status';
+import { healthChanges, type HealthChange } from './health-rollup';
 
 /** What the read step gathered (see ./read.ts). */
 export interface RoundData {
@@ -34,6 +36,8 @@ export interface RoundData {
   schedulers: SchedulerEvidence[];
   modes: ModeTable;
   stored: StoredAlert[];
+  /** The health rollup's newest row per scheduler (absent: none yet). */
+  recordedHealth: ReadonlyMap<string, Health>;
   /** Sends Alertmanager accepted since they were last stored: key → the send's `sent.at`. */
   acks: ReadonlyMap<string, string>;
   /** Per Alertmanager, as this process's delivery sees it, with ages measured now. */
@@ -69,6 +73,8 @@ export interface RoundPlan {
   /** Every acknowledgement this plan stores (forgotten once committed). */
   acked: [key: string, sentAt: string][];
   transitions: AlertTransition[];
+  /** Schedulers whose health the rollup must record as changed at this round. */
+  healthChanges: HealthChange[];
   delivery: DeliveryRow[];
   outgoing: OutgoingAlert[];
   /** Everything Alertmanager may hold of ours, for a new tenure's first delivery (computed on demand). */
@@ -132,6 +138,7 @@ export function planRound(data: RoundData, config: AlertConfig): RoundPlan {
     delivered,
     acked: [...data.acks],
     transitions: round.transitions,
+    healthChanges: healthChanges(data.schedulers, data.recordedHealth),
     delivery: data.delivery,
     outgoing: round.outgoing,
     reopen: () => reopenSends(round.records, clock, config.externalUrl),

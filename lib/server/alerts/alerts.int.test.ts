@@ -17,7 +17,7 @@ import { answersOf } from '../testing/answers';
 const AM = 'http://alertmanager.test:9093';
 
 function plan(over: Partial<RoundPlan>): RoundPlan {
-  return { now: '', upserts: [], deletes: [], delivered: [], acked: [], transitions: [], delivery: [], outgoing: [], reopen: () => [], ...over };
+  return { now: '', upserts: [], deletes: [], delivered: [], acked: [], transitions: [], healthChanges: [], delivery: [], outgoing: [], reopen: () => [], ...over };
 }
 
 const row = (scheduler: string, over: Partial<RoundPlan['upserts'][number]>): RoundPlan['upserts'][number] => ({

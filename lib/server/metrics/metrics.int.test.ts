@@ -64,7 +64,7 @@ describe('Prometheus metrics (real PostgreSQL)', () => {
       droppedAlerts: 1,
     };
     const stored = await writeFenced(pool, fenceFor(evaluator), (w) =>
-      roundStatements(w, { now: '', upserts: [], deletes: [], delivered: [], acked: [], transitions: [], delivery: [target], outgoing: [], reopen: () => [] }),
+      roundStatements(w, { now: '', upserts: [], deletes: [], delivered: [], acked: [], transitions: [], healthChanges: [], delivery: [target], outgoing: [], reopen: () => [] }),
     );
     expect(stored.kind).toBe('written');
   });

@@ -1,0 +1,31 @@
+-- The health rollup behind the overview's strips (lib/server/strips, written by the alert evaluator,
+-- lib/jobs/alert-evaluator/write.ts) and the instant each scheduler first registered.
+--
+-- Tables:
+--   health_changes           one row per (scheduler, instant) the evaluator saw its health change; fenced
+--                            (the evaluator's lease and epoch); pruned past the reports' retention, keeping
+--                            each existing scheduler's newest row at the cutoff.
+--   health_observed_minutes  one row per minute in which the evaluator ran a round; fenced; pruned likewise.
+--   schedulers.first_registered_at  kept by every later registration (history never starts before it);
+--                            existing rows take their registered_at, the oldest instant known.
+CREATE TABLE "health_changes" (
+	"name" text NOT NULL,
+	"at" timestamp(6) with time zone NOT NULL,
+	"health" text NOT NULL,
+	"lease" text NOT NULL,
+	"epoch" bigint NOT NULL,
+	CONSTRAINT "health_changes_name_at_pk" PRIMARY KEY("name","at"),
+	CONSTRAINT "health_changes_health" CHECK ("health" IN ('stalled', 'no_leader', 'unknown', 'disabled', 'idle', 'progressing'))
+);
+--> statement-breakpoint
+CREATE TABLE "health_observed_minutes" (
+	"minute" timestamp(6) with time zone PRIMARY KEY NOT NULL,
+	"lease" text NOT NULL,
+	"epoch" bigint NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "schedulers" ADD COLUMN "first_registered_at" timestamp(6) with time zone DEFAULT clock_timestamp() NOT NULL;--> statement-breakpoint
+UPDATE "schedulers" SET "first_registered_at" = "registered_at";--> statement-breakpoint
+CREATE INDEX "health_changes_at" ON "health_changes" USING btree ("at");--> statement-breakpoint
+SELECT leaseboard_fence_table('health_changes');--> statement-breakpoint
+SELECT leaseboard_fence_table('health_observed_minutes');
