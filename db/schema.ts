@@ -192,7 +192,9 @@ export const schedulers = pgTable(
     overdueAfterMs: integer('overdue_after_ms').notNull(),
     registeredAt: ts('registered_at').notNull(),
     /** The first registration of this name: kept by every later one (history starts here, never before). */
-    firstRegisteredAt: ts('first_registered_at').notNull().default(sql`clock_timestamp()`),
+    firstRegisteredAt: ts('first_registered_at')
+      .notNull()
+      .default(sql`clock_timestamp()`),
     changeXid: changeXid(),
   },
   (t) => [index('schedulers_change_xid').on(t.changeXid)],

@@ -38,11 +38,12 @@ import type { AlertsResponse, AuditResponse } from '../api/types';
 import { readDeliveryTargets } from '../alerts/store/delivery';
 import { readAlerts } from './alerts/read';
 import { readAudit } from './audit/read';
-import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
+import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse, StripsResponse } from '../api/types';
 import { project } from '../status';
 import { readDetail, type ReadDeps } from './asof/detail';
 import { dbNowMs, readAllFacts, readChangedFacts, type Queryable, type SchedulerRead } from './live/facts';
 import { readHistory } from './asof/history';
+import { readStrips, type StripsQuery } from './asof/strips';
 import { buildList, liveRead, normalizeListParams, type ListParams, type LiveRead } from './live/list';
 import { LiveIndex } from './live/live-index';
 import { sortStatuses, statusesView } from './live/view';
@@ -222,7 +223,7 @@ export class StatusService {
     const live = await this.live(options);
     const memo = this.memoOf(live);
     const p = normalizeListParams(params);
-    const key = JSON.stringify([p.health === null ? null : [...p.health].sort(), p.q, p.limit, p.offset]);
+    const key = JSON.stringify([p.health === null ? null : [...p.health].sort(), p.q, p.names === null ? null : [...p.names].sort(), p.limit, p.offset]);
     let page = memo.pages.get(key);
     if (page === undefined) {
       page = buildList(
@@ -249,6 +250,11 @@ export class StatusService {
   /** One scheduler's history over [fromMs, toMs] (null: the defaults, ./asof/history.ts). */
   history(name: string, fromMs: number | null = null, toMs: number | null = null): Promise<ReadResult<SchedulerHistoryResponse>> {
     return this.heavyRead(() => readHistory(this.deps, name, fromMs, toMs));
+  }
+
+  /** Health strips over a window from the rollup (./asof/strips.ts): of named schedulers, or ranked by worst in window. */
+  strips(query: StripsQuery): Promise<ReadResult<StripsResponse>> {
+    return this.heavyRead(() => readStrips(this.deps, query));
   }
 
   /** The operator audit trail (newest first), through the observer like every read. */

@@ -81,6 +81,23 @@ export interface RoundPlan {
   reopen: () => OutgoingAlert[];
 }
 
+/** A plan with nothing to store or send but what `over` gives (the statements still mark the round's minute observed). */
+export function quietPlan(over: Partial<RoundPlan> = {}): RoundPlan {
+  return {
+    now: '',
+    upserts: [],
+    deletes: [],
+    delivered: [],
+    acked: [],
+    transitions: [],
+    healthChanges: [],
+    delivery: [],
+    outgoing: [],
+    reopen: () => [],
+    ...over,
+  };
+}
+
 function stateRow(rule: string, scheduler: string | null, record: AlertRecord, deliveredSentAt: string | null): StateRow {
   const s = record.state;
   return {
