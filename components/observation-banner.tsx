@@ -6,11 +6,11 @@
  * successful fetch is older than two poll intervals; and the service's own
  * "store unreadable since …" when the API said observation.ok = false.
  */
-import { formatUtcClock } from '@/lib/client/format';
 import { useElapsedMs } from '@/lib/client/observation-clock';
 import { formatDuration } from '@/lib/status';
 import { useObservation } from './observation-context';
 import { ToneIcon } from './tone-icon';
+import { Instant } from '@/components/instant';
 
 export interface ObservationBannerProps {
   observedAt: string;
@@ -30,7 +30,8 @@ export function ObservationBanner({ observedAt, storeOk, lastObservedAt }: Obser
           <p className="banner tone-unknown" data-testid="not-observed-banner">
             <ToneIcon tone="unknown" />
             <span>
-              Not observed since {formatUtcClock(observedAt)} <span aria-hidden="true">({formatDuration(elapsedMs)})</span> — every state below is unknown.
+              Not observed since <Instant iso={observedAt} clock /> <span aria-hidden="true">({formatDuration(elapsedMs)})</span> — every state below is
+              unknown.
             </span>
           </p>
         ) : null}
@@ -40,7 +41,7 @@ export function ObservationBanner({ observedAt, storeOk, lastObservedAt }: Obser
             <span>
               {lastObservedAt ? (
                 <>
-                  Store unreadable since {formatUtcClock(lastObservedAt)} <span aria-hidden="true">({formatDuration(storeSilenceMs ?? 0)})</span> —
+                  Store unreadable since <Instant iso={lastObservedAt} clock /> <span aria-hidden="true">({formatDuration(storeSilenceMs ?? 0)})</span> —
                 </>
               ) : (
                 'The status service has never read its store —'
@@ -52,7 +53,7 @@ export function ObservationBanner({ observedAt, storeOk, lastObservedAt }: Obser
       </div>
       {!stale && storeOk ? (
         <p className="live-line muted" data-testid="observed-status">
-          Observed {formatUtcClock(observedAt)} · <span className="num">{formatDuration(elapsedMs)}</span> ago
+          Observed <Instant iso={observedAt} clock /> · <span className="num">{formatDuration(elapsedMs)}</span> ago
         </p>
       ) : null}
     </div>

@@ -12,6 +12,7 @@ import { formatInstant, formatTick, type TimeMode } from './time-zone';
 export interface StripAxis {
   fromMs: number;
   toMs: number;
+  fromIso: string;
 }
 
 export interface PlacedSegment {
@@ -27,7 +28,7 @@ export interface PlacedSegment {
 const MIN_WIDTH_PERCENT = 0.4;
 
 export function axisOf(body: { from: string; to: string }): StripAxis {
-  return { fromMs: Date.parse(body.from), toMs: Date.parse(body.to) };
+  return { fromMs: Date.parse(body.from), toMs: Date.parse(body.to), fromIso: body.from };
 }
 
 const percent = (axis: StripAxis, ms: number) => (100 * (ms - axis.fromMs)) / Math.max(1, axis.toMs - axis.fromMs);

@@ -84,7 +84,12 @@ function formatterFor(timeZone: string | undefined, seconds: boolean): Intl.Date
 }
 
 /** "2026-12-02 11:30:03 GMT+1" in `timeZone` (undefined: the browser's), or the UTC form for mode 'utc'. */
-export function formatInstant(iso: string, mode: TimeMode, options: { timeZone?: string; seconds?: boolean } = {}): string {
+export function formatInstant(iso: string, mode: TimeMode, options: { timeZone?: string; seconds?: boolean; clockOnly?: boolean } = {}): string {
+  const full = formatFull(iso, mode, options);
+  return options.clockOnly ? full.slice(full.indexOf(' ') + 1) : full;
+}
+
+function formatFull(iso: string, mode: TimeMode, options: { timeZone?: string; seconds?: boolean }): string {
   const seconds = options.seconds ?? true;
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return iso;
