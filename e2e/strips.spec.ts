@@ -77,9 +77,9 @@ test('a takeover gap shows as no leader as it happened, and its segment opens th
 
   // The lapse as the logs say it happened: epoch 1 ended (expired) at `end`; a no-leader segment covers that instant.
   const detail = (await (await overview.page.request.get(`${env.baseUrl}/api/v1/schedulers/${encodeURIComponent(lease)}`)).json()) as {
-    tenures: { epoch: number; to: string | null; ended: string | null }[];
+    transitions: { epoch: number; to: string | null; ended: string | null }[];
   };
-  const lapse = detail.tenures.find((t) => t.ended === 'expired');
+  const lapse = detail.transitions.find((t) => t.ended === 'expired');
   expect(lapse, 'the first tenure ended by expiry').toBeTruthy();
   const end = Date.parse(lapse!.to!);
   const gap = segments(row, 'no_leader').first();

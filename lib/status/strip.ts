@@ -13,7 +13,9 @@
  * - A cell's health is the worst (lib/status severity) of the health carried
  *   into it and every change recorded in it. A minute in which nobody
  *   observed (no evaluator round) makes its cell at least `unknown`, flagged
- *   `notObserved` — a health is never carried across time nobody looked at.
+ *   `notObserved` — a health is never carried across time nobody looked at;
+ *   so does a cell after birth with no health recorded yet (the seconds
+ *   before the first record inside its cell are the evaluator's lag).
  * - Each segment names the instant to open (`atMs`): when its worst health was
  *   first recorded in it, else its start.
  * Non-guarantees: resolution is the evaluator's round (5 s) inside a cell of
@@ -119,7 +121,9 @@ export function buildStrip(input: StripInput): Strip {
     const recorded = input.changes[next]?.cell === i ? input.changes[next]! : null;
     if (cellEnd <= startMs || cellStart >= cellEnd) continue; // before birth or the horizon: nothing drawn
     const from = Math.max(cellStart, startMs);
-    const notObserved = current === null || unobservedIn(from, cellEnd, observedMinutes);
+    // Before the first recorded health nothing is known; within the cell of that first record, the
+    // seconds before it are the evaluator's lag (one round), not time nobody looked at.
+    const notObserved = (current === null && recorded === null) || unobservedIn(from, cellEnd, observedMinutes);
     const candidates: Health[] = [];
     if (current !== null) candidates.push(current);
     if (recorded) candidates.push(recorded.worst);

@@ -79,6 +79,20 @@ describe('buildStrip', () => {
     expect(s.segments.every((x) => x.fromMs >= born)).toBe(true);
   });
 
+  it('given the first record a round after registration, then its cell shows that record, not unknown for the lag', () => {
+    const born = Date.parse('2026-12-02T10:29:58Z');
+    const s = strip({ bornMs: born, carried: null, changes: [change('10:29:59', 'progressing')] });
+    expect(view(s)).toEqual([['10:29:58', '10:30:20', 'progressing']]);
+    expect(s.segments.every((x) => !x.notObserved)).toBe(true);
+  });
+
+  it('given no record yet after registration, then unknown, flagged not observed', () => {
+    const born = Date.parse('2026-12-02T10:29:30Z');
+    const s = strip({ bornMs: born, carried: null, changes: [] });
+    expect(view(s)).toEqual([['10:29:30', '10:30:20', 'unknown']]);
+    expect(s.segments[0]!.notObserved).toBe(true);
+  });
+
   it('given minutes nobody observed, then those cells are unknown and flagged, never the carried health', () => {
     const observed = allObserved();
     observed.delete(minute('10:05'));
