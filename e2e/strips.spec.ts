@@ -129,3 +129,29 @@ test.describe('in the viewer zone', () => {
     expect(await seg.getAttribute('href')).toMatch(/\?at=\d{4}-\d\d-\d\dT\d\d%3A\d\d%3A\d\d\.\d{3}Z$/);
   });
 });
+
+test('the overview with strips, on a desktop and a phone, light and dark (screenshots kept with the report)', async ({
+  schedulers,
+  lease,
+  overview,
+}, testInfo) => {
+  const a = await schedulers.start(lease, 'A');
+  await schedulers.start(`${lease}-b`, 'B');
+  await overview.goto();
+  await expect(segments(overview.row(lease)).first()).toBeVisible({ timeout: STRIP_TIMEOUT });
+  a.signal('SIGUSR1'); // one row stalls, beside the earlier tests' schedulers
+  await expect.poll(() => overview.health(lease), { timeout: 20_000 }).toBe('stalled');
+  await expect(segments(overview.row(lease), 'stalled').first()).toBeVisible({ timeout: STRIP_TIMEOUT });
+  for (const [device, size] of [
+    ['desktop', { width: 1440, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    for (const scheme of ['light', 'dark'] as const) {
+      await overview.page.setViewportSize(size);
+      await overview.page.emulateMedia({ colorScheme: scheme });
+      await expect(overview.page.getByTestId('strip-legend')).toBeVisible();
+      await keepScreenshot(overview.page, testInfo, `overview-strips-${device}-${scheme}`);
+    }
+  }
+  a.signal('SIGUSR1');
+});

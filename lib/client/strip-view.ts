@@ -25,7 +25,8 @@ export interface PlacedSegment {
   href: string;
 }
 
-const MIN_WIDTH_PERCENT = 0.4;
+/** A segment of a few seconds on a 7-day axis still gets a visible, clickable sliver (2–3 px). */
+const MIN_WIDTH_PERCENT = 1.5;
 
 export function axisOf(body: { from: string; to: string }): StripAxis {
   return { fromMs: Date.parse(body.from), toMs: Date.parse(body.to), fromIso: body.from };
