@@ -118,6 +118,8 @@ test.describe('in the viewer zone', () => {
     const local = (await since.innerText()).replace(' GMT+5:30', '');
     const utc = (await tip.innerText()).replace('Z', '');
     expect(Date.parse(`${local.replace(' ', 'T')}+05:30`)).toBe(Date.parse(`${utc.replace(' ', 'T')}Z`));
+    await schedulerPage.showTimeline();
+    await expect(schedulerPage.page.getByTestId('registered-at')).toContainText(/Registered at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d GMT\+5:30/);
     await keepScreenshot(schedulerPage.page, testInfo, 'scheduler-local-time');
 
     await schedulerPage.page.getByTestId('time-utc').click();
@@ -153,5 +155,16 @@ test('the overview with strips, on a desktop and a phone, light and dark (screen
       await keepScreenshot(overview.page, testInfo, `overview-strips-${device}-${scheme}`);
     }
   }
+  // Ordered by worst in window, the stalled row leads; the stalled filter keeps it.
+  await overview.page.setViewportSize({ width: 1440, height: 900 });
+  await overview.page.emulateMedia({ colorScheme: 'light' });
+  await overview.goto(lease); // this test's two schedulers: one stalled, one progressing
+  await overview.page.getByTestId('order-worst').click();
+  await expect(overview.page.getByTestId('scheduler-row').first()).toHaveAttribute('data-name', lease);
+  await expect(overview.page.getByTestId('scheduler-row')).toHaveCount(2);
+  await overview.page.getByTestId('filter-stalled').click();
+  await expect(overview.row(lease)).toBeVisible();
+  await expect(overview.row(`${lease}-b`)).toHaveCount(0);
+  expect(overview.page.url()).toContain('order=worst');
   a.signal('SIGUSR1');
 });
