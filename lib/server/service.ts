@@ -24,7 +24,10 @@
  *   unknown, never stale green (docs/design.md, "Three places observation can break").
  * - Nothing here reads the wall clock except the observer before the very
  *   first successful read.
- * - Heavy reads (detail, history, audit) never delay the list, metrics or
+ * - A ranked strips read (by worst in window, over every scheduler) is shared
+ *   by identical queries for `rankedStripsMaxAgeMs` (5 s); strips of named
+ *   schedulers are read each time.
+ * - Heavy reads (detail, history, audit, strips) never delay the list, metrics or
  *   healthz: they run on their own connections (`heavyDb`), under their own
  *   observer (a saturated heavy pool never marks the store unreadable), at
  *   most `heavyConcurrency` at a time with at most `heavyQueueMax` waiting;
@@ -73,6 +76,8 @@ export interface StatusServiceOptions {
   log?: (line: string, cause?: unknown) => void;
   /** The first ALERTMANAGER_URL (links to silence forms and its UI); default none. */
   alertmanagerUrl?: string | null;
+  /** How long a ranked strips answer (by worst in window) is shared (ms, monotonic; default 5,000: the rollup changes once per evaluator round). */
+  rankedStripsMaxAgeMs?: number;
   /** Retention (lib/retention): `?at=` and history older than it answer 410. Default: the policy's defaults. */
   retention?: RetentionPolicy;
 }
@@ -115,6 +120,9 @@ export class StatusService {
   private readonly mono: () => number;
   private readonly alertmanagerUrl: string | null;
   private readonly retention: RetentionPolicy;
+  private readonly rankedStripsMaxAgeMs: number;
+  /** Ranked strips answers by query, with when they were asked (monotonic); failures are not kept. */
+  private readonly rankedStrips = new Map<string, { atMono: number; answer: Promise<ReadResult<StripsResponse>> }>();
 
   constructor(options: StatusServiceOptions) {
     this.db = options.db;
@@ -129,6 +137,7 @@ export class StatusService {
     this.heavyQueueMax = Math.max(0, options.heavyQueueMax ?? 32);
     this.alertmanagerUrl = options.alertmanagerUrl ?? null;
     this.retention = options.retention ?? DEFAULT_RETENTION;
+    this.rankedStripsMaxAgeMs = Math.max(0, options.rankedStripsMaxAgeMs ?? 5_000);
   }
 
   private get deps(): ReadDeps {
@@ -254,7 +263,18 @@ export class StatusService {
 
   /** Health strips over a window from the rollup (./asof/strips.ts): of named schedulers, or ranked by worst in window. */
   strips(query: StripsQuery): Promise<ReadResult<StripsResponse>> {
-    return this.heavyRead(() => readStrips(this.deps, query));
+    if (query.names !== null) return this.heavyRead(() => readStrips(this.deps, query));
+    // Ranking reads every scheduler: pollers of one page share an answer while the rollup cannot have changed much.
+    const key = JSON.stringify([query.window, query.q, query.worst === null ? null : [...query.worst].sort(), query.limit, query.offset]);
+    const kept = this.rankedStrips.get(key);
+    if (kept !== undefined && this.mono() - kept.atMono <= this.rankedStripsMaxAgeMs) return kept.answer;
+    const answer = this.heavyRead(() => readStrips(this.deps, query));
+    if (this.rankedStrips.size >= PAGES_PER_READ) this.rankedStrips.clear();
+    this.rankedStrips.set(key, { atMono: this.mono(), answer });
+    void answer.then((r) => {
+      if (!r.ok && this.rankedStrips.get(key)?.answer === answer) this.rankedStrips.delete(key);
+    });
+    return answer;
   }
 
   /** The operator audit trail (newest first), through the observer like every read. */

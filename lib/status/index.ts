@@ -19,6 +19,8 @@ export {
   buildStrip,
   isStripWindow,
   stripFrame,
+  worstInWindow,
+  type WindowSummaryInput,
   type CellChanges,
   type Strip,
   type StripFrame,

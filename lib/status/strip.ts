@@ -144,3 +144,39 @@ function addSegment(segments: StripSegment[], s: StripSegment): void {
   if (last && last.health === s.health && last.notObserved === s.notObserved && last.toMs === s.fromMs) last.toMs = s.toMs;
   else segments.push(s);
 }
+
+/** What ranking needs of one scheduler: no cells, only the window's extremes. */
+export interface WindowSummaryInput {
+  frame: StripFrame;
+  bornMs: number | null;
+  horizonMs: number;
+  carried: { health: Health; atMs: number } | null;
+  /** The worst change recorded inside the window and the first change's instant (null: none). */
+  inside: { worst: Health; firstAtMs: number } | null;
+  /** The newest minute in the window nobody observed (null: every minute observed). */
+  lastUnobservedMinuteMs: number | null;
+}
+
+/**
+ * The worst health of the window, exactly as `buildStrip` would draw it
+ * (its `worst`), from the window's extremes only: what ranks every scheduler
+ * without building every strip. Non-guarantee: with a retention shorter than
+ * the window (never at the defaults), a change between the window's start and
+ * the horizon counts here though it is not drawn.
+ */
+export function worstInWindow(input: WindowSummaryInput): Health | null {
+  const { frame } = input;
+  const bornMs = input.bornMs ?? input.carried?.atMs ?? input.inside?.firstAtMs ?? null;
+  if (bornMs === null) return null;
+  const startMs = Math.max(bornMs, input.horizonMs, frame.fromMs);
+  if (startMs >= frame.toMs) return null;
+  const candidates: Health[] = [];
+  if (input.carried !== null) candidates.push(input.carried.health);
+  if (input.inside !== null) candidates.push(input.inside.worst);
+  const cellOf = (ms: number) => Math.floor((ms - frame.fromMs) / frame.cellMs);
+  // Drawn cells before the first record, with nothing carried in, are unknown (buildStrip: notObserved).
+  const unrecordedStart = input.carried === null && (input.inside === null || cellOf(input.inside.firstAtMs) > cellOf(startMs));
+  const unobserved = input.lastUnobservedMinuteMs !== null && input.lastUnobservedMinuteMs >= Math.floor(startMs / MINUTE_MS) * MINUTE_MS;
+  if (unrecordedStart || unobserved) candidates.push('unknown');
+  return worstHealth(candidates);
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildStrip, stripFrame, type CellChanges, type StripInput } from './strip';
+import { HEALTH_SEVERITY } from './health';
+import { buildStrip, stripFrame, worstInWindow, type CellChanges, type StripInput } from './strip';
 
 const MIN = 60_000;
 // 10:30:20 UTC: the 1 h window is the 60 minutes 09:31 … 10:30 (the last cut at now).
@@ -131,3 +132,37 @@ describe('buildStrip', () => {
     });
   });
 });
+
+describe('worstInWindow', () => {
+  it("given random rollups, then it equals the drawn strip's worst (ranking without building strips)", () => {
+    let seed = 42;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const pick = () => HEALTH_SEVERITY[Math.floor(random() * HEALTH_SEVERITY.length)]!;
+    for (let run = 0; run < 500; run++) {
+      const bornMs = random() < 0.5 ? frame.fromMs - MIN : frame.fromMs + Math.floor(random() * 70 * MIN);
+      const carried = bornMs < frame.fromMs && random() < 0.8 ? { health: pick(), atMs: bornMs } : null;
+      const changes: CellChanges[] = [];
+      for (let cell = 0; cell < frame.cells; cell++) {
+        const cellStart = frame.fromMs + cell * frame.cellMs;
+        if (cellStart + frame.cellMs <= bornMs || random() > 0.1) continue;
+        const worstAtMs = Math.max(bornMs, cellStart) + Math.floor(random() * 1_000);
+        if (worstAtMs > NOW) continue;
+        const worst = pick();
+        const last = HEALTH_SEVERITY[HEALTH_SEVERITY.indexOf(worst) + Math.floor(random() * (HEALTH_SEVERITY.length - HEALTH_SEVERITY.indexOf(worst)))]!; // never worse than the worst
+        changes.push({ cell, worst, worstAtMs, last });
+      }
+      const observed = allObserved();
+      if (random() < 0.3) observed.delete(frame.fromMs + Math.floor(random() * 60) * MIN);
+      const horizonMs = 0; // a retention shorter than the window: see worstInWindow's non-guarantee
+      let lastUnobserved: number | null = null;
+      for (let m = frame.fromMs; m < NOW; m += MIN) if (!observed.has(m)) lastUnobserved = m;
+      const inside = changes.length === 0 ? null : { worst: worstOf(changes.map((c) => c.worst)), firstAtMs: changes[0]!.worstAtMs };
+      const drawn = buildStrip({ frame, bornMs, horizonMs, carried, changes, observedMinutes: observed }).worst;
+      expect(worstInWindow({ frame, bornMs, horizonMs, carried, inside, lastUnobservedMinuteMs: lastUnobserved }), `run ${run}`).toBe(drawn);
+    }
+  });
+});
+
+function worstOf(healths: readonly (typeof HEALTH_SEVERITY)[number][]) {
+  return [...healths].sort((a, b) => HEALTH_SEVERITY.indexOf(a) - HEALTH_SEVERITY.indexOf(b))[0]!;
+}

@@ -4,7 +4,10 @@
  * health_observed_minutes; written by the alert evaluator) says — never a
  * progress report.
  *
- * Guarantees: ONE statement; bounded by indexes: per scheduler one probe of
+ * Two reads: the strips of named schedulers (STRIP_ROLLUP_SQL) and, for
+ * ranking every scheduler, one summary row each (STRIP_RANK_SQL).
+ *
+ * Guarantees: ONE statement each; the named read is bounded by indexes: per scheduler one probe of
  * (name, at) for the health carried into the window, and the changes inside
  * the window through the same key, aggregated per cell in the database (at
  * most schedulers × cells rows come back, however often a scheduler
@@ -28,28 +31,28 @@ WITH n AS MATERIALIZED (
   ),
   heads AS (
     SELECT n.name,
-      (SELECT ceil(extract(epoch FROM s.first_registered_at) * 1000) FROM schedulers s WHERE s.name = n.name)::float8 AS born_ms,
-      c.health AS carried, (extract(epoch FROM c.at) * 1000)::float8 AS carried_ms
+      (SELECT ceil(date_part('epoch', s.first_registered_at) * 1000) FROM schedulers s WHERE s.name = n.name) AS born_ms,
+      c.health AS carried, date_part('epoch', c.at) * 1000 AS carried_ms
     FROM n LEFT JOIN LATERAL (
       SELECT h.health, h.at FROM health_changes h WHERE h.name = n.name AND h.at <= $3 ORDER BY h.at DESC LIMIT 1
     ) c ON true
   ),
   inside AS (
-    SELECT h.name, floor(extract(epoch FROM h.at - $3::timestamptz) * 1000 / $5::float8)::int AS cell, h.at, h.health,
+    SELECT h.name, floor(date_part('epoch', h.at - $3::timestamptz) * 1000 / $5::float8)::int AS cell, h.at, h.health,
       array_position($6::text[], h.health) AS rank
     FROM n JOIN health_changes h ON h.name = n.name AND h.at > $3 AND h.at <= $4
   ),
   cells AS (
     SELECT name, cell,
       (array_agg(health ORDER BY rank, at))[1] AS worst,
-      (extract(epoch FROM (array_agg(at ORDER BY rank, at))[1]) * 1000)::float8 AS worst_at_ms,
+      date_part('epoch', (array_agg(at ORDER BY rank, at))[1]) * 1000 AS worst_at_ms,
       (array_agg(health ORDER BY at DESC))[1] AS last
     FROM inside GROUP BY name, cell
   )
 SELECT
   (SELECT COALESCE(json_agg(heads), '[]') FROM heads) AS heads,
   (SELECT COALESCE(json_agg(cells ORDER BY name, cell), '[]') FROM cells) AS cells,
-  (SELECT COALESCE(json_agg((extract(epoch FROM m.minute) * 1000)::float8), '[]') FROM health_observed_minutes m
+  (SELECT COALESCE(json_agg(date_part('epoch', m.minute) * 1000), '[]') FROM health_observed_minutes m
      WHERE m.minute >= date_trunc('minute', $3::timestamptz) AND m.minute <= $4) AS observed`;
 
 export interface RollupHead {
@@ -89,8 +92,8 @@ interface CellRow {
 }
 
 export async function readStripRollup(db: Queryable, q: RollupQuery): Promise<RollupRead> {
+  // Unnamed: planned with the window's real bounds each time (a generic plan cannot tell an hour from a week).
   const { rows } = await db.query({
-    name: 'strip_rollup',
     text: STRIP_ROLLUP_SQL,
     values: [q.names, q.names === null ? q.q : null, iso(q.fromMs), iso(q.toMs), q.cellMs, HEALTH_SEVERITY],
   });
@@ -107,6 +110,71 @@ export async function readStripRollup(db: Queryable, q: RollupQuery): Promise<Ro
       bornMs: h.born_ms,
       carried: h.carried === null || h.carried_ms === null ? null : { health: h.carried, atMs: h.carried_ms },
       changes: changes.get(h.name) ?? [],
+    })),
+    observedMinutes: new Set(r.observed),
+  };
+}
+
+/**
+ * The ranked read's statement: per scheduler whose name contains $1 (null: any), its first
+ * registration, the health carried into the window and the worst change inside it with the first
+ * change's instant — one row each, never a cell; and the observed minutes of the window.
+ * $2 from, $3 to, $4 the severity order.
+ */
+export const STRIP_RANK_SQL = `
+WITH n AS MATERIALIZED (
+    SELECT a.name FROM (SELECT name FROM schedulers UNION SELECT name FROM leases) a
+    WHERE $1::text IS NULL OR strpos(lower(a.name), $1::text) > 0
+  ),
+  inside AS (
+    SELECT h.name, min(array_position($4::text[], h.health)) AS rank, min(h.at) AS first_at
+    FROM health_changes h WHERE h.at > $2 AND h.at <= $3 GROUP BY h.name
+  ),
+  heads AS (
+    SELECT n.name,
+      (SELECT ceil(date_part('epoch', s.first_registered_at) * 1000) FROM schedulers s WHERE s.name = n.name) AS born_ms,
+      c.health AS carried, date_part('epoch', c.at) * 1000 AS carried_ms,
+      ($4::text[])[i.rank] AS inside_worst, date_part('epoch', i.first_at) * 1000 AS first_ms
+    FROM n
+    LEFT JOIN LATERAL (SELECT h.health, h.at FROM health_changes h WHERE h.name = n.name AND h.at <= $2 ORDER BY h.at DESC LIMIT 1) c ON true
+    LEFT JOIN inside i ON i.name = n.name
+  )
+SELECT
+  (SELECT COALESCE(json_agg(heads), '[]') FROM heads) AS heads,
+  (SELECT COALESCE(json_agg(date_part('epoch', m.minute) * 1000), '[]') FROM health_observed_minutes m
+     WHERE m.minute >= date_trunc('minute', $2::timestamptz) AND m.minute <= $3) AS observed`;
+
+export interface RankHead {
+  name: string;
+  bornMs: number | null;
+  carried: { health: Health; atMs: number } | null;
+  inside: { worst: Health; firstAtMs: number } | null;
+}
+
+interface RankRow {
+  name: string;
+  born_ms: number | null;
+  carried: Health | null;
+  carried_ms: number | null;
+  inside_worst: Health | null;
+  first_ms: number | null;
+}
+
+/** Every scheduler whose name contains `q` (lower-cased; null: any), summarised for ranking over [fromMs, toMs]. */
+export async function readStripRanks(
+  db: Queryable,
+  q: string | null,
+  fromMs: number,
+  toMs: number,
+): Promise<{ heads: RankHead[]; observedMinutes: Set<number> }> {
+  const { rows } = await db.query({ text: STRIP_RANK_SQL, values: [q, iso(fromMs), iso(toMs), HEALTH_SEVERITY] });
+  const r = rows[0] as { heads: RankRow[]; observed: number[] };
+  return {
+    heads: r.heads.map((h) => ({
+      name: h.name,
+      bornMs: h.born_ms,
+      carried: h.carried === null || h.carried_ms === null ? null : { health: h.carried, atMs: h.carried_ms },
+      inside: h.inside_worst === null || h.first_ms === null ? null : { worst: h.inside_worst, firstAtMs: h.first_ms },
     })),
     observedMinutes: new Set(r.observed),
   };

@@ -11,21 +11,23 @@
  *   health in the window (lib/status severity) then name, filtered by that
  *   worst health, paged; `counts` by worst health over every match.
  *
- * Guarantees: two statements (the database's now, then the rollup); bounded
- * output (a page of rows, each at most one segment per cell); a window is
+ * Guarantees: the database's now, then for a ranked read one summary row per
+ * scheduler (never a cell: `worstInWindow` equals the drawn strip's worst),
+ * then the page's strips (one statement); bounded output (a page of rows,
+ * each at most one segment per cell); a window is
  * one of STRIP_WINDOWS — every one within the default retention, and cut at
  * the horizon when a shorter retention is configured.
  * Non-guarantees: the rollup's resolution (the evaluator's round, 5 s); the
  * newest cell lags the live status by up to one round.
  */
 import type { StripRow, StripsResponse } from '../../api/types';
-import { buildStrip, compareHealth, stripFrame, zeroCounts, type Strip, type StripWindow } from '../../status';
+import { buildStrip, compareHealth, stripFrame, worstInWindow, zeroCounts, type Strip, type StripFrame, type StripWindow } from '../../status';
 import type { Health } from '../../status/types';
 import { toIso as iso } from '../../status/time';
 import { historyHorizonMs } from '../../retention';
 import { okResult, type ReadResult } from '../domain/result';
 import { dbNowMs } from '../live/facts';
-import { readStripRollup, type RollupHead } from './strip-rollup';
+import { readStripRanks, readStripRollup, type RollupHead } from './strip-rollup';
 import { unreadableResult } from '../store/deadline';
 import type { ReadDeps } from './detail';
 
@@ -45,6 +47,13 @@ function row(head: RollupHead, strip: Strip): StripRow {
   };
 }
 
+/** The newest minute of the window no evaluator round observed (null: all observed). */
+function lastUnobservedMinute(frame: StripFrame, observed: ReadonlySet<number>): number | null {
+  let last: number | null = null;
+  for (let m = Math.floor(frame.fromMs / 60_000) * 60_000; m < frame.toMs; m += 60_000) if (!observed.has(m)) last = m;
+  return last;
+}
+
 export async function readStrips(deps: ReadDeps, query: StripsQuery): Promise<ReadResult<StripsResponse>> {
   let read;
   try {
@@ -53,46 +62,48 @@ export async function readStrips(deps: ReadDeps, query: StripsQuery): Promise<Re
       async () => {
         const nowMs = await dbNowMs(deps.db);
         const frame = stripFrame(query.window, nowMs);
-        const rollup = await readStripRollup(deps.db, {
-          names: query.names,
-          q: query.names === null ? query.q : null,
-          fromMs: frame.fromMs,
-          toMs: frame.toMs,
-          cellMs: frame.cellMs,
-        });
-        return { nowMs, frame, rollup };
+        const horizonMs = historyHorizonMs(deps.retention, nowMs);
+        let names: readonly string[];
+        let ranked: { total: number; counts: Record<Health, number> } | null = null;
+        if (query.names !== null) {
+          names = query.names;
+        } else {
+          // Rank every match by its worst health in the window from one summary row each; build strips for the page only.
+          const ranks = await readStripRanks(deps.db, query.q, frame.fromMs, frame.toMs);
+          const lastUnobservedMinuteMs = lastUnobservedMinute(frame, ranks.observedMinutes);
+          const counts = zeroCounts();
+          const worst = ranks.heads.map((h) => ({ name: h.name, worst: worstInWindow({ frame, horizonMs, lastUnobservedMinuteMs, ...h }) }));
+          for (const w of worst) if (w.worst !== null) counts[w.worst] += 1;
+          const matching = worst
+            .filter((w) => query.worst === null || (w.worst !== null && query.worst.has(w.worst)))
+            .sort((a, b) => byWorst(a.worst, b.worst) || byName(a.name, b.name));
+          names = matching.slice(query.offset, query.offset + query.limit).map((w) => w.name);
+          ranked = { total: matching.length, counts };
+        }
+        const rollup =
+          names.length === 0
+            ? { heads: [], observedMinutes: new Set<number>() }
+            : await readStripRollup(deps.db, { names, q: null, fromMs: frame.fromMs, toMs: frame.toMs, cellMs: frame.cellMs });
+        return { nowMs, frame, horizonMs, names, ranked, rollup };
       },
       (r) => r.nowMs,
     );
   } catch (error) {
     return unreadableResult(error);
   }
-  const { nowMs, frame, rollup } = read;
-  const horizonMs = historyHorizonMs(deps.retention, nowMs);
-  const strips = rollup.heads.map((head) => ({
-    head,
-    strip: buildStrip({ frame, bornMs: head.bornMs, horizonMs, carried: head.carried, changes: head.changes, observedMinutes: rollup.observedMinutes }),
-  }));
+  const { frame, horizonMs, names, ranked, rollup } = read;
+  const byRow = new Map(
+    rollup.heads.map((head) => [
+      head.name,
+      row(head, buildStrip({ frame, bornMs: head.bornMs, horizonMs, carried: head.carried, changes: head.changes, observedMinutes: rollup.observedMinutes })),
+    ]),
+  );
+  const rows = names.flatMap((name) => byRow.get(name) ?? []);
   const base = { window: query.window, from: iso(frame.fromMs), to: iso(frame.toMs), cellMs: frame.cellMs };
-  if (query.names !== null) {
-    const byRow = new Map(strips.map((s) => [s.head.name, s]));
-    const rows = query.names.flatMap((name) => {
-      const s = byRow.get(name);
-      return s ? [row(s.head, s.strip)] : [];
-    });
-    return okResult({ ...base, total: rows.length, counts: null, rows });
-  }
-  const counts = zeroCounts();
-  for (const s of strips) if (s.strip.worst !== null) counts[s.strip.worst] += 1;
-  // Nothing drawn (no history in the window) sorts after every health.
-  const ranked = strips
-    .filter((s) => query.worst === null || (s.strip.worst !== null && query.worst.has(s.strip.worst)))
-    .sort((a, b) => {
-      const wa = a.strip.worst;
-      const wb = b.strip.worst;
-      const byWorst = wa === wb ? 0 : wa === null ? 1 : wb === null ? -1 : compareHealth(wa, wb);
-      return byWorst || byName(a.head.name, b.head.name);
-    });
-  const page = ranked.slice(query.offset, query.offset + query.limit);
-  return okResult({ ...base, total: ranked.length, counts, rows: page.map((s) => row(s.head, s.strip)) });
+  return okResult(ranked === null ? { ...base, total: rows.length, counts: null, rows } : { ...base, total: ranked.total, counts: ranked.counts, rows });
+}
+
+/** Worst first (lib/status severity); nothing drawn (no history in the window) after every health. */
+function byWorst(a: Health | null, b: Health | null): number {
+  return a === b ? 0 : a === null ? 1 : b === null ? -1 : compareHealth(a, b);
 }
