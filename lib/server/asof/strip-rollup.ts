@@ -22,6 +22,10 @@ import type { CellChanges } from '../../status';
 import type { Queryable } from '../live/facts';
 import { toIso as iso } from '../../status/time';
 
+/** The window's observed minutes as a JSON array of epoch ms; `from` and `to` are the statement's parameters. */
+const observedMinutes = (from: string, to: string) => `(SELECT COALESCE(json_agg(date_part('epoch', m.minute) * 1000), '[]') FROM health_observed_minutes m
+     WHERE m.minute >= date_trunc('minute', ${from}::timestamptz) AND m.minute <= ${to}) AS observed`;
+
 export const STRIP_ROLLUP_SQL = `
 WITH n AS MATERIALIZED (
     SELECT DISTINCT u.name FROM unnest($1::text[]) AS u(name) WHERE $1::text[] IS NOT NULL
@@ -52,8 +56,7 @@ WITH n AS MATERIALIZED (
 SELECT
   (SELECT COALESCE(json_agg(heads), '[]') FROM heads) AS heads,
   (SELECT COALESCE(json_agg(cells ORDER BY name, cell), '[]') FROM cells) AS cells,
-  (SELECT COALESCE(json_agg(date_part('epoch', m.minute) * 1000), '[]') FROM health_observed_minutes m
-     WHERE m.minute >= date_trunc('minute', $3::timestamptz) AND m.minute <= $4) AS observed`;
+  ${observedMinutes('$3', '$4')}`;
 
 export interface RollupHead {
   name: string;
@@ -141,13 +144,9 @@ WITH n AS MATERIALIZED (
   )
 SELECT
   (SELECT COALESCE(json_agg(heads), '[]') FROM heads) AS heads,
-  (SELECT COALESCE(json_agg(date_part('epoch', m.minute) * 1000), '[]') FROM health_observed_minutes m
-     WHERE m.minute >= date_trunc('minute', $2::timestamptz) AND m.minute <= $3) AS observed`;
+  ${observedMinutes('$2', '$3')}`;
 
-export interface RankHead {
-  name: string;
-  bornMs: number | null;
-  carried: { health: Health; atMs: number } | null;
+export interface RankHead extends Omit<RollupHead, 'changes'> {
   inside: { worst: Health; firstAtMs: number } | null;
 }
 
