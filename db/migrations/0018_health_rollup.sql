@@ -14,7 +14,9 @@ CREATE TABLE "health_changes" (
 	"health" text NOT NULL,
 	"lease" text NOT NULL,
 	"epoch" bigint NOT NULL,
-	CONSTRAINT "health_changes_name_at_pk" PRIMARY KEY("name","at"),
+	-- INCLUDE (health): the strips read (per scheduler: the newest row before a window, the rows inside it)
+	-- is an index-only scan once autovacuum (insert-triggered) has marked the pages visible.
+	CONSTRAINT "health_changes_name_at_pk" PRIMARY KEY("name","at") INCLUDE ("health"),
 	CONSTRAINT "health_changes_health" CHECK ("health" IN ('stalled', 'no_leader', 'unknown', 'disabled', 'idle', 'progressing'))
 );
 --> statement-breakpoint
