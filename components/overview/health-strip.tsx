@@ -28,12 +28,11 @@ export const HealthStrip = memo(function HealthStrip({ row, axis, window, mode }
       <span id={summaryId} className="visually-hidden" data-testid="strip-summary">
         {stripSummary(row, WINDOW_LABEL[window], mode)}
       </span>
-      <div className="strip" role="list" aria-describedby={summaryId} data-testid="strip" data-worst={row.worst ?? 'none'} data-since={row.since ?? ''}>
+      <div className="strip" role="group" aria-describedby={summaryId} data-testid="strip" data-worst={row.worst ?? 'none'} data-since={row.since ?? ''}>
         {placed.map((p) => (
           <Link
             key={p.segment.from}
             prefetch={false}
-            role="listitem"
             className={`strip-seg health-${p.segment.health} ${p.segment.notObserved ? 'not-observed' : ''}`}
             style={{ left: `${p.left}%`, width: `${p.width}%` }}
             href={p.href}
