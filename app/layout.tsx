@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { AlertBadge } from '@/components/alerts/alert-badge';
 import { IdentityMenu } from '@/components/auth/identity-menu';
 import { Providers } from '@/components/providers';
+import { TimeZoneSwitch } from '@/components/time-zone-switch';
 import { basePathMismatch, withBasePath } from '@/lib/client/base-path';
 import { servedBasePath } from '@/lib/server';
 import './globals.css';
@@ -68,6 +69,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                 Audit
               </Link>
               <AlertBadge />
+              <TimeZoneSwitch />
               <IdentityMenu />
             </nav>
           </header>

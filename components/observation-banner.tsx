@@ -7,11 +7,11 @@
  * "store unreadable since …" when the API said observation.ok = false (or
  * which standby answered too far behind, when that is why).
  */
-import { formatUtcClock } from '@/lib/client/format';
 import { useElapsedMs } from '@/lib/client/observation-clock';
 import { formatDuration } from '@/lib/status';
 import { useObservation } from './observation-context';
 import { ToneIcon } from './tone-icon';
+import { Instant } from '@/components/instant';
 
 export interface ObservationBannerProps {
   observedAt: string;
@@ -33,7 +33,8 @@ export function ObservationBanner({ observedAt, storeOk, lastObservedAt, standby
           <p className="banner tone-unknown" data-testid="not-observed-banner">
             <ToneIcon tone="unknown" />
             <span>
-              Not observed since {formatUtcClock(observedAt)} <span aria-hidden="true">({formatDuration(elapsedMs)})</span> — every state below is unknown.
+              Not observed since <Instant iso={observedAt} clock /> <span aria-hidden="true">({formatDuration(elapsedMs)})</span> — every state below is
+              unknown.
             </span>
           </p>
         ) : null}
@@ -44,7 +45,7 @@ export function ObservationBanner({ observedAt, storeOk, lastObservedAt, standby
               {standbyBehind ? `${standbyBehind}: ` : null}
               {lastObservedAt ? (
                 <>
-                  {standbyBehind ? 'nothing current since' : 'Store unreadable since'} {formatUtcClock(lastObservedAt)}{' '}
+                  {standbyBehind ? 'nothing current since' : 'Store unreadable since'} <Instant iso={lastObservedAt} clock />{' '}
                   <span aria-hidden="true">({formatDuration(storeSilenceMs ?? 0)})</span> —
                 </>
               ) : (
@@ -57,7 +58,7 @@ export function ObservationBanner({ observedAt, storeOk, lastObservedAt, standby
       </div>
       {!stale && storeOk ? (
         <p className="live-line muted" data-testid="observed-status">
-          Observed {formatUtcClock(observedAt)} · <span className="num">{formatDuration(elapsedMs)}</span> ago
+          Observed <Instant iso={observedAt} clock /> · <span className="num">{formatDuration(elapsedMs)}</span> ago
         </p>
       ) : null}
     </div>

@@ -191,6 +191,10 @@ export const schedulers = pgTable(
     stallAfterMs: integer('stall_after_ms').notNull(),
     overdueAfterMs: integer('overdue_after_ms').notNull(),
     registeredAt: ts('registered_at').notNull(),
+    /** The first registration of this name: kept by every later one (history starts here, never before). */
+    firstRegisteredAt: ts('first_registered_at')
+      .notNull()
+      .default(sql`clock_timestamp()`),
     changeXid: changeXid(),
   },
   (t) => [index('schedulers_change_xid').on(t.changeXid)],
@@ -556,3 +560,34 @@ export const reportTokenAudit = pgTable(
   },
   (t) => [index('report_token_audit_scheduler_at').on(t.scheduler, t.at), check('report_token_audit_action', sql`${t.action} IN ('create', 'revoke')`)],
 );
+
+/**
+ * The health rollup behind the overview's strips (lib/server/strips): one row each time the alert
+ * evaluator (lib/jobs/alert-evaluator) saw a scheduler's health change, from the status it judged
+ * (never from reports). Fenced: rows carry the evaluator's lease and epoch. A steady scheduler adds
+ * no row; a scheduler flapping at every 5 s round adds at most one row per round. Pruned past the
+ * reports' retention, keeping each scheduler's newest row at the cutoff (the health carried into
+ * the oldest window) while the scheduler exists.
+ */
+export const healthChanges = pgTable(
+  'health_changes',
+  {
+    name: text('name').notNull(),
+    at: ts('at').notNull(),
+    health: text('health', { enum: ['stalled', 'no_leader', 'unknown', 'disabled', 'idle', 'progressing'] }).notNull(),
+    lease: text('lease').notNull(),
+    epoch: epochCol('epoch').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.at] }), index('health_changes_at').on(t.at)],
+);
+
+/**
+ * Minutes in which the alert evaluator ran at least one round: outside them the rollup saw nothing,
+ * and a strip draws those minutes unknown ("not observed") instead of carrying a health through.
+ * One row per minute; pruned with health_changes.
+ */
+export const healthObservedMinutes = pgTable('health_observed_minutes', {
+  minute: ts('minute').primaryKey(),
+  lease: text('lease').notNull(),
+  epoch: epochCol('epoch').notNull(),
+});

@@ -65,7 +65,7 @@ async function measure(client: pg.Client, spec: ModeledTable, schedulers: number
   if ('fixed' in spec.rows) return { spec, bytesPerRow, steadyRows: spec.rows.fixed, keptFor: 'fixed size' };
   const keepMs = DEFAULT_RETENTION.keepMs[spec.rows.keep];
   // Reports go a whole partition at a time: just before a drop, one partition width more is on disk.
-  const extraMs = spec.rows.keep === 'reports' ? DEFAULT_RETENTION.partitionWidthMs : 0;
+  const extraMs = spec.table === 'progress_reports' ? DEFAULT_RETENTION.partitionWidthMs : 0;
   const keptFor = describeDuration(keepMs) + (extraMs ? ` + ${describeDuration(extraMs)} (its partition)` : '');
   return { spec, bytesPerRow, steadyRows: (spec.rows.perDay * (keepMs + extraMs)) / DAY_MS, keptFor };
 }

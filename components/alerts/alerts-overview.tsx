@@ -15,6 +15,7 @@ import { ALERTS_PAGE_LIMIT, alertsQuery } from '@/lib/client/queries';
 import { AlertStateBadge } from './alert-state-badge';
 import { ModeControl } from './mode-control';
 import { ScrollTable } from '../scroll-table';
+import { Instant } from '@/components/instant';
 
 function RulesTable({ body }: { body: AlertsResponse }) {
   return (
@@ -101,7 +102,9 @@ function AlertsTable({ body }: { body: AlertsResponse }) {
             <td>
               <AlertStateBadge state={a.state} mode={a.mode} />
             </td>
-            <td className="num">{formatUtc(a.since)}</td>
+            <td className="num">
+              <Instant iso={a.since} />
+            </td>
             <td className="wrap">{a.summary ?? ''}</td>
             <td data-testid="alert-delivery">{deliveryText(a)}</td>
           </tr>
@@ -154,7 +157,7 @@ function Delivery({ body }: { body: AlertsResponse }) {
               </td>
               <td className="num">{t.queueDepth}</td>
               <td className="num">{t.sentAlerts}</td>
-              <td className="num">{t.lastSuccessAt ? formatUtc(t.lastSuccessAt) : 'never'}</td>
+              <td className="num">{t.lastSuccessAt ? <Instant iso={t.lastSuccessAt} /> : 'never'}</td>
             </tr>
           ))}
         </ScrollTable>
@@ -178,7 +181,7 @@ export function AlertsOverview() {
     <>
       <p className="small muted" data-testid="alerts-counts">
         {body.counts.firing} firing, {body.counts.pending} pending (delivered when on); {body.counts.shadow} in shadow (shown, never delivered). As of{' '}
-        {formatUtc(body.observedAt)}.
+        <Instant iso={body.observedAt} />.
       </p>
       <section className="panel" aria-labelledby="rules-heading">
         <h2 id="rules-heading">Rules</h2>
@@ -206,7 +209,7 @@ export function AlertsOverview() {
                 </td>
                 <td>{o.mode}</td>
                 <td className="wrap small">
-                  {o.by}, {formatUtc(o.at)}: {o.reason}
+                  {o.by}, <Instant iso={o.at} />: {o.reason}
                 </td>
               </tr>
             ))}

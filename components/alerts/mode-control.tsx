@@ -11,9 +11,9 @@ import { useRef, useState } from 'react';
 import type { AlertModeName, AlertModeResponse, AlertRuleName } from '@/lib/api/types';
 import { MODE_TEXT } from '@/lib/client/alerts-display';
 import { putAlertMode } from '@/lib/client/api';
-import { formatUtc } from '@/lib/client/format';
 import { queryKeys, sessionQuery } from '@/lib/client/queries';
 import { ReasonDialog } from '../reason-dialog';
+import { Instant } from '@/components/instant';
 
 const MODES: AlertModeName[] = ['on', 'shadow', 'off'];
 
@@ -48,7 +48,7 @@ export function ModeControl({ rule, scheduler, current }: { rule: AlertRuleName;
       {confirmed ? (
         <span className="banner tone-good small" role="status" data-testid="mode-confirmed">
           Confirmed by the server: {target} {confirmed.from.setting ?? `${confirmed.from.effective} (inherited)`} → {confirmed.to} by {confirmed.setting.by} at{' '}
-          {formatUtc(confirmed.setting.at)}.
+          <Instant iso={confirmed.setting.at} />.
         </span>
       ) : null}
       <ReasonDialog

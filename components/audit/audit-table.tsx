@@ -8,9 +8,9 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { AuditEntry } from '@/lib/api/types';
-import { formatUtc } from '@/lib/client/format';
 import { auditQuery } from '@/lib/client/queries';
 import { ScrollTable } from '../scroll-table';
+import { Instant } from '@/components/instant';
 
 const ACTION: Record<AuditEntry['action'], string> = {
   'scheduler.disable': 'disabled scheduler',
@@ -110,7 +110,9 @@ export function AuditTable({ scheduler, headingId }: { scheduler: string | null;
     >
       {entries.map((entry) => (
         <tr key={entry.id} data-testid="audit-row" data-action={entry.action}>
-          <td className="num">{formatUtc(entry.at)}</td>
+          <td className="num">
+            <Instant iso={entry.at} />
+          </td>
           <td>
             <Who entry={entry} />
           </td>

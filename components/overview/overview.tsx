@@ -1,17 +1,20 @@
 'use client';
 /**
  * The overview: counts and filter by health, search by name, one row per
- * scheduler (server-paged, worst first), the page's own observation status,
- * and the demo panel when the demo supervisor answers.
+ * scheduler (server-paged, worst first) with its health strip over the chosen
+ * window, the page's own observation status, and the demo panel when the
+ * demo supervisor answers. Ordered by worst in window, the strips read ranks
+ * and pages (its counts drive the filter) and the list answers those rows.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { summarize, tabTitle } from '@/lib/client/health-display';
 import type { SchedulerListParams } from '@/lib/client/list-params';
 import { STALE_AFTER_POLL_INTERVALS, useIsStale, useObservedStamp } from '@/lib/client/observation-clock';
-import { FALLBACK_POLL_INTERVAL_MS, schedulerListQuery } from '@/lib/client/queries';
+import { FALLBACK_POLL_INTERVAL_MS, schedulerListQuery, schedulerRowsQuery, stripsQuery } from '@/lib/client/queries';
+import { axisOf } from '@/lib/client/strip-view';
 import type { Observer } from '@/lib/client/status-view';
-import type { Health } from '@/lib/status';
+import type { Health, SchedulerStatus } from '@/lib/status';
 import { DemoPanel } from '../demo/demo-panel';
 import { DocumentHealth } from '../document-health';
 import { standbyBehindText } from '@/lib/client/durability-view';
@@ -22,12 +25,29 @@ import { HealthFilter } from './health-filter';
 import { Pagination } from './pagination';
 import { SchedulerTable } from './scheduler-table';
 import { SearchBox } from './search-box';
+import { StripControls, StripLegend } from './strip-controls';
 import { useListParams } from './use-list-params';
 
 export function Overview({ initialParams }: { initialParams: SchedulerListParams }) {
   const [params, setParams] = useListParams(initialParams);
+  const worstOrder = params.order === 'worst';
   const query = useQuery({ ...schedulerListQuery(params), placeholderData: keepPreviousData });
   const body = query.data?.body;
+  const ranked = useQuery({ ...stripsQuery(params, null), placeholderData: keepPreviousData, enabled: worstOrder });
+  const rankedBody = worstOrder ? ranked.data?.body : undefined;
+  const rankedNames = useMemo(() => rankedBody?.rows.map((r) => r.name) ?? [], [rankedBody]);
+  const rows = useQuery({ ...schedulerRowsQuery(params, rankedNames), placeholderData: keepPreviousData, enabled: worstOrder && rankedNames.length > 0 });
+  const rowsBody = worstOrder && rankedNames.length > 0 ? rows.data?.body : undefined;
+  const statuses = useMemo<readonly SchedulerStatus[]>(() => {
+    if (!worstOrder) return body?.schedulers ?? [];
+    const byName = new Map(rowsBody?.schedulers.map((s) => [s.name, s]) ?? []);
+    return rankedNames.flatMap((name) => byName.get(name) ?? []);
+  }, [worstOrder, body, rowsBody, rankedNames]);
+  const pageNames = useMemo(() => (worstOrder ? [] : statuses.map((s) => s.name)), [worstOrder, statuses]);
+  const pageStrips = useQuery({ ...stripsQuery(params, pageNames), placeholderData: keepPreviousData, enabled: !worstOrder && pageNames.length > 0 });
+  const stripsBody = worstOrder ? rankedBody : pageStrips.data?.body;
+  const strips = useMemo(() => new Map(stripsBody?.rows.map((r) => [r.name, r]) ?? []), [stripsBody]);
+  const axis = useMemo(() => (stripsBody ? axisOf(stripsBody) : null), [stripsBody]);
   const stamp = useObservedStamp(query.data);
   const stale = useIsStale(stamp, STALE_AFTER_POLL_INTERVALS * (body?.pollIntervalMs ?? FALLBACK_POLL_INTERVAL_MS), true);
   const storeOk = body?.observation.ok ?? false;
@@ -36,6 +56,8 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
   const observation = useMemo(() => ({ stamp, live: true, stale, storeOk }), [stamp, stale, storeOk]);
   const onSearch = useCallback((search: string) => setParams({ ...params, search, page: 1 }), [params, setParams]);
   const onHealth = (health: Health | null) => setParams({ ...params, health, page: 1 });
+  const onWindow = (window: SchedulerListParams['window']) => setParams({ ...params, window, page: 1 });
+  const onOrder = (order: SchedulerListParams['order']) => setParams({ ...params, order, page: 1 });
 
   if (!body) {
     return (
@@ -46,6 +68,8 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
   }
   const summary = summarize(body.counts, observer);
   const filtered = params.health !== null || params.search !== '';
+  const counts = worstOrder ? (rankedBody?.counts ?? {}) : body.counts;
+  const total = worstOrder ? (rankedBody?.total ?? 0) : body.total;
 
   return (
     <ObservationProvider value={observation}>
@@ -58,17 +82,26 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
       />
       <DurabilityLine durability={body.durability} stale={stale} />
       <div className="toolbar">
-        <HealthFilter counts={body.counts} selected={params.health} stale={stale} onSelect={onHealth} />
+        <HealthFilter counts={counts} selected={params.health} stale={stale} onSelect={onHealth} />
         <SearchBox value={params.search} onSearch={onSearch} />
+        <StripControls window={params.window} order={params.order} onWindow={onWindow} onOrder={onOrder} />
       </div>
-      {body.schedulers.length === 0 ? (
+      <StripLegend />
+      {statuses.length === 0 ? (
         <p className="empty" data-testid="empty-state">
           {filtered ? 'No scheduler matches this filter.' : 'No scheduler has registered yet.'}
         </p>
       ) : (
-        <SchedulerTable statuses={body.schedulers} observer={observer} caption="Schedulers, worst health first" />
+        <SchedulerTable
+          statuses={statuses}
+          observer={observer}
+          caption={worstOrder ? 'Schedulers, worst health in the window first' : 'Schedulers, worst health first'}
+          strips={strips}
+          axis={axis}
+          window={params.window}
+        />
       )}
-      <Pagination page={params.page} total={body.total} shown={body.schedulers.length} onPage={(page) => setParams({ ...params, page })} />
+      <Pagination page={params.page} total={total} shown={statuses.length} onPage={(page) => setParams({ ...params, page })} />
       <DemoPanel lease={null} />
     </ObservationProvider>
   );

@@ -11,7 +11,11 @@ import Link from 'next/link';
 import { memo } from 'react';
 import { formatCursor } from '@/lib/client/format';
 import { viewStatus, type Observer } from '@/lib/client/status-view';
-import type { SchedulerStatus } from '@/lib/status';
+import type { StripRow } from '@/lib/api/types';
+import type { StripAxis } from '@/lib/client/strip-view';
+import type { TimeMode } from '@/lib/client/time-zone';
+import type { SchedulerStatus, StripWindow } from '@/lib/status';
+import { HealthStrip } from './health-strip';
 import { AuthorityChip, WorkChip } from '../axis-chips';
 import { GapBadge } from '../gap-badge';
 import { HealthBadge } from '../health-badge';
@@ -38,7 +42,16 @@ function GroupHeading({ children }: { children: string }) {
 }
 
 /** Memoised: re-renders when its status or the observation changes, not every second (the ages tick inside). */
-export const SchedulerRow = memo(function SchedulerRow({ status, observer }: { status: SchedulerStatus; observer: Observer }) {
+export interface SchedulerRowProps {
+  status: SchedulerStatus;
+  observer: Observer;
+  strip: StripRow | undefined;
+  axis: StripAxis | null;
+  window: StripWindow;
+  mode: TimeMode;
+}
+
+export const SchedulerRow = memo(function SchedulerRow({ status, observer, strip, axis, window, mode }: SchedulerRowProps) {
   const view = viewStatus(status, observer);
   const { authority, work } = status;
   const stale = view.withdrawn === 'browser_stale';
@@ -55,6 +68,9 @@ export const SchedulerRow = memo(function SchedulerRow({ status, observer }: { s
           <HealthBadge health={view.health} stale={stale} testId="health-badge" />
           <LastRunBadge run={status.lastRun} stale={stale} quiet testId="last-run" />
         </span>
+      </td>
+      <td className="cell-history" data-label="History">
+        <HealthStrip row={strip} axis={axis} window={window} mode={mode} />
       </td>
       <td className="cell-group-start cell-lease">
         <GroupHeading>Authority</GroupHeading>

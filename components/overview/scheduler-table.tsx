@@ -4,14 +4,22 @@
  * healthy, work stalled" reads at one glance.
  */
 import { Suspense, useDeferredValue } from 'react';
+import type { StripRow } from '@/lib/api/types';
 import type { Observer } from '@/lib/client/status-view';
-import type { SchedulerStatus } from '@/lib/status';
+import type { StripAxis } from '@/lib/client/strip-view';
+import { useTimeMode } from '@/lib/client/time-zone';
+import type { SchedulerStatus, StripWindow } from '@/lib/status';
 import { SchedulerRow } from './scheduler-row';
+import { StripAxisHeader } from './strip-controls';
 
 export interface SchedulerTableProps {
   statuses: readonly SchedulerStatus[];
   observer: Observer;
   caption: string;
+  /** Each row's strip by name (absent while loading) on the shared `axis`. */
+  strips: ReadonlyMap<string, StripRow>;
+  axis: StripAxis | null;
+  window: StripWindow;
 }
 
 /** Rows per Suspense boundary (a unit of hydration work). */
@@ -23,7 +31,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-export function SchedulerTable({ statuses: latest, observer: current, caption }: SchedulerTableProps) {
+export function SchedulerTable({ statuses: latest, observer: current, caption, strips, axis, window }: SchedulerTableProps) {
+  const mode = useTimeMode();
   // A poll's new page re-renders up to 100 rows: deferred, React renders it in small slices a
   // phone's main thread can interleave with input, instead of one long task.
   const statuses = useDeferredValue(latest);
@@ -35,6 +44,7 @@ export function SchedulerTable({ statuses: latest, observer: current, caption }:
       <colgroup>
         <col className="col-name" />
         <col className="col-health" />
+        <col className="col-history" />
       </colgroup>
       <colgroup className="group-authority">
         <col className="col-lease" />
@@ -55,6 +65,9 @@ export function SchedulerTable({ statuses: latest, observer: current, caption }:
           </th>
           <th scope="col" rowSpan={2}>
             Health
+          </th>
+          <th scope="col" rowSpan={2} className="cell-history-head">
+            <StripAxisHeader window={window} axis={axis} />
           </th>
           <th scope="colgroup" colSpan={4} className="group-authority" data-testid="group-authority">
             Authority
@@ -83,7 +96,7 @@ export function SchedulerTable({ statuses: latest, observer: current, caption }:
           // Each boundary hydrates in a task of its own: 100 rows never block a phone's main thread at once.
           <Suspense key={chunk[0]!.name}>
             {chunk.map((status) => (
-              <SchedulerRow key={status.name} status={status} observer={observer} />
+              <SchedulerRow key={status.name} status={status} observer={observer} strip={strips.get(status.name)} axis={axis} window={window} mode={mode} />
             ))}
           </Suspense>
         ))}

@@ -6,8 +6,7 @@
  */
 import type { AlertSpan, SchedulerHistoryResponse } from '@/lib/api/types';
 import { alertTone } from '@/lib/client/alerts-display';
-
-const time = (iso: string) => `${iso.slice(11, 19)}Z`;
+import { Instant } from '@/components/instant';
 
 export function AlertSpans({ history }: { history: SchedulerHistoryResponse }) {
   const from = Date.parse(history.from);
@@ -30,6 +29,20 @@ export function AlertSpans({ history }: { history: SchedulerHistoryResponse }) {
   return (
     <div className="alert-lanes" data-testid="alert-spans">
       <h3 className="chart-title">Alerts: pending and firing</h3>
+      <ul className="strip-legend small" aria-label="Alert bars" data-testid="alert-legend">
+        <li>
+          <span className="alert-swatch state-pending tone-warn" aria-hidden="true" />
+          Pending (waiting out its <code>for</code>)
+        </li>
+        <li>
+          <span className="alert-swatch state-firing tone-bad" aria-hidden="true" />
+          Firing
+        </li>
+        <li>
+          <span className="alert-swatch state-firing tone-muted" aria-hidden="true" />
+          Shadow or off (not sent)
+        </li>
+      </ul>
       {rules.map((rule) => (
         <div key={rule} className="alert-lane">
           <span className="alert-lane-name small">{rule}</span>
@@ -46,7 +59,7 @@ export function AlertSpans({ history }: { history: SchedulerHistoryResponse }) {
         {history.alerts.map((s) => (
           <li key={`${s.rule}-${s.state}-${s.from}`} data-testid="alert-span" data-rule={s.rule} data-state={s.state} data-mode={s.mode}>
             {s.rule} {s.state}
-            {s.mode === 'on' ? '' : ` (${s.mode})`} {time(s.from)}–{s.to === null ? 'now' : time(s.to)}
+            {s.mode === 'on' ? '' : ` (${s.mode})`} <Instant iso={s.from} clock />–{s.to === null ? 'now' : <Instant iso={s.to} clock />}
           </li>
         ))}
       </ul>

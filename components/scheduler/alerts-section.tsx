@@ -15,6 +15,7 @@ import { formatUtc } from '@/lib/client/format';
 import { AlertStateBadge } from '../alerts/alert-state-badge';
 import { ModeControl } from '../alerts/mode-control';
 import { ScrollTable } from '../scroll-table';
+import { Instant } from '@/components/instant';
 
 function AlertRow({ name, alert, live }: { name: string; alert: SchedulerAlert; live: boolean }) {
   return (
@@ -28,7 +29,7 @@ function AlertRow({ name, alert, live }: { name: string; alert: SchedulerAlert; 
         <AlertStateBadge state={alert.state} mode={alert.mode} />
       </td>
       <td className="num">
-        since {formatUtc(alert.since)}
+        since <Instant iso={alert.since} />
         {live ? (
           <>
             {' · '}

@@ -3,13 +3,14 @@
  * proven by renewals) and Progress (whether the work moves, proven by
  * advances), plus what is known about observation.
  */
-import { formatCursor, formatUtc } from '@/lib/client/format';
+import { formatCursor } from '@/lib/client/format';
 import type { StatusView } from '@/lib/client/status-view';
 import { formatDuration } from '@/lib/status';
 import { AuthorityChip, WorkChip } from '../axis-chips';
 import { GapBadge } from '../gap-badge';
 import { AgeText, ExpiryText } from '../ticking-text';
 import { RelativeTime } from '../timestamp';
+import { Instant } from '@/components/instant';
 
 function Item({ term, children, testId }: { term: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -39,7 +40,7 @@ export function AxisPanels({ view }: { view: StatusView }) {
           <Item term="Epoch" testId="detail-epoch">
             <span className="num">{authority.epoch ?? dash}</span>
           </Item>
-          <Item term="Acquired">{authority.acquiredAt ? formatUtc(authority.acquiredAt) : dash}</Item>
+          <Item term="Acquired">{authority.acquiredAt ? <Instant iso={authority.acquiredAt} /> : dash}</Item>
           <Item term="Renewed" testId="detail-renewal-age">
             {authority.renewedAt === null ? dash : <RelativeTime iso={authority.renewedAt} ageMs={authority.renewalAgeMs} />}
           </Item>

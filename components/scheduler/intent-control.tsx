@@ -12,9 +12,9 @@ import { useRef, useState } from 'react';
 import type { IntentResponse } from '@/lib/api/types';
 import type { SchedulerStatus } from '@/lib/status/types';
 import { postIntent } from '@/lib/client/api';
-import { formatUtc } from '@/lib/client/format';
 import { queryKeys, sessionQuery } from '@/lib/client/queries';
 import { ReasonDialog } from '../reason-dialog';
+import { Instant } from '@/components/instant';
 
 export function IntentControl({ name, intent }: { name: string; intent: SchedulerStatus['intent'] }) {
   const queryClient = useQueryClient();
@@ -46,7 +46,7 @@ export function IntentControl({ name, intent }: { name: string; intent: Schedule
       <p data-testid="intent-state">
         {disabled && intent ? (
           <>
-            <strong>Disabled</strong> by {intent.by} at {formatUtc(intent.at)}: {intent.reason}. The holder finishes its occurrence, then releases; nobody
+            <strong>Disabled</strong> by {intent.by} at <Instant iso={intent.at} />: {intent.reason}. The holder finishes its occurrence, then releases; nobody
             acquires until an operator enables it.
           </>
         ) : (
@@ -55,7 +55,7 @@ export function IntentControl({ name, intent }: { name: string; intent: Schedule
       </p>
       {confirmed ? (
         <p className="banner tone-good" role="status" data-testid="intent-confirmed">
-          Confirmed by the server: {confirmed.scheduler} {confirmed.from} → {confirmed.to} by {confirmed.intent.by} at {formatUtc(confirmed.intent.at)}.
+          Confirmed by the server: {confirmed.scheduler} {confirmed.from} → {confirmed.to} by {confirmed.intent.by} at <Instant iso={confirmed.intent.at} />.
         </p>
       ) : null}
       {role === 'operator' ? (

@@ -7,8 +7,8 @@
  */
 import Link from 'next/link';
 import type { RetentionRefusal } from '@/lib/api/types';
-import { formatUtc } from '@/lib/client/format';
 import { noLongerKept } from '@/lib/client/history-answer';
+import { Instant } from '@/components/instant';
 
 export function NotKept({ what, retention, testId }: { what: React.ReactNode; retention: RetentionRefusal; testId: string }) {
   return (
@@ -16,7 +16,7 @@ export function NotKept({ what, retention, testId }: { what: React.ReactNode; re
       <span>
         {what}: <strong>{noLongerKept(retention)}</strong>. The oldest instant kept is{' '}
         <time dateTime={retention.oldestKept} data-testid="oldest-kept">
-          {formatUtc(retention.oldestKept)}
+          <Instant iso={retention.oldestKept} />
         </time>
         .
       </span>
@@ -32,7 +32,7 @@ export function AsOfNotKept({ name, at, retention }: { name: string; at: string;
       <NotKept
         what={
           <>
-            The status as of <time dateTime={at}>{formatUtc(at)}</time>
+            The status as of <Instant iso={at} />
           </>
         }
         retention={retention}

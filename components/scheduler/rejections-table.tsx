@@ -1,7 +1,7 @@
 /** Fenced writes the resource refused because their epoch was no longer current (a paused holder waking up). */
 import type { StaleWriteRejection } from '@/lib/api/types';
-import { formatUtc } from '@/lib/client/format';
 import { ScrollTable } from '../scroll-table';
+import { Instant } from '@/components/instant';
 
 const REASON: Record<StaleWriteRejection['reason'], string> = {
   stale_epoch: 'a newer epoch holds the lease',
@@ -26,7 +26,9 @@ export function RejectionsTable({ rejections }: { rejections: readonly StaleWrit
         >
           {rejections.map((rejection, index) => (
             <tr key={`${rejection.at}-${index}`} data-testid="rejection-row" data-attempted-epoch={rejection.attemptedEpoch}>
-              <td className="num">{formatUtc(rejection.at)}</td>
+              <td className="num">
+                <Instant iso={rejection.at} />
+              </td>
               <td className="num">{rejection.attemptedEpoch}</td>
               <td className="num">{rejection.currentEpoch ?? '—'}</td>
               <td>

@@ -11,6 +11,7 @@ import { memo, useEffect, useRef, useState } from 'react';
 import type { HistoryAnswer } from '@/lib/client/history-answer';
 import { AlertSpans } from './alert-spans';
 import { NotKept } from './not-kept';
+import { Instant } from '@/components/instant';
 
 const TimelineChart = memo(
   dynamic(() => import('./timeline-chart').then((m) => m.TimelineChart), {
@@ -47,6 +48,11 @@ export function TimelineSection({ answer, error }: { answer: HistoryAnswer | und
           <p className="muted">{error ? `History unavailable: ${error.message}` : 'Loading the last hour…'}</p>
         </div>
       )}
+      {history?.registeredAt && Date.parse(history.registeredAt) >= Date.parse(history.from) ? (
+        <p className="small muted" data-testid="registered-at">
+          Registered at <Instant iso={history.registeredAt} />: nothing is drawn before it.
+        </p>
+      ) : null}
       {history ? <AlertSpans history={history} /> : null}
     </section>
   );

@@ -1,8 +1,8 @@
 /** Epochs, newest first: who held the lease, from when to when, and how each tenure began and ended. */
 import type { Tenure } from '@/lib/api/types';
-import { formatUtc } from '@/lib/client/format';
 import { formatDuration } from '@/lib/status';
 import { ScrollTable } from '../scroll-table';
+import { Instant } from '@/components/instant';
 
 const BEGAN: Record<Tenure['began'], string> = { acquired: 'acquired', taken_over: 'took over' };
 const ENDED: Record<NonNullable<Tenure['ended']>, string> = { released: 'released', expired: 'expired' };
@@ -30,10 +30,10 @@ export function TransitionsTable({ transitions, observedAt }: { transitions: rea
                 <code>{tenure.holder}</code> {tenure.label ? <span className="muted">({tenure.label})</span> : null}
               </td>
               <td className="num">
-                {formatUtc(tenure.from)} <span className="muted small">{BEGAN[tenure.began]}</span>
+                <Instant iso={tenure.from} /> <span className="muted small">{BEGAN[tenure.began]}</span>
               </td>
               <td className="num">
-                {tenure.to ? formatUtc(tenure.to) : 'now'} <span className="muted small">{tenure.ended ? ENDED[tenure.ended] : 'holding'}</span>
+                {tenure.to ? <Instant iso={tenure.to} /> : 'now'} <span className="muted small">{tenure.ended ? ENDED[tenure.ended] : 'holding'}</span>
               </td>
               <td className="num">{formatDuration(tenureMs(tenure, observedAt))}</td>
             </tr>

@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import { HEALTH_SEVERITY } from '../status/health';
+import { STRIP_WINDOWS } from '../status/strip';
 import { DEMO_ACTIONS, IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../status/limits';
 import { ALERT_NAMES } from './alert-names';
 import type * as status from '../status/types';
@@ -308,12 +309,50 @@ export const SchedulerHistoryResponseSchema = named(
     from: time,
     to: time,
     bucketMs: ms,
+    registeredAt: time
+      .nullable()
+      .describe('When the scheduler began to exist (first registration, or its oldest lease event kept if earlier): no segment starts before it'),
     ttlMs: ms.nullable(),
     segments: z.array(HealthSegmentSchema),
     gaps: z.array(ObservationGapSchema).describe('Observation gaps in the span (report silences, lost seqs), explicit'),
     tenures: z.array(TenureSchema),
     buckets: z.array(HistoryBucketSchema).max(360),
     alerts: z.array(AlertSpanSchema).describe('Alert spans (pending, firing) overlapping the span'),
+  }),
+);
+
+export const StripSegmentSchema = named(
+  'StripSegment',
+  z.object({
+    from: time,
+    to: time,
+    health: HealthSchema.describe('The worst health seen in these cells'),
+    notObserved: z.boolean().describe('Some minute of it nobody observed (no evaluator round): drawn unknown'),
+    at: time.describe('The instant to open (`?at=`): when the worst health was first recorded here, else the start'),
+  }),
+);
+
+export const StripRowSchema = named(
+  'StripRow',
+  z.object({
+    name: z.string(),
+    since: time.nullable().describe('Where drawing starts: first registration, or the window start if earlier (null: nothing in the window)'),
+    registeredAt: time.nullable().describe('First registration (null: not registered, a lease only)'),
+    worst: HealthSchema.nullable().describe('The worst health in the window (null: nothing drawn)'),
+    segments: z.array(StripSegmentSchema),
+  }),
+);
+
+export const StripsResponseSchema = named(
+  'StripsResponse',
+  z.object({
+    window: z.enum(STRIP_WINDOWS),
+    from: time.describe('Start of the first cell (cells are aligned to the wall clock, UTC)'),
+    to: time.describe("The database's now: end of the last, partial cell"),
+    cellMs: ms,
+    total: ms.describe('Rows matching (the page is `rows`)'),
+    counts: counts.nullable().describe('By worst health in the window over every row matching the name query (ranked reads only)'),
+    rows: z.array(StripRowSchema),
   }),
 );
 

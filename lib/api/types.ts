@@ -23,6 +23,10 @@ export type StaleWriteRejection = z.infer<typeof schemas.StaleWriteRejectionSche
 export type SchedulerDetailResponse = z.infer<typeof schemas.SchedulerDetailResponseSchema>;
 export type HealthSegment = z.infer<typeof schemas.HealthSegmentSchema>;
 export type HistoryBucket = z.infer<typeof schemas.HistoryBucketSchema>;
+/** GET /api/v1/strips */
+export type StripsResponse = z.infer<typeof schemas.StripsResponseSchema>;
+export type StripRow = z.infer<typeof schemas.StripRowSchema>;
+export type StripSegmentBody = z.infer<typeof schemas.StripSegmentSchema>;
 /** GET /api/v1/schedulers/{name}/history?from=&to= */
 export type SchedulerHistoryResponse = z.infer<typeof schemas.SchedulerHistoryResponseSchema>;
 /** GET /api/healthz — the status service's own health (nothing about schedulers). 200 when ok, else 503. */

@@ -16,6 +16,7 @@ import type {
   SchedulerDetailResponse,
   SchedulerHistoryResponse,
   SchedulerListResponse,
+  StripsResponse,
 } from '@/lib/api/types';
 import type { RetentionRefusal } from '@/lib/api/types';
 import type { AuditResponse, IntentRequest, IntentResponse, SessionResponse, SignInRequest } from '@/lib/api/types';
@@ -23,7 +24,7 @@ import type { AlertModeRequest, AlertModeResponse, AlertRuleName, AlertsResponse
 import { withBasePath } from './base-path';
 import { retentionRefusalOf, type HistoryAnswer } from './history-answer';
 import { localNow, type LocalStamp } from './local-clock';
-import { listSearchParams, type SchedulerListParams } from './list-params';
+import { listSearchParams, stripsSearchParams, type SchedulerListParams } from './list-params';
 
 /** An answer and where/when it was observed: `server` = rendered into the page by the server. */
 export type Observed<T> = { body: T; via: 'browser'; sentAt: LocalStamp } | { body: T; via: 'server' };
@@ -60,8 +61,12 @@ async function getJson<T>(path: string, signal?: AbortSignal): Promise<Observed<
   return { body: (await response.json()) as T, via: 'browser', sentAt };
 }
 
-export function fetchSchedulerList(params: SchedulerListParams, signal?: AbortSignal) {
-  return getJson<SchedulerListResponse>(`/api/v1/schedulers?${listSearchParams(params)}`, signal);
+export function fetchSchedulerList(params: SchedulerListParams, signal?: AbortSignal, names: readonly string[] | null = null) {
+  return getJson<SchedulerListResponse>(`/api/v1/schedulers?${listSearchParams(params, names)}`, signal);
+}
+
+export function fetchStrips(params: SchedulerListParams, names: readonly string[] | null, signal?: AbortSignal) {
+  return getJson<StripsResponse>(`/api/v1/strips?${stripsSearchParams(params, names)}`, signal);
 }
 
 export function fetchSchedulerDetail(name: string, at: string | null, signal?: AbortSignal) {

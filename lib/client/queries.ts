@@ -7,7 +7,17 @@
  * instant is history and is never polled. Refetch on focus and reconnect.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { fetchAlerts, fetchAudit, fetchDemoProcesses, fetchSession, fetchHistoryAnswer, fetchSchedulerDetail, fetchSchedulerList, type Observed } from './api';
+import {
+  fetchAlerts,
+  fetchAudit,
+  fetchDemoProcesses,
+  fetchSession,
+  fetchHistoryAnswer,
+  fetchSchedulerDetail,
+  fetchSchedulerList,
+  fetchStrips,
+  type Observed,
+} from './api';
 import type { SchedulerListParams } from './list-params';
 
 /** Used until the first answer tells us the server's choice. */
@@ -22,6 +32,11 @@ function pollEvery(data: Observed<{ pollIntervalMs: number }> | undefined): numb
 export const queryKeys = {
   all: ['schedulers'] as const,
   list: (params: SchedulerListParams) => ['schedulers', 'list', params] as const,
+  listOf: (names: readonly string[]) => ['schedulers', 'list-of', names] as const,
+  strips: (params: SchedulerListParams, names: readonly string[] | null) =>
+    names === null
+      ? (['strips', 'ranked', params.window, params.health, params.search, params.page] as const)
+      : (['strips', 'rows', params.window, names] as const),
   detail: (name: string, at: string | null) => ['schedulers', 'detail', name, at] as const,
   history: (name: string, at: string | null) => ['schedulers', 'history', name, at] as const,
   demo: ['demo', 'processes'] as const,
@@ -75,6 +90,34 @@ export function schedulerListQuery(params: SchedulerListParams) {
     refetchOnWindowFocus: true,
     refetchOnReconnect: true,
     staleTime: 1_000,
+  });
+}
+
+/** The statuses of exactly these schedulers (a page ranked by worst in window), polled like the list. */
+export function schedulerRowsQuery(params: SchedulerListParams, names: readonly string[]) {
+  return queryOptions({
+    queryKey: queryKeys.listOf(names),
+    queryFn: ({ signal }) => fetchSchedulerList(params, signal, names),
+    refetchInterval: (query) => pollEvery(query.state.data),
+    refetchOnWindowFocus: true,
+    refetchOnReconnect: true,
+    staleTime: 1_000,
+    enabled: names.length > 0,
+  });
+}
+
+/** Strips change at most once per evaluator round (5 s): polled every 10 s. */
+const STRIPS_POLL_MS = 10_000;
+
+/** The strips of `names` (a page), or with null a page ranked by worst health in the window. */
+export function stripsQuery(params: SchedulerListParams, names: readonly string[] | null) {
+  return queryOptions({
+    queryKey: queryKeys.strips(params, names),
+    queryFn: ({ signal }) => fetchStrips(params, names, signal),
+    refetchInterval: STRIPS_POLL_MS,
+    refetchOnWindowFocus: true,
+    staleTime: 5_000,
+    enabled: names === null || names.length > 0,
   });
 }
 

@@ -20,6 +20,7 @@ function history(over: Partial<SchedulerHistoryResponse> = {}): SchedulerHistory
     from: iso(0),
     to: iso(60 * 60_000),
     bucketMs: BUCKET,
+    registeredAt: null,
     ttlMs: 3_000,
     segments: [],
     gaps: [],

@@ -6,7 +6,9 @@
  *
  * Guarantees: one statement, timed by the database clock; the newest
  * registration wins whole (every field and `registered_at`), so the row is
- * what the last instance to start was configured with. Not guaranteed: that
+ * what the last instance to start was configured with — all but
+ * `first_registered_at`, which the first registration sets and no later one
+ * changes (history starts there). Not guaranteed: that
  * it describes the instance holding the lease now — which is why progress is
  * judged by each report's own cadence (lib/status/report-break.ts), never by
  * this row's.

@@ -21,7 +21,7 @@ import type { ListParams } from './live/list-params';
 export type { HttpResult, ServiceError, ServiceErrorCode } from './http/result';
 export type { ListParams } from './live/list-params';
 export { closeStatusService, heavyGate, statusService } from './instance';
-export { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './http/handlers';
+export { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute, stripsRoute } from './http/handlers';
 export { auditRoute } from './http/audit-route';
 export { alertsRoute } from './http/alerts-route';
 export { readRunbook } from './runbooks';

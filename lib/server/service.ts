@@ -34,7 +34,10 @@
  *   and its durability says which standby and how far behind.
  * - Nothing here reads the wall clock except the observer before the very
  *   first successful read.
- * - Heavy reads (detail, history, audit) never delay the list, metrics or
+ * - A ranked strips read (by worst in window, over every scheduler) is shared
+ *   by identical queries for `rankedStripsMaxAgeMs` (5 s); strips of named
+ *   schedulers are read each time.
+ * - Heavy reads (detail, history, audit, strips) never delay the list, metrics or
  *   healthz: they run on their own connections (`heavyDb`), under their own
  *   observer (a saturated heavy pool never marks the store unreadable), at
  *   most `heavyConcurrency` at a time with at most `heavyQueueMax` waiting;
@@ -49,12 +52,13 @@ import { readDeliveryTargets } from '../alerts/store/delivery';
 import { readAlerts } from './alerts/read';
 import { readAudit } from './audit/read';
 import { traced, tracedSync } from '../telemetry/span';
-import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
+import type { HealthzResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse, StripsResponse } from '../api/types';
 import { answeredTooFarBehind, DEFAULT_MAX_STANDBY_LAG_MS, type Durability, judgeDurability, project, type ReplicationFacts } from '../status';
 import { readReplicationFacts } from './live/durability';
 import { readDetail, type ReadDeps } from './asof/detail';
 import { dbNowMs, readAllFacts, readChangedFacts, type Queryable, type SchedulerRead } from './live/facts';
 import { readHistory } from './asof/history';
+import { readStrips, type StripsQuery } from './asof/strips';
 import { buildList, liveRead, normalizeListParams, type ListParams, type LiveRead } from './live/list';
 import { LiveIndex } from './live/live-index';
 import { sortStatuses, statusesView } from './live/view';
@@ -84,6 +88,8 @@ export interface StatusServiceOptions {
   log?: (line: string, cause?: unknown) => void;
   /** The first ALERTMANAGER_URL (links to silence forms and its UI); default none. */
   alertmanagerUrl?: string | null;
+  /** How long a ranked strips answer (by worst in window) is shared (ms, monotonic; default 5,000: the rollup changes once per evaluator round). */
+  rankedStripsMaxAgeMs?: number;
   /** Retention (lib/retention): `?at=` and history older than it answer 410. Default: the policy's defaults. */
   retention?: RetentionPolicy;
   /** A standby further behind than this reads `behind` (lib/status/durability.ts). Default DEFAULT_MAX_STANDBY_LAG_MS. */
@@ -137,6 +143,9 @@ export class StatusService {
   private readonly alertmanagerUrl: string | null;
   private readonly retention: RetentionPolicy;
   private readonly maxStandbyLagMs: number;
+  private readonly rankedStripsMaxAgeMs: number;
+  /** Ranked strips answers by query, with when they were asked (monotonic); failures are not kept. */
+  private readonly rankedStrips = new Map<string, { atMono: number; answer: Promise<ReadResult<StripsResponse>> }>();
 
   constructor(options: StatusServiceOptions) {
     this.db = options.db;
@@ -153,6 +162,7 @@ export class StatusService {
     this.retention = options.retention ?? DEFAULT_RETENTION;
     this.maxStandbyLagMs = options.maxStandbyLagMs ?? DEFAULT_MAX_STANDBY_LAG_MS;
     if (!(this.maxStandbyLagMs > 0)) throw new RangeError(`maxStandbyLagMs must be > 0, got ${this.maxStandbyLagMs}`);
+    this.rankedStripsMaxAgeMs = Math.max(0, options.rankedStripsMaxAgeMs ?? 5_000);
   }
 
   private get deps(): ReadDeps {
@@ -279,7 +289,7 @@ export class StatusService {
     const live = await this.live(options);
     const memo = this.memoOf(live);
     const p = normalizeListParams(params);
-    const key = JSON.stringify([p.health === null ? null : [...p.health].sort(), p.q, p.limit, p.offset]);
+    const key = JSON.stringify([p.health === null ? null : [...p.health].sort(), p.q, p.names === null ? null : [...p.names].sort(), p.limit, p.offset]);
     let page = memo.pages.get(key);
     if (page === undefined) {
       page = buildList(
@@ -312,6 +322,22 @@ export class StatusService {
   /** One scheduler's history over [fromMs, toMs] (null: the defaults, ./asof/history.ts). */
   history(name: string, fromMs: number | null = null, toMs: number | null = null): Promise<ReadResult<SchedulerHistoryResponse>> {
     return this.heavyRead(() => traced('status read history', { 'leaseboard.scheduler': name }, () => readHistory(this.deps, name, fromMs, toMs)));
+  }
+
+  /** Health strips over a window from the rollup (./asof/strips.ts): of named schedulers, or ranked by worst in window. */
+  strips(query: StripsQuery): Promise<ReadResult<StripsResponse>> {
+    if (query.names !== null) return this.heavyRead(() => readStrips(this.deps, query));
+    // Ranking reads every scheduler: pollers of one page share an answer while the rollup cannot have changed much.
+    const key = JSON.stringify([query.window, query.q, query.worst === null ? null : [...query.worst].sort(), query.limit, query.offset]);
+    const kept = this.rankedStrips.get(key);
+    if (kept !== undefined && this.mono() - kept.atMono <= this.rankedStripsMaxAgeMs) return kept.answer;
+    const answer = this.heavyRead(() => readStrips(this.deps, query));
+    if (this.rankedStrips.size >= PAGES_PER_READ) this.rankedStrips.clear();
+    this.rankedStrips.set(key, { atMono: this.mono(), answer });
+    void answer.then((r) => {
+      if (!r.ok && this.rankedStrips.get(key)?.answer === answer) this.rankedStrips.delete(key);
+    });
+    return answer;
   }
 
   /** The operator audit trail (newest first), through the observer like every read. */

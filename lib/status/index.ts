@@ -25,3 +25,17 @@ export {
   type ReplicationFacts,
 } from './durability';
 export type * from './types';
+export {
+  STRIP_CELLS,
+  STRIP_WINDOWS,
+  buildStrip,
+  isStripWindow,
+  stripFrame,
+  worstInWindow,
+  type WindowSummaryInput,
+  type CellChanges,
+  type Strip,
+  type StripFrame,
+  type StripSegment,
+  type StripWindow,
+} from './strip';

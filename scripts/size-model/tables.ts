@@ -94,6 +94,14 @@ export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
                SELECT 'SchedulerStalled', ${NAME}, 'pending', 'firing', now() - t * interval '1 h', 'shadow', 'leaseboard-alerts', 7 ${EACH('')}`,
     },
     {
+      table: 'health_changes',
+      basis: `4 health changes per holder change (no leader, unknown, back to progressing, and one stall), ${4 * RARE_PER_DAY} a day (assumed); a steady scheduler adds none`,
+      rows: { perDay: 4 * RARE_PER_DAY, keep: 'reports' },
+      seedRows: 700,
+      insert: `INSERT INTO health_changes (name, at, health, lease, epoch)
+               SELECT ${NAME}, now() - t * interval '15 min', (ARRAY['no_leader','unknown','progressing','stalled'])[1 + t % 4], 'leaseboard-alerts', 7 ${EACH('')}`,
+    },
+    {
       table: 'leases',
       basis: 'one per scheduler',
       rows: { fixed: 1 },

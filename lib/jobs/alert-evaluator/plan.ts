@@ -26,6 +26,8 @@ import {
 } from '../../alerts';
 import type { DeliveryCounters } from '../../alerts/store/delivery';
 import type { StoredAlert } from '../../alerts/store/state';
+import type { Health } from '../../status';
+import { healthChanges, type HealthChange } from './health-rollup';
 
 /** What the read step gathered (see ./read.ts). */
 export interface RoundData {
@@ -34,6 +36,8 @@ export interface RoundData {
   schedulers: SchedulerEvidence[];
   modes: ModeTable;
   stored: StoredAlert[];
+  /** The health rollup's newest row per scheduler (absent: none yet). */
+  recordedHealth: ReadonlyMap<string, Health>;
   /** Sends Alertmanager accepted since they were last stored: key → the send's `sent.at`. */
   acks: ReadonlyMap<string, string>;
   /** Per Alertmanager, as this process's delivery sees it, with ages measured now. */
@@ -69,10 +73,29 @@ export interface RoundPlan {
   /** Every acknowledgement this plan stores (forgotten once committed). */
   acked: [key: string, sentAt: string][];
   transitions: AlertTransition[];
+  /** Schedulers whose health the rollup must record as changed at this round. */
+  healthChanges: HealthChange[];
   delivery: DeliveryRow[];
   outgoing: OutgoingAlert[];
   /** Everything Alertmanager may hold of ours, for a new tenure's first delivery (computed on demand). */
   reopen: () => OutgoingAlert[];
+}
+
+/** A plan with nothing to store or send but what `over` gives (the statements still mark the round's minute observed). */
+export function quietPlan(over: Partial<RoundPlan> = {}): RoundPlan {
+  return {
+    now: '',
+    upserts: [],
+    deletes: [],
+    delivered: [],
+    acked: [],
+    transitions: [],
+    healthChanges: [],
+    delivery: [],
+    outgoing: [],
+    reopen: () => [],
+    ...over,
+  };
 }
 
 function stateRow(rule: string, scheduler: string | null, record: AlertRecord, deliveredSentAt: string | null): StateRow {
@@ -132,6 +155,7 @@ export function planRound(data: RoundData, config: AlertConfig): RoundPlan {
     delivered,
     acked: [...data.acks],
     transitions: round.transitions,
+    healthChanges: healthChanges(data.schedulers, data.recordedHealth),
     delivery: data.delivery,
     outgoing: round.outgoing,
     reopen: () => reopenSends(round.records, clock, config.externalUrl),

@@ -30,6 +30,7 @@ function data(over: Partial<RoundData>): RoundData {
     schedulers: [],
     modes: on,
     stored: [],
+    recordedHealth: new Map(),
     acks: new Map(),
     delivery: [],
     ...over,
@@ -95,5 +96,22 @@ describe('planRound', () => {
     expect(upserted).toEqual([['a', 'resolved']]);
     expect(plan.deletes).toEqual([{ rule: 'SchedulerStalled', scheduler: 'b' }]);
     expect(plan.outgoing.map((o) => [o.key, o.alert.endsAt])).toEqual([['SchedulerStalled/a', NOW]]);
+  });
+
+  it('given the rollup recorded a scheduler as progressing, then only changed or new schedulers are recorded', () => {
+    const plan = planRound(
+      data({
+        schedulers: [evidence('steady', 'progressing'), evidence('froze', 'stalled'), evidence('new', 'progressing')],
+        recordedHealth: new Map([
+          ['steady', 'progressing'],
+          ['froze', 'progressing'],
+        ]),
+      }),
+      config,
+    );
+    expect(plan.healthChanges).toEqual([
+      { name: 'froze', health: 'stalled' },
+      { name: 'new', health: 'progressing' },
+    ]);
   });
 });

@@ -9,6 +9,7 @@
  *   of the last one that did (an unreadable store degrades every status to
  *   unknown, as the dashboard shows it);
  * - the modes in force and the stored alert state (the previous records);
+ * - the health rollup's newest row per scheduler (./health-rollup.ts);
  * - what this process's delivery knows: acknowledgements not yet stored, and
  *   each Alertmanager's status.
  *
@@ -24,7 +25,9 @@ import { readModeTable } from '../../alerts/store/modes';
 import { readStoredAlerts } from '../../alerts/store/state';
 import type { ReadOnlyPool } from '../../scheduler';
 import { StatusService } from '../../server/service';
+import type { Health } from '../../status';
 import type { EvaluatorDelivery } from './delivery';
+import { RECORDED_HEALTH_SQL } from './health-rollup';
 import type { RoundData } from './plan';
 
 export interface ReadOptions {
@@ -58,12 +61,18 @@ export class RoundReader {
     const schedulers: SchedulerEvidence[] = live.statuses.map((status) => schedulerEvidence(status, rejections.get(status.name) ?? null));
     const modes: ModeTable = await readModeTable(db);
     const stored = await readStoredAlerts(db);
+    const recorded = await db.query<{ name: string; health: Health }>({
+      name: 'health_recorded',
+      text: RECORDED_HEALTH_SQL,
+      values: [schedulers.map((s) => s.scheduler)],
+    });
     return {
       now: live.now,
       service: { storeReadable: live.ok, lastObservedAt: live.lastObservedAt },
       schedulers,
       modes,
       stored,
+      recordedHealth: new Map(recorded.rows.map((r) => [r.name, r.health])),
       acks: this.delivery.pendingAcks(),
       delivery: this.delivery.targets(),
     };

@@ -8,10 +8,11 @@
  * part); each row of alert_state is touched by at most one statement (the
  * plan keeps upserts, deletes and acknowledgements apart); `updated_at` and
  * `observed_at` are the fence's database time; alert_delivery keeps exactly
- * the configured targets.
+ * the configured targets; the health rollup gets the round's changes at the
+ * fence's time and the round's minute marked observed.
  */
 import { sql } from 'drizzle-orm';
-import { alertDelivery, alertEvents, alertState } from '../../../db/schema';
+import { alertDelivery, alertEvents, alertState, healthChanges, healthObservedMinutes } from '../../../db/schema';
 import type { FencedStatement, FencedWrites } from '../../scheduler';
 import type { RoundPlan } from './plan';
 
@@ -54,6 +55,13 @@ export function roundStatements(w: FencedWrites, plan: RoundPlan): FencedStateme
       ),
     );
   }
+  if (plan.healthChanges.length > 0) statements.push(w.insert(healthChanges, plan.healthChanges, { same: { at: w.now } }));
+  statements.push(
+    w.insert(healthObservedMinutes, [{}], {
+      same: { minute: sql<string>`date_trunc('minute', ${w.now})` },
+      onConflict: { target: [healthObservedMinutes.minute], action: 'nothing' },
+    }),
+  );
   const targets = plan.delivery.map((d) => d.target);
   statements.push(w.delete(alertDelivery, sql`${alertDelivery.target} NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify(targets)}::jsonb))`));
   if (plan.delivery.length > 0) {

@@ -6,7 +6,8 @@
  *   partitions    progress_reports: partitions made ahead, whole partitions
  *                 past retention dropped (leaseboard_retention_partitions,
  *                 which checks the fence before any DDL)
- *   plan-items, occurrences, lease-events, renewal-gaps, rejections, alert-events
+ *   plan-items, occurrences, lease-events, renewal-gaps, rejections,
+ *   health-changes, health-observed, alert-events
  *                 batches of at most `LEASEBOARD_RETENTION_BATCH` rows past
  *                 retention (./victims.ts says which rows each keeps)
  *

@@ -90,6 +90,29 @@ describe('the retention pruner (leaseboard-retention)', () => {
     await occurrence(names.lonely, `${names.lonely}@only`, 9 * DAY, 'completed', 2);
     await occurrence(names.old, `${names.old}@old`, 9 * DAY, 'completed', 2);
     await occurrence(names.old, `${names.old}@new`, 60_000, 'completed', 0);
+    // Health rollup (kept as long as reports, 7 d): `old` changed 10, 9 and 3 days ago; a scheduler gone
+    // since (no lease, no registration) 9 days ago; observed minutes 8 and 6 days ago.
+    const gone = `${names.old}-gone`;
+    for (const [name, days] of [
+      [names.old, 10],
+      [names.old, 9],
+      [names.old, 3],
+      [gone, 9],
+    ] as const) {
+      await q(`INSERT INTO health_changes (name, at, health, lease, epoch) VALUES ($1, clock_timestamp() - $2 * interval '1 day', 'unknown', $3, $4)`, [
+        name,
+        days,
+        names.old,
+        epoch(names.old),
+      ]);
+    }
+    for (const days of [8, 6]) {
+      await q(`INSERT INTO health_observed_minutes (minute, lease, epoch) VALUES (date_trunc('minute', clock_timestamp() - $1 * interval '1 day'), $2, $3)`, [
+        days,
+        names.old,
+        epoch(names.old),
+      ]);
+    }
     // Audit trails: never pruned, however old.
     await q(
       `INSERT INTO intent_audit (lease, disabled, "by", reason, at) VALUES ($1, true, 'ops', 'ancient choice', clock_timestamp() - interval '400 days')`,
@@ -150,6 +173,20 @@ describe('the retention pruner (leaseboard-retention)', () => {
     expect((await q(`SELECT count(*)::int AS n FROM intent_audit WHERE lease = $1`, [names.old])).rows[0].n).toBe(1);
   });
 
+  it('prunes the health rollup past the reports retention, keeping the health carried into the oldest window of a scheduler that exists', async () => {
+    await runOneRound();
+    const ages = async (name: string) =>
+      (
+        await q(`SELECT round(extract(epoch FROM clock_timestamp() - at) / 86400)::int AS days FROM health_changes WHERE name = $1 ORDER BY at`, [name])
+      ).rows.map((r: { days: number }) => r.days);
+    expect(await ages(names.old)).toEqual([9, 3]);
+    expect(await ages(`${names.old}-gone`)).toEqual([]);
+    const minutes = await q(
+      `SELECT round(extract(epoch FROM clock_timestamp() - minute) / 86400)::int AS days FROM health_observed_minutes WHERE minute < clock_timestamp() - interval '1 day' ORDER BY minute`,
+    );
+    expect(minutes.rows.map((r: { days: number }) => r.days)).toEqual([6]);
+  });
+
   it('a stale pruner (its epoch no longer current) has every statement refused: nothing dropped, nothing deleted', async () => {
     const lease = uniqueLease('stale-pruner');
     const grant = await authority.acquire(leaseTerms({ name: lease, ttlMs: 60_000 }), newInstanceToken());
@@ -179,7 +216,17 @@ describe('the retention pruner (leaseboard-retention)', () => {
     expect((await q(`SELECT count(*)::int AS n FROM renewal_gaps WHERE lease = $1`, [lease])).rows[0].n).toBe(1);
     const logged = await q(`SELECT DISTINCT resource FROM stale_write_rejections WHERE lease = $1 ORDER BY resource`, [lease]);
     expect(logged.rows.map((r: { resource: string }) => r.resource)).toEqual(
-      ['alert_events', 'lease_events', 'occurrences', 'plan_items', 'progress_reports', 'renewal_gaps', 'stale_write_rejections'].sort(),
+      [
+        'alert_events',
+        'health_changes',
+        'health_observed_minutes',
+        'lease_events',
+        'occurrences',
+        'plan_items',
+        'progress_reports',
+        'renewal_gaps',
+        'stale_write_rejections',
+      ].sort(),
     );
     // And the pruned logs refuse a plain DELETE without any fence.
     await expect(q(`DELETE FROM renewal_gaps WHERE lease = $1`, [lease])).rejects.toMatchObject({ code: 'LB002' });

@@ -17,12 +17,16 @@
  * - plan_items: items of running occurrences still their lease's newest, and
  *   of the lease's newest N occurrences while younger than their own
  *   retention.
+ * - health_changes (the strips' rollup, kept as long as progress reports):
+ *   the newest row at or before the cutoff of each scheduler that still
+ *   exists (a lease or a registration) — the health carried into the oldest
+ *   window; a deleted scheduler's rows all go once past retention.
  * - Everything else by its time column only (append-only logs: nobody
  *   updates an old row, so no batch waits on a writer, nor a writer on it).
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { alertEvents, leaseEvents, occurrences, planItems, renewalGaps, staleWriteRejections } from '../../../db/schema';
+import { alertEvents, healthChanges, healthObservedMinutes, leaseEvents, occurrences, planItems, renewalGaps, staleWriteRejections } from '../../../db/schema';
 import type { RetentionKind } from '../../retention';
 
 /** How many of a lease's newest occurrences the plan-items rule looks at past the kept ones (older ones wait for the occurrence rule). */
@@ -87,6 +91,20 @@ export const PRUNE_RULES: readonly PruneRule[] = [
     step: 'rejections',
     table: staleWriteRejections,
     victims: (c, limit) => sql`SELECT r.ctid FROM stale_write_rejections r WHERE r.at < ${at(c, 'rejections')} LIMIT ${limit}::int`,
+  },
+  {
+    step: 'health-changes',
+    table: healthChanges,
+    victims: (c, limit) => sql`SELECT h.ctid FROM health_changes h
+      WHERE h.at < ${at(c, 'reports')}
+        AND (EXISTS (SELECT 1 FROM health_changes n WHERE n.name = h.name AND n.at > h.at AND n.at <= ${at(c, 'reports')})
+          OR NOT (EXISTS (SELECT 1 FROM leases l WHERE l.name = h.name) OR EXISTS (SELECT 1 FROM schedulers s WHERE s.name = h.name)))
+      LIMIT ${limit}::int`,
+  },
+  {
+    step: 'health-observed',
+    table: healthObservedMinutes,
+    victims: (c, limit) => sql`SELECT m.ctid FROM health_observed_minutes m WHERE m.minute < ${at(c, 'reports')} LIMIT ${limit}::int`,
   },
   {
     step: 'alert-events',

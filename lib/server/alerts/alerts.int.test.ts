@@ -8,7 +8,7 @@ import { uniqueLease, usePool } from '../../../db/testing/pools';
 import { changeAlertMode } from '../../alerts/store/modes';
 import { fenceFor, writeFenced } from '../../lease';
 import { roundStatements } from '../../jobs/alert-evaluator/write';
-import type { RoundPlan } from '../../jobs/alert-evaluator/plan';
+import { quietPlan, type RoundPlan } from '../../jobs/alert-evaluator/plan';
 import { toIso } from '../../status/time';
 import { dbNow } from '../testing/scenario';
 import { acquire, register, reporter, serviceOn, sleep } from '../testing/seed';
@@ -16,9 +16,7 @@ import { answersOf } from '../testing/answers';
 
 const AM = 'http://alertmanager.test:9093';
 
-function plan(over: Partial<RoundPlan>): RoundPlan {
-  return { now: '', upserts: [], deletes: [], delivered: [], acked: [], transitions: [], delivery: [], outgoing: [], reopen: () => [], ...over };
-}
+const plan = (over: Partial<RoundPlan>): RoundPlan => quietPlan(over);
 
 const row = (scheduler: string, over: Partial<RoundPlan['upserts'][number]>): RoundPlan['upserts'][number] => ({
   rule: 'SchedulerStalled',

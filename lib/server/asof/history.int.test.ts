@@ -49,13 +49,19 @@ describe('scheduler history (real PostgreSQL)', () => {
     expect(h.ttlMs).toBe(15_000);
   });
 
-  it('defaults to the last hour with nice buckets, clamps `to` to now, and refuses bad spans', async () => {
+  it('defaults to the last hour (from registration when younger) with nice buckets, clamps `to` to now, and refuses bad spans', async () => {
     const r = await answersOf(service).history(s.name);
     if (!r.ok) throw new Error(r.error.message);
-    expect(r.value.bucketMs).toBe(10_000);
-    expect(Date.parse(r.value.to) - Date.parse(r.value.from)).toBe(3_600_000);
-    expect(r.value.buckets).toHaveLength(360);
+    // The scenario's scheduler registered seconds ago: the default span zooms to its registration.
+    expect(r.value.from).toBe(r.value.registeredAt);
+    expect(Date.parse(r.value.to) - Date.parse(r.value.from)).toBeLessThan(3_600_000);
+    expect(r.value.buckets.length).toBeLessThanOrEqual(360);
     const now = await dbNow(pool);
+    // An hour asked explicitly: 360 buckets of 10 s.
+    const hour = await answersOf(service).history(s.name, iso(now - 3_600_000), iso(now));
+    if (!hour.ok) throw new Error(hour.error.message);
+    expect(hour.value.bucketMs).toBe(10_000);
+    expect(hour.value.buckets).toHaveLength(360);
     const clamped = await answersOf(service).history(s.name, iso(now - 60_000), iso(now + 3_600_000));
     expect(clamped.ok && Date.parse(clamped.value.to) <= now + 1_000).toBe(true);
     const bad = async (from?: string, to?: string) => {

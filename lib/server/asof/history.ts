@@ -12,6 +12,10 @@
  * span ≤ 24 h, inverted/empty → `invalid` (`invalid_span`); a `from` given
  * before the horizon, or a `to` before it → `outside_retention` naming the
  * oldest instant kept; at most 360 buckets of a "nice" width.
+ * Nothing before the scheduler existed (its first registration, or its first
+ * lease event kept if earlier: `registeredAt`): no segment, gap or epoch
+ * starts before it, and a defaulted `from` starts there when the scheduler is
+ * younger than the default span (the chart zooms to what was observed).
  * Renewal age per bucket: the longest renewal gap of the minute rollups the
  * bucket overlaps, and — exactly — the age since a tenure's last renewal up to
  * its end (takeover, release, or now for the current epoch), so a lapse shows
@@ -32,7 +36,7 @@ import { failoverWindows, type GrantLog, project } from '../../status';
 import type { ObservationGap, SchedulerStatus } from '../../status/types';
 import { factsAt, ReportStates } from './facts-at';
 import type { ReadDeps } from './detail';
-import { dbNowMs, thresholdsFor } from '../live/facts';
+import { thresholdsFor } from '../live/facts';
 import { readLogs, type SchedulerLogs } from './logs';
 import { historyHorizonMs, type RetentionPolicy } from '../../retention';
 import { outsideRetention } from './horizon';
@@ -78,32 +82,45 @@ function askedSpanRefusal(from: number | null, to: number | null): ReadError | n
  * database's now and the horizon: first the horizon, then the span as resolved
  * (defaults, `to` clamped to now) must be non-empty and at most 24 h.
  */
-function resolveSpan(nowMs: number, from: number | null, to: number | null, retention: RetentionPolicy): ReadResult<Span> {
+function resolveSpan(nowMs: number, from: number | null, to: number | null, retention: RetentionPolicy, bornMs: number | null = null): ReadResult<Span> {
   const toMs = Math.min(to ?? nowMs, nowMs);
   const outside = from !== null ? outsideRetention('from', from, retention, nowMs) : outsideRetention('to', toMs, retention, nowMs);
   if (outside !== null) return failed(outside);
   // A defaulted start reaches back an hour, or to the oldest instant kept (a shrunk retention keeps less than an hour).
-  const fromMs = from ?? Math.max(toMs - HISTORY_DEFAULT_SPAN_MS, historyHorizonMs(retention, nowMs));
+  const defaultFrom = Math.max(toMs - HISTORY_DEFAULT_SPAN_MS, historyHorizonMs(retention, nowMs));
+  // …and no earlier than the scheduler's birth, when it was born inside that span (younger than an hour).
+  const fromMs = from ?? (bornMs !== null && bornMs > defaultFrom && bornMs < toMs ? bornMs : defaultFrom);
   if (fromMs >= toMs) return failed(invalidSpan(from !== null && from >= nowMs ? "from: after the database's current time" : 'from must be before to'));
   if (toMs - fromMs > HISTORY_MAX_SPAN_MS) return failed(invalidSpan('span longer than 24 h'));
   return okResult({ fromMs, toMs });
+}
+
+const BIRTH_SQL = `SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms,
+  ceil(extract(epoch FROM LEAST((SELECT first_registered_at FROM schedulers WHERE name = $1),
+                                 (SELECT min(at) FROM lease_events WHERE lease = $1))) * 1000)::float8 AS born_ms`;
+
+/** The database's now, and when `name` began to exist (whole ms, rounded up): its first registration, or its oldest lease event kept if earlier (null: neither). */
+async function nowAndBirth(db: ReadDeps['db'], name: string): Promise<{ nowMs: number; bornMs: number | null }> {
+  const { rows } = await db.query({ name: 'history_birth', text: BIRTH_SQL, values: [name] });
+  const r = rows[0] as { now_ms: number; born_ms: number | null };
+  return { nowMs: r.now_ms, bornMs: r.born_ms };
 }
 
 /** The history of `name` over [from, to] (epoch ms; null: the defaults of `resolveSpan`). */
 export async function readHistory(deps: ReadDeps, name: string, from: number | null, to: number | null): Promise<ReadResult<SchedulerHistoryResponse>> {
   const asked = askedSpanRefusal(from, to);
   if (asked !== null) return failed(asked);
-  let read: { span: ReadResult<Span>; logs: SchedulerLogs | null; nowMs: number };
+  let read: { span: ReadResult<Span>; logs: (SchedulerLogs & { bornMs: number | null }) | null; nowMs: number };
   try {
     read = await deps.observer.read(
       'history read',
       async () => {
-        const nowMs = await dbNowMs(deps.db);
-        const span = resolveSpan(nowMs, from, to, deps.retention);
+        const { nowMs, bornMs } = await nowAndBirth(deps.db, name);
+        const span = resolveSpan(nowMs, from, to, deps.retention, bornMs);
         if (!span.ok) return { span, logs: null, nowMs };
         const bucketMs = bucketMsFor(span.value.toMs - span.value.fromMs);
         const ends = bucketEnds(span.value.fromMs, span.value.toMs, bucketMs);
-        return { span, logs: await readLogs(deps.db, name, { ...span.value, ends, bucketMs }), nowMs };
+        return { span, logs: { ...(await readLogs(deps.db, name, { ...span.value, ends, bucketMs })), bornMs }, nowMs };
       },
       (r) => r.nowMs,
     );
@@ -116,8 +133,9 @@ export async function readHistory(deps: ReadDeps, name: string, from: number | n
   return okResult(buildHistory(logs));
 }
 
-/** Pure: the response from the logs (exported for tests). */
-export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
+/** Pure: the response from the logs (exported for tests); `bornMs`: see `nowAndBirth` (null: no limit). */
+export function buildHistory(logs: SchedulerLogs & { bornMs: number | null }): SchedulerHistoryResponse {
+  const bornMs = logs.bornMs ?? -Infinity;
   const tenures = rebuildTenures(logs.events, currentLease(logs.lease), logs.nowMs);
   const ages = renewalAges(logs, tenures);
   const thresholds = thresholdsFor(logs.registration);
@@ -142,17 +160,23 @@ export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
       if (agg.last_ms >= lastMs) [lastMs, cursor] = [agg.last_ms, agg.cursor];
     }
     const status: SchedulerStatus = project(factsAt(logs, tenures, states, end, i).facts, iso(end), thresholds);
-    const failover = failovers.find((w) => w.fromMs < end && w.toMs > start);
-    if (failover) {
-      addSegment(segments, {
-        from: iso(start),
-        to: iso(end),
-        health: 'unknown',
-        gap: { from: iso(failover.fromMs), to: iso(failover.toMs), reason: 'failover' },
-      });
-    } else {
-      addSegment(segments, { from: iso(start), to: iso(end), health: status.health, gap: status.health === 'unknown' ? status.observation.gap : null });
-      if (status.observation.gap !== null) openGaps.push(status.observation.gap);
+    const existed = end > bornMs;
+    if (existed) {
+      const from = Math.max(start, bornMs);
+      const failover = failovers.find((w) => w.fromMs < end && w.toMs > start);
+      if (failover) {
+        addSegment(segments, {
+          from: iso(from),
+          to: iso(end),
+          health: 'unknown',
+          gap: { from: iso(failover.fromMs), to: iso(failover.toMs), reason: 'failover' },
+        });
+      } else {
+        const gap = status.health === 'unknown' ? clipGap(status.observation.gap, bornMs) : null;
+        addSegment(segments, { from: iso(from), to: iso(end), health: status.health, gap });
+        const open = clipGap(status.observation.gap, bornMs);
+        if (open !== null) openGaps.push(open);
+      }
     }
     buckets.push({
       t: iso(start),
@@ -160,15 +184,18 @@ export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
       cursor: reports > 0 ? cursor : null,
       advances,
       reports,
-      epoch: status.authority.state === 'held' ? status.authority.epoch : null,
+      epoch: existed && status.authority.state === 'held' ? status.authority.epoch : null,
     });
   }
-  const closed = logs.breaks.filter((b) => b.to_ms >= logs.fromMs).map((b) => ({ from: iso(b.from_ms), to: iso(b.to_ms), reason: b.reason }));
+  const closed = logs.breaks
+    .filter((b) => b.to_ms >= logs.fromMs && b.to_ms > bornMs)
+    .map((b) => ({ from: iso(Math.max(b.from_ms, bornMs)), to: iso(b.to_ms), reason: b.reason }));
   return {
     name: logs.name,
     from: iso(logs.fromMs),
     to: iso(logs.toMs),
     bucketMs: logs.bucketMs,
+    registeredAt: logs.bornMs === null ? null : iso(logs.bornMs),
     ttlMs: logs.lease?.ttl_ms ?? null,
     segments,
     gaps: mergeGaps([...closed, ...openGaps, ...failovers.map((w) => ({ from: iso(w.fromMs), to: iso(w.toMs), reason: 'failover' as const }))]),
@@ -180,6 +207,12 @@ export function buildHistory(logs: SchedulerLogs): SchedulerHistoryResponse {
 
 function grantOf(e: LeaseEventLog): GrantLog {
   return { epoch: e.epoch, atMs: e.at_ms, previousEpoch: e.previous_epoch, previousRenewedMs: e.last_renewed_ms ?? null, previousEndedMs: e.previous_ended_ms };
+}
+
+/** A gap as far as the scheduler existed: starting no earlier than its birth. */
+function clipGap(gap: ObservationGap | null, bornMs: number): ObservationGap | null {
+  if (gap === null || !(Date.parse(gap.from) < bornMs)) return gap;
+  return Date.parse(gap.to) <= bornMs ? null : { ...gap, from: iso(bornMs) };
 }
 
 function sameGap(a: ObservationGap | null, b: ObservationGap | null): boolean {

@@ -8,10 +8,10 @@
  * Guarantees: input is parsed before any read; bad input → 400 naming the
  * field, and the service is not asked.
  */
-import type { AlertsResponse, SchedulerDetailResponse, SchedulerHistoryResponse } from '../../api/types';
+import type { AlertsResponse, SchedulerDetailResponse, SchedulerHistoryResponse, StripsResponse } from '../../api/types';
 import { checkName } from '../../http/params';
 import type { StatusService } from '../service';
-import { parseInstant, parseOptionalInstant } from './params';
+import { parseInstant, parseOptionalInstant, parseStripsQuery } from './params';
 import { httpResult, type HttpResult } from './result';
 
 /** GET /api/v1/schedulers/{name}[?at=ISO]: absent `at` is live; an empty one is bad input. */
@@ -42,4 +42,11 @@ export async function historyAnswer(
 /** GET /api/v1/alerts?limit=N, `limit` already clamped. */
 export async function alertsAnswer(service: StatusService, limit: number): Promise<HttpResult<AlertsResponse>> {
   return httpResult(await service.alerts(limit));
+}
+
+/** GET /api/v1/strips?window=…&name=…, or ranked: ?window=…&worst=…&q=…&limit=…&offset=… */
+export async function stripsAnswer(service: StatusService, query: URLSearchParams): Promise<HttpResult<StripsResponse>> {
+  const parsed = parseStripsQuery(query);
+  if (!parsed.ok) return parsed;
+  return httpResult(await service.strips(parsed.value));
 }

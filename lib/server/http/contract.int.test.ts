@@ -29,7 +29,7 @@ import { parseProxyTrust } from '../../http/proxies';
 import { alertsRoute } from './alerts-route';
 import { parseAuthConfig } from '../../auth/config';
 import { auditRoute } from './audit-route';
-import { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute } from './handlers';
+import { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute, stripsRoute } from './handlers';
 import { heavyReadGate } from './heavy-gate';
 import type { OpenApiDocument } from './openapi';
 
@@ -171,6 +171,18 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms(route, await historyRoute(get(`${base}/${name}/history?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z`), name, () => live));
     await conforms(route, await historyRoute(get(`${base}/nobody-here/history`), 'nobody-here', () => live));
     await conforms(route, await historyRoute(get(`${base}/${name}/history`), name, () => dead));
+  });
+
+  it('/api/v1/strips: 200 (named and ranked), 400, 429, 503', async () => {
+    const route = '/api/v1/strips';
+    const strips = 'http://x/api/v1/strips';
+    await conforms(route, await stripsRoute(get(`${strips}?window=1h&name=${encodeURIComponent(name)}`), () => live));
+    await conforms(route, await stripsRoute(get(`${strips}?window=7d&worst=stalled,no_leader&limit=5`), () => live));
+    await conforms(route, await stripsRoute(get(`${strips}?window=1y`), () => live));
+    await conforms(route, await stripsRoute(get(strips), () => dead));
+    const oneRead = heavyReadGate(parseProxyTrust({}), { points: 1, durationS: 60 });
+    await conforms(route, await stripsRoute(get(strips), () => live, oneRead));
+    expect((await conforms(route, await stripsRoute(get(strips), () => live, oneRead))) as object).toMatchObject({ error: { code: 'rate_limited' } });
   });
 
   it('/api/healthz: 200 and 503; /api/metrics: 200; /api/v1/openapi.json: 200', async () => {

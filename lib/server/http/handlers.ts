@@ -15,7 +15,7 @@
  */
 import { errorResponse, guarded, json, jsonText, text } from '../../http/respond';
 import type { StatusService } from '../service';
-import { detailAnswer, historyAnswer } from './answers';
+import { detailAnswer, historyAnswer, stripsAnswer } from './answers';
 import { type HeavyGate, OPEN_GATE } from './heavy-gate';
 import { openApiDocument } from './openapi';
 import { parseListQuery } from './params';
@@ -64,6 +64,14 @@ export function historyRoute(request: Request, name: string, service: ServiceSou
     if (refused) return errorResponse(refused);
     const q = query(request);
     return respond(await historyAnswer(service(), name, q.get('from'), q.get('to')));
+  });
+}
+
+export function stripsRoute(request: Request, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
+  return guarded('strips', async () => {
+    const refused = await gate.admit(request.headers);
+    if (refused) return errorResponse(refused);
+    return respond(await stripsAnswer(service(), query(request)));
   });
 }
 

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { apiRegistry } from '../../api/schemas';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX } from '../live/list-params';
 import { REASON_MAX_LENGTH } from '../../status/limits';
+import { STRIP_WINDOWS } from '../../status/strip';
 import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
 import { ALERTS_LIMIT_DEFAULT, ALERTS_LIMIT_MAX } from '../alerts/read';
 import { describeDuration, DEFAULT_RETENTION, historyRetentionMs } from '../../retention';
@@ -95,6 +96,14 @@ function build() {
               schema: { type: 'string', maxLength: NAME_QUERY_MAX },
             },
             {
+              name: 'name',
+              in: 'query',
+              required: false,
+              description: `Repeated: only these exact names (at most ${LIST_LIMIT_MAX}), still in list order.`,
+              schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: NAME_MAX }, maxItems: LIST_LIMIT_MAX },
+              explode: true,
+            },
+            {
               name: 'limit',
               in: 'query',
               required: false,
@@ -143,6 +152,63 @@ function build() {
             400: error('Invalid name or span (inverted, longer than 24 h, in the future)'),
             404: error('Unknown scheduler'),
             410: outsideRetention('`from` (or, without it, `to`)'),
+            ...heavyRefusals,
+          },
+        },
+      },
+      '/api/v1/strips': {
+        get: {
+          operationId: 'getStrips',
+          summary:
+            "Health strips over a window from the health rollup: of the schedulers named, or ranked by each one's worst health in the window (then name), filtered by it and paged",
+          parameters: [
+            {
+              name: 'window',
+              in: 'query',
+              required: false,
+              description: 'The window, ending now.',
+              schema: { type: 'string', enum: [...STRIP_WINDOWS], default: '1h' },
+            },
+            {
+              name: 'name',
+              in: 'query',
+              required: false,
+              description: `Repeated: the schedulers to draw, in this order (at most ${LIST_LIMIT_MAX}). Without it the read is ranked.`,
+              schema: { type: 'array', items: { type: 'string', minLength: 1, maxLength: NAME_MAX }, maxItems: LIST_LIMIT_MAX },
+              explode: true,
+            },
+            {
+              name: 'worst',
+              in: 'query',
+              required: false,
+              description: 'Ranked: comma list of worst healths to keep.',
+              schema: { type: 'string', example: 'stalled,no_leader' },
+            },
+            {
+              name: 'q',
+              in: 'query',
+              required: false,
+              description: `Ranked: case-insensitive name substring (≤ ${NAME_QUERY_MAX} characters).`,
+              schema: { type: 'string', maxLength: NAME_QUERY_MAX },
+            },
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              description: `Ranked: page size, clamped to [1, ${LIST_LIMIT_MAX}].`,
+              schema: { type: 'integer', default: LIST_LIMIT_DEFAULT },
+            },
+            {
+              name: 'offset',
+              in: 'query',
+              required: false,
+              description: `Ranked: clamped to [0, ${LIST_OFFSET_MAX}].`,
+              schema: { type: 'integer', default: 0 },
+            },
+          ],
+          responses: {
+            200: json('StripsResponse', 'The strips'),
+            400: error('Invalid window, name, health or number'),
             ...heavyRefusals,
           },
         },

@@ -9,7 +9,9 @@
  * to server ceilings, never trusted; nothing here throws.
  */
 import { z } from 'zod';
-import { HEALTH_SEVERITY } from '../../status';
+import { HEALTH_SEVERITY, isStripWindow, STRIP_WINDOWS } from '../../status';
+import { checkName } from '../../http/params';
+import type { StripsQuery } from '../asof/strips';
 import type { Health } from '../../status/types';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX, type ListParams } from '../live/list-params';
 import { badInput, type HttpResult } from './result';
@@ -49,23 +51,72 @@ function parseCount(raw: string | null, field: string, fallback: number, min: nu
   return { ok: true, value: Math.min(max, Math.max(min, n)) };
 }
 
-/** GET /api/v1/schedulers query → ListParams. */
-export function parseListQuery(query: URLSearchParams): HttpResult<ListParams> {
-  const healthRaw = query.get('health');
+/** A comma list of healths (absent or empty: none). */
+function parseHealths(raw: string | null, field: string): HttpResult<Health[]> {
   const health: Health[] = [];
-  if (healthRaw !== null && healthRaw.trim() !== '') {
-    for (const part of healthRaw.split(',').slice(0, 20)) {
+  if (raw !== null && raw.trim() !== '') {
+    for (const part of raw.split(',').slice(0, 20)) {
       const h = part.trim();
       if (h === '') continue;
-      if (!(HEALTH_SEVERITY as readonly string[]).includes(h)) return badInput(`health: expected a comma list of ${HEALTH_SEVERITY.join(', ')}`);
+      if (!(HEALTH_SEVERITY as readonly string[]).includes(h)) return badInput(`${field}: expected a comma list of ${HEALTH_SEVERITY.join(', ')}`);
       health.push(h as Health);
     }
   }
+  return { ok: true, value: health };
+}
+
+/** Repeated `name=` values: each a valid scheduler name, at most LIST_LIMIT_MAX (null: none given). */
+function parseNames(query: URLSearchParams): HttpResult<string[] | null> {
+  const raw = query.getAll('name');
+  if (raw.length === 0) return { ok: true, value: null };
+  if (raw.length > LIST_LIMIT_MAX) return badInput(`name: at most ${LIST_LIMIT_MAX} names`);
+  const names: string[] = [];
+  for (const r of raw) {
+    const name = checkName(r);
+    if (!name.ok) return badInput(`name: ${name.error.message}`);
+    names.push(name.value);
+  }
+  return { ok: true, value: names };
+}
+
+/** A page of a name-filtered read: `q` (≤ NAME_QUERY_MAX), `limit` and `offset` clamped. */
+function parsePage(query: URLSearchParams): HttpResult<{ q: string | null; limit: number; offset: number }> {
   const q = query.get('q');
   if (q !== null && q.length > NAME_QUERY_MAX) return badInput(`q: longer than ${NAME_QUERY_MAX} characters`);
   const limit = parseCount(query.get('limit'), 'limit', LIST_LIMIT_DEFAULT, 1, LIST_LIMIT_MAX);
   if (!limit.ok) return limit;
   const offset = parseCount(query.get('offset'), 'offset', 0, 0, LIST_OFFSET_MAX);
   if (!offset.ok) return offset;
-  return { ok: true, value: { health, q: q ?? undefined, limit: limit.value, offset: offset.value } };
+  return { ok: true, value: { q, limit: limit.value, offset: offset.value } };
+}
+
+/** GET /api/v1/schedulers query → ListParams. */
+export function parseListQuery(query: URLSearchParams): HttpResult<ListParams> {
+  const health = parseHealths(query.get('health'), 'health');
+  if (!health.ok) return health;
+  const names = parseNames(query);
+  if (!names.ok) return names;
+  const page = parsePage(query);
+  if (!page.ok) return page;
+  const { q, limit, offset } = page.value;
+  return { ok: true, value: { health: health.value, q: q ?? undefined, limit, offset, ...(names.value === null ? {} : { names: names.value }) } };
+}
+
+/** GET /api/v1/strips query → StripsQuery: `window` (default 1h), then `name=`… or the ranked read's `q`, `worst`, `limit`, `offset`. */
+export function parseStripsQuery(query: URLSearchParams): HttpResult<StripsQuery> {
+  const window = query.get('window') ?? '1h';
+  if (!isStripWindow(window)) return badInput(`window: expected one of ${STRIP_WINDOWS.join(', ')}`);
+  const names = parseNames(query);
+  if (!names.ok) return names;
+  if (names.value !== null) return { ok: true, value: { window, names: names.value } };
+  const worst = parseHealths(query.get('worst'), 'worst');
+  if (!worst.ok) return worst;
+  const page = parsePage(query);
+  if (!page.ok) return page;
+  const { q, limit, offset } = page.value;
+  const needle = q?.trim().toLowerCase() ?? '';
+  return {
+    ok: true,
+    value: { window, names: null, q: needle === '' ? null : needle, worst: worst.value.length === 0 ? null : new Set(worst.value), limit, offset },
+  };
 }

@@ -17,6 +17,8 @@ export interface ListParams {
   health?: readonly Health[];
   /** Case-insensitive substring of the scheduler name. */
   q?: string;
+  /** Only these names (absent: any); at most LIST_LIMIT_MAX are kept. */
+  names?: readonly string[];
   /** Page size; clamped to [1, LIST_LIMIT_MAX], default LIST_LIMIT_DEFAULT. */
   limit?: number;
   /** Clamped to [0, LIST_OFFSET_MAX], default 0. */
@@ -27,6 +29,8 @@ export interface NormalizedListParams {
   health: ReadonlySet<Health> | null;
   /** Lower-cased name substring, or null for any name. */
   q: string | null;
+  /** Exact names, or null for any. */
+  names: ReadonlySet<string> | null;
   limit: number;
   offset: number;
 }
@@ -40,6 +44,7 @@ export function normalizeListParams(params: ListParams = {}): NormalizedListPara
   return {
     health: health.length === 0 ? null : new Set(health),
     q: q === '' ? null : q,
+    names: params.names === undefined ? null : new Set(params.names.slice(0, LIST_LIMIT_MAX)),
     limit: clampInt(params.limit, LIST_LIMIT_DEFAULT, 1, LIST_LIMIT_MAX),
     offset: clampInt(params.offset, 0, 0, LIST_OFFSET_MAX),
   };

@@ -28,7 +28,7 @@ import { nowToMs } from '../../status/time';
 import type { Health, SchedulerStatus } from '../../status/types';
 import type { SchedulerRead } from './facts';
 import type { NormalizedListParams } from './list-params';
-import { type Judgement, judgementOf, type LiveView, matchesName, type MetricRow } from './view';
+import { type Judgement, judgementOf, type LiveView, matchesNames, type MetricRow } from './view';
 
 /** A scheduler's judgement, its ages at `judgedAtMs` (they grow one for one with time), and when time alone next changes it. */
 interface Entry extends Judgement {
@@ -176,7 +176,7 @@ class IndexView implements LiveView {
   page(p: NormalizedListParams): { total: number; schedulers: SchedulerStatus[] } {
     const picked: Entry[] = [];
     let total = 0;
-    if (p.q === null) {
+    if (p.q === null && p.names === null) {
       // Whole health buckets: slice, never scan.
       HEALTH_SEVERITY.forEach((health, rank) => {
         if (p.health !== null && !p.health.has(health)) return;
@@ -190,7 +190,7 @@ class IndexView implements LiveView {
     } else {
       for (const entry of this.ordered) {
         if (p.health !== null && !p.health.has(entry.health)) continue;
-        if (!matchesName(entry.name, p.q)) continue;
+        if (!matchesNames(entry.name, p)) continue;
         if (total >= p.offset && picked.length < p.limit) picked.push(entry);
         total += 1;
       }

@@ -69,6 +69,10 @@ export function sortStatuses(statuses: readonly SchedulerStatus[]): SchedulerSta
 
 export const matchesName = (name: string, q: string | null) => q === null || name.toLowerCase().includes(q);
 
+/** The name query and the exact names of a list's parameters (each null: any). */
+export const matchesNames = (name: string, p: { q: string | null; names: ReadonlySet<string> | null }) =>
+  matchesName(name, p.q) && (p.names === null || p.names.has(name));
+
 /** A view over statuses already projected (and sorted by `sortStatuses`): the degraded answer, tests. */
 export function statusesView(sorted: readonly SchedulerStatus[]): LiveView {
   const counts = zeroCounts();
@@ -81,7 +85,7 @@ export function statusesView(sorted: readonly SchedulerStatus[]): LiveView {
       let total = 0;
       for (const status of sorted) {
         if (p.health !== null && !p.health.has(status.health)) continue;
-        if (!matchesName(status.name, p.q)) continue;
+        if (!matchesNames(status.name, p)) continue;
         if (total >= p.offset && schedulers.length < p.limit) schedulers.push(status);
         total += 1;
       }

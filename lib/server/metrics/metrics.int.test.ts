@@ -12,6 +12,7 @@ import { createPool } from '../../../db/pool';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
 import { fenceFor, logRejection, setIntent, writeFenced } from '../../lease';
 import { roundStatements } from '../../jobs/alert-evaluator/write';
+import { quietPlan } from '../../jobs/alert-evaluator/plan';
 import { metricsRoute } from '../http/handlers';
 import { acquire, register, reporter, serviceOn, switchable } from '../testing/seed';
 
@@ -63,9 +64,7 @@ describe('Prometheus metrics (real PostgreSQL)', () => {
       rejectedAlerts: 0,
       droppedAlerts: 1,
     };
-    const stored = await writeFenced(pool, fenceFor(evaluator), (w) =>
-      roundStatements(w, { now: '', upserts: [], deletes: [], delivered: [], acked: [], transitions: [], delivery: [target], outgoing: [], reopen: () => [] }),
-    );
+    const stored = await writeFenced(pool, fenceFor(evaluator), (w) => roundStatements(w, quietPlan({ delivery: [target] })));
     expect(stored.kind).toBe('written');
   });
 

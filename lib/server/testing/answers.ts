@@ -3,7 +3,7 @@
  * name, ISO instants), HTTP results out (../http/answers.ts) — so tests
  * assert what a client would see, statuses included.
  */
-import { alertsAnswer, detailAnswer, historyAnswer } from '../http/answers';
+import { alertsAnswer, detailAnswer, historyAnswer, stripsAnswer } from '../http/answers';
 import type { StatusService } from '../service';
 
 export function answersOf(service: StatusService) {
@@ -11,5 +11,6 @@ export function answersOf(service: StatusService) {
     detail: (name: string, at?: string | null) => detailAnswer(service, name, at),
     history: (name: string, from?: string | null, to?: string | null) => historyAnswer(service, name, from, to),
     alerts: (limit: number) => alertsAnswer(service, limit),
+    strips: (query: string) => stripsAnswer(service, new URLSearchParams(query)),
   };
 }
