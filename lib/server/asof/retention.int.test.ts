@@ -28,6 +28,8 @@ describe('asking past the retention horizon (real PostgreSQL)', () => {
 
   beforeAll(async () => {
     await register(pool, name);
+    // Registered two hours ago: a younger scheduler's default history starts at its registration instead.
+    await pool.query(`UPDATE schedulers SET first_registered_at = clock_timestamp() - interval '2 hours' WHERE name = $1`, [name]);
     await reporter(pool, await acquire(pool, name)).report(`${name}@2026-01-01T00:00:00Z`, 1);
   });
 
