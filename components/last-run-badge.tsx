@@ -12,7 +12,8 @@ import { ToneIcon } from './tone-icon';
 
 const LOOK: Record<LastRunStatus['state'], { tone: Tone; label: (run: LastRunStatus) => string }> = {
   failed: { tone: 'bad', label: (run) => `Last run failed · exit ${run.exitCode ?? '?'}` },
-  interrupted: { tone: 'warn', label: () => 'Last run interrupted (lease lost)' },
+  // Why (a takeover, or its own holder stopping) is in the title: SchedulerStatus.lastRun.message.
+  interrupted: { tone: 'warn', label: () => 'Last run interrupted' },
   succeeded: { tone: 'good', label: () => 'Last run succeeded' },
   none: { tone: 'muted', label: () => 'No run ended yet' },
   unknown: { tone: 'unknown', label: () => 'Last run unknown' },

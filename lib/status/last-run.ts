@@ -26,7 +26,7 @@ export function judgeLastRun(facts: SchedulerFacts): LastRunStatus {
       occurrence: newest.occurrence,
       exitCode: null,
       endedAt: null,
-      message: `occurrence ${newest.occurrence} was interrupted: epoch ${newest.epoch} lost the lease before it ended (its command was stopped)`,
+      message: interruptedBecause(newest, facts),
     };
   }
   if (ended === null) return { state: 'none', occurrence: null, exitCode: null, endedAt: null, message: 'no occurrence has ended yet' };
@@ -55,4 +55,13 @@ function interrupted(occurrence: OccurrenceFacts, facts: SchedulerFacts): boolea
   const lease = facts.lease;
   if (lease === null) return false;
   return lease.epoch > occurrence.epoch || (lease.epoch === occurrence.epoch && lease.released);
+}
+
+/** Why it was interrupted: a newer epoch took the lease, or its own holder released it (stopped) before the occurrence ended. */
+function interruptedBecause(occurrence: OccurrenceFacts, facts: SchedulerFacts): string {
+  const why =
+    facts.lease !== null && facts.lease.epoch > occurrence.epoch
+      ? `epoch ${occurrence.epoch} lost the lease to epoch ${facts.lease.epoch} before it ended`
+      : `epoch ${occurrence.epoch} released the lease (its holder stopped) before it ended`;
+  return `occurrence ${occurrence.occurrence} was interrupted: ${why}`;
 }

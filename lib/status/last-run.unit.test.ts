@@ -35,11 +35,12 @@ describe('lastRun', () => {
     expect(status.lastRun.message).toContain('epoch 6 lost the lease');
   });
 
-  it('given a released lease whose epoch left its occurrence running, interrupted', () => {
+  it('given a released lease whose epoch left its occurrence running, interrupted — and it says released, not lost', () => {
     const left = run({ state: 'running', epoch: 7, endedAt: null });
-    expect(project({ ...facts({ lease: lease({ epoch: 7, released: true }) }), lastRun: { newest: left, ended: null } }, NOW, T).lastRun.state).toBe(
-      'interrupted',
-    );
+    const status = project({ ...facts({ lease: lease({ epoch: 7, released: true }) }), lastRun: { newest: left, ended: null } }, NOW, T);
+    expect(status.lastRun.state).toBe('interrupted');
+    expect(status.lastRun.message).toContain('epoch 7 released the lease');
+    expect(status.lastRun.message).not.toContain('lost');
   });
 
   it('never turns missing evidence into failed: not read, store unreadable, nothing ended yet', () => {
