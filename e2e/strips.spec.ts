@@ -86,7 +86,7 @@ test('a takeover gap shows as no leader as it happened, and its segment opens th
   const end = Date.parse(lapse!.to!);
   const gap = segments(row, 'no_leader').first();
   // The rollup learns of the lapse at the evaluator's next round (1 s here; later on a loaded machine) and the strip
-  // draws from the start of the cell that round fell in: at most that late, never before the lapse's own minute.
+  // draws from the start of the cell that round fell in: the segment starts at most that late.
   expect(Date.parse((await gap.getAttribute('data-from'))!)).toBeLessThanOrEqual(end + ROLLUP_SLACK_MS);
   expect(Date.parse((await gap.getAttribute('data-to'))!)).toBeGreaterThan(end);
   await nothingBefore(row);
