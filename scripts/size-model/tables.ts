@@ -34,16 +34,47 @@ export interface ModeledTable {
 /** Assumed rate of rare events (holder changes, stale writes, alert transitions): one an hour per scheduler, a pessimistic churn. */
 export const RARE_PER_DAY = 24;
 
+/**
+ * Reports are stored as runs (migration 0023_report_runs): a row per change or break, one byte per
+ * report that changes nothing. The modeled job is the retention planner's shape: an occurrence every
+ * 5 min whose cursor advances at each of its first ADVANCES_PER_OCCURRENCE reports (40 s of work at
+ * a report every 2 s; each advance a row of its own), then one run of unchanged reports until the next.
+ */
+export const ADVANCES_PER_OCCURRENCE = 20;
+const REPORT_RUNS_BASIS = `a report every ${DEFAULT_REPORT_EVERY_MS / 1000} s, stored as runs: ${ADVANCES_PER_OCCURRENCE} advances (a row each) + 1 run per ${RETENTION_PLANNER_EVERY_MS / 60_000} min occurrence`;
+
+/**
+ * Runs of a stream in which every `cycle`-th row is a run of `runLength` reports (offset bytes
+ * for all but its first: random, so incompressible — real jitter compresses better) and the
+ * others single reports (advances).
+ */
+export function reportRunsInsert(cycle: number, runLength: number): string {
+  return `INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms, last_seq, last_at, offsets)
+          SELECT ${NAME}, 3, t * ${runLength}, ${KEY}, t * 500, true, now() - t * interval '2 s', ${DEFAULT_REPORT_EVERY_MS},
+                 CASE WHEN t % ${cycle} = 0 THEN t * ${runLength} + ${runLength - 1} END,
+                 CASE WHEN t % ${cycle} = 0 THEN now() - t * interval '2 s' + ${runLength - 1} * interval '2 s' END,
+                 CASE WHEN t % ${cycle} = 0 THEN substring((SELECT string_agg(decode(md5(s::text || '/' || t::text || '/' || k::text), 'hex'), ''::bytea)
+                   FROM generate_series(1, ${Math.ceil((runLength - 1) / 16)}) k) FROM 1 FOR ${runLength - 1}) END ${EACH('')}`;
+}
+
+/** A scheduler whose reports change nothing all day: runs of 1,800 reports (the cap), 24 a day. */
+export const QUIET_REPORTS: ModeledTable = {
+  table: 'progress_reports',
+  basis: 'a quiet scheduler: a report every 2 s that changes nothing, runs of 1,800 (the cap: an hour)',
+  rows: { perDay: 24, keep: 'reports' },
+  seedRows: 100,
+  insert: reportRunsInsert(1, 1_800),
+};
+
 export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
   const planOccurrences = Math.min(DEFAULT_RETENTION.planOccurrences, Math.floor(DEFAULT_RETENTION.keepMs.planItems / RETENTION_PLANNER_EVERY_MS));
   return [
     {
       table: 'progress_reports',
-      basis: `one report every ${DEFAULT_REPORT_EVERY_MS / 1000} s`,
-      rows: { perDay: DAY_MS / DEFAULT_REPORT_EVERY_MS, keep: 'reports' },
-      seedRows: 2_000,
-      insert: `INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms)
-               SELECT ${NAME}, 3, t, ${KEY}, t * 500, t % 3 = 0, now() - t * interval '2 s', ${DEFAULT_REPORT_EVERY_MS} ${EACH('')}`,
+      basis: REPORT_RUNS_BASIS,
+      rows: { perDay: (DAY_MS / RETENTION_PLANNER_EVERY_MS) * (ADVANCES_PER_OCCURRENCE + 1), keep: 'reports' },
+      seedRows: 2_100,
+      insert: reportRunsInsert(ADVANCES_PER_OCCURRENCE + 1, RETENTION_PLANNER_EVERY_MS / DEFAULT_REPORT_EVERY_MS - ADVANCES_PER_OCCURRENCE),
     },
     {
       table: 'renewal_gaps',
