@@ -1,7 +1,7 @@
 // Reports stored as runs (migration 0023_report_runs) rebuild exactly what the row-per-report
 // store did. Differential: each random report stream, with faults (lost reports, silences at and
 // 1 ms past the bound, jitter past what a run's byte holds, epoch, occurrence, cursor and cadence
-// changes, a late report of an older epoch), is written twice with the same injected times — once by
+// changes, stretches where the cursor moves at nearly every report, a late report of an older epoch), is written twice with the same injected times — once by
 // the report statement as migration 0018 wrote it (a row per report), once by today's
 // leaseboard_report (runs) — then `?at=` at every report instant, a millisecond either side, each
 // silence bound and random instants, and history over the whole span, must read the same.
@@ -65,6 +65,7 @@ function stream(next: () => number, startMs: number, count: number): { reports: 
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const reports: Report[] = [];
   const epochs = [{ epoch: 1, atMs: startMs - 1000 }];
+  let working = false;
   let cur = { epoch: 1, seq: 1, occurrence: null as string | null, cursor: null as number | null, everyMs: 2000, atMs: startMs };
   for (let i = 0; i < count; i++) {
     reports.push({ ...cur });
@@ -82,6 +83,7 @@ function stream(next: () => number, startMs: number, count: number): { reports: 
     else if (fault < 0.11)
       quiet = pick([90_000, 700_000]); // long silence (past a partition end, past the run cap)
     else if (fault < 0.14) cur = { ...cur, occurrence: pick([null, 'occ-1', 'occ-2']) };
+    else if (fault < 0.17) working = !working;
     else if (fault < 0.19) cur = { ...cur, cursor: (cur.cursor ?? 0) + 5 };
     else if (fault < 0.2) cur = { ...cur, everyMs: pick([1000, 2000, 5000]) };
     const atMs = cur.atMs + quiet;
@@ -94,7 +96,9 @@ function stream(next: () => number, startMs: number, count: number): { reports: 
       cur = { ...cur, seq: 2, atMs: atMs + 700 + cur.everyMs };
       continue;
     }
-    cur = { ...cur, seq, atMs };
+    // While working, the cursor moves at nearly every report (now and then back to none).
+    const cursor = working && next() < 0.9 ? (next() < 0.05 ? null : (cur.cursor ?? 0) + 1) : cur.cursor;
+    cur = { ...cur, seq, atMs, cursor };
   }
   reports.sort((a, b) => a.atMs - b.atMs);
   return { reports, epochs };
@@ -158,8 +162,9 @@ describe('reports stored as runs', () => {
 
       const count = async (name: string) =>
         (
-          await db.query<{ rows: number; reports: number }>(
-            `SELECT count(*)::int AS rows, sum(COALESCE(last_seq, seq) - seq + 1)::int AS reports FROM progress_reports WHERE lease = $1`,
+          await db.query<{ rows: number; reports: number; stepped: number }>(
+            `SELECT count(*)::int AS rows, sum(COALESCE(last_seq, seq) - seq + 1)::int AS reports,
+                  (count(*) FILTER (WHERE cardinality(steps) > 0))::int AS stepped FROM progress_reports WHERE lease = $1`,
             [name],
           )
         ).rows[0]!;
@@ -167,6 +172,7 @@ describe('reports stored as runs', () => {
       expect(stored.rows).toBe(s.reports.length);
       expect(compacted.reports, 'every report is kept').toBe(s.reports.length);
       expect(compacted.rows, 'runs are fewer than reports').toBeLessThan(s.reports.length / 4);
+      expect(compacted.stepped, 'runs that hold advances').toBeGreaterThan(0);
 
       const instants = new Set<number>();
       for (const r of s.reports) {
