@@ -8,10 +8,8 @@
 // Times are injected by issuing each function's own statement with clock_timestamp() bound to a
 // parameter, inside 10-minute partitions of 2001 made (and dropped) for the test: runs grow only
 // inside a partition, so its ends are exercised too.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { protocolStatement } from '../../../db/protocol-functions';
+import { rowPerReportStatement, runsStatement } from '../../../db/testing/report-statements';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
 import { project } from '../../status';
 import type { SchedulerStatus } from '../../status/types';
@@ -36,19 +34,6 @@ function random(seed: number): () => number {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-/** The report statement (its `RETURN QUERY` text) with the clock bound to $7. */
-function atInjectedTime(statement: string): string {
-  expect(statement.split('clock_timestamp()').length, 'one clock in the statement').toBe(2);
-  return statement.replace('clock_timestamp()', '$7::timestamptz');
-}
-
-/** leaseboard_report as migration 0018 wrote it: one row per report. */
-function rowPerReportStatement(): string {
-  const sql = readFileSync(path.join(__dirname, '../../../db/migrations/0018_protocol_functions.sql'), 'utf8');
-  const fn = sql.slice(sql.indexOf('FUNCTION leaseboard_report('));
-  return /RETURN QUERY\n([\s\S]*?);\nEND/.exec(fn)![1]!;
 }
 
 interface Report {
@@ -150,8 +135,8 @@ describe('reports stored as runs', () => {
   const same = (value: unknown, from: string, to: string) => JSON.parse(JSON.stringify(value).replaceAll(from, to)) as unknown;
 
   it('rebuild, at every instant tried and over the span, what the row-per-report store rebuilt (4 random streams with faults)', async () => {
-    const rowPerReport = atInjectedTime(rowPerReportStatement());
-    const runs = atInjectedTime(await protocolStatement(db, 'leaseboard_report'));
+    const rowPerReport = rowPerReportStatement();
+    const runs = await runsStatement(db);
     const seen = new Set<string>();
     for (const seed of [1, 2, 3, 4]) {
       const next = random(20261202 + seed);
@@ -199,7 +184,7 @@ describe('reports stored as runs', () => {
   });
 
   it('keep every break: one lost seq, and a silence 1 ms past its bound, while a quiet exactly at it is none', async () => {
-    const runs = atInjectedTime(await protocolStatement(db, 'leaseboard_report'));
+    const runs = await runsStatement(db);
     const lease = uniqueLease('breaks');
     const start = BASE_MS + 30 * 60_000;
     const every = 2000;
