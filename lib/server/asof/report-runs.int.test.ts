@@ -158,6 +158,13 @@ describe('reports stored as runs', () => {
       expect(compacted.reports, 'every report is kept').toBe(s.reports.length);
       expect(compacted.rows, 'runs are fewer than reports').toBeLessThan(s.reports.length / 4);
       expect(compacted.stepped, 'runs that hold advances').toBeGreaterThan(0);
+      // A run never outlives its partition: dropping one drops exactly the reports it held before.
+      const crossing = await db.query(
+        `SELECT r.seq FROM progress_reports r JOIN report_partitions p ON p."from" <= r.reported_at AND r.reported_at < p."to"
+         WHERE r.lease = $1 AND COALESCE(r.last_at, r.reported_at) >= p."to"`,
+        [lease.runs],
+      );
+      expect(crossing.rows).toEqual([]);
 
       const instants = new Set<number>();
       for (const r of s.reports) {
