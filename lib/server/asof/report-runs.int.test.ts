@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowPerReportStatement, runsStatement } from '../../../db/testing/report-statements';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
+import { appendReport } from '../../scheduler/report-store';
 import { project } from '../../status';
 import type { SchedulerStatus } from '../../status/types';
 import { silenceAfterMs } from '../../status/report-break';
@@ -218,5 +219,49 @@ describe('reports stored as runs', () => {
       { seq: 6, last: 6 },
       { seq: 8, last: 8 },
     ]);
+  });
+  it('are what leaseboard_report itself writes as reports arrive: a run, and `?at=` now says what the live summary says', async () => {
+    // A partition for today (unless one exists), dropped after: runs grow only inside one.
+    const day = new Date();
+    day.setUTCHours(0, 0, 0, 0);
+    const made = await db.query<{ made: boolean }>(`SELECT leaseboard_report_partition($1, $2) AS made`, [day, new Date(day.getTime() + 86_400_000)]);
+    try {
+      const lease = uniqueLease('live');
+      const every = 100;
+      let seq = 0;
+      const send = () => appendReport(db, { lease, epoch: 1, seq: ++seq, occurrence: 'occ', cursor: seq < 3 ? seq : 3, reportEveryMs: every });
+      const runs = async () =>
+        (
+          await db.query<{ n: number; longest: number }>(
+            `SELECT count(*)::int AS n, max(COALESCE(last_seq, seq) - seq + 1)::int AS longest FROM progress_reports WHERE lease = $1`,
+            [lease],
+          )
+        ).rows[0]!;
+      await db.query(`INSERT INTO lease_events (lease, kind, epoch, holder, at) VALUES ($1, 'acquired', 1, 'holder-1', clock_timestamp())`, [lease]);
+      await send();
+      // Reports at the cadence until a run holds five of them (a loaded machine may start a few rows; never a break).
+      while ((await runs()).longest < 5) {
+        expect(seq, 'a run of five within 200 reports').toBeLessThan(200);
+        await new Promise((resolve) => setTimeout(resolve, every));
+        await send();
+      }
+      const { n } = await runs();
+      expect(n).toBeLessThan(seq);
+      const summary = (
+        await db.query(
+          `SELECT (extract(epoch FROM last_report_at) * 1000)::float8 AS at_ms, last_seq, cursor::float8 AS cursor FROM progress_summaries WHERE lease = $1`,
+          [lease],
+        )
+      ).rows[0] as { at_ms: number; last_seq: number; cursor: number };
+      const asOf = (await statusAt(lease, summary.at_ms)) as { facts: { progress: { lastReportAt: string; lastSeq: number; cursor: number } } };
+      expect(asOf.facts.progress).toMatchObject({ lastReportAt: iso(summary.at_ms), lastSeq: summary.last_seq, cursor: summary.cursor });
+      expect(summary.last_seq).toBe(seq);
+    } finally {
+      if (made.rows[0]!.made) {
+        const { rows } = await db.query<{ name: string }>(`SELECT name FROM report_partitions WHERE "from" = $1`, [day]);
+        await db.query(`DROP TABLE ${rows[0]!.name}`);
+        await db.query(`DELETE FROM report_partitions WHERE name = $1`, [rows[0]!.name]);
+      }
+    }
   });
 });
