@@ -48,12 +48,12 @@ export class LocalPair {
 
   static async start(mode: ReplicationMode, options: { strict?: boolean } = {}): Promise<LocalPair> {
     const root = await ownedDir(os.tmpdir(), 'lb-pair-');
-    const [portA, portB] = [await freePort(), await freePort()];
-    const a = await LocalNode.initPrimary('a', path.join(root, 'a'), portA);
+    const a = await LocalNode.initPrimary('a', path.join(root, 'a'), await freePort());
     await a.start();
     await admin(a, (c) => c.query(`CREATE DATABASE ${DATABASE}`));
     await migrateDatabase(a.url(DATABASE));
-    const b = await LocalNode.initStandby('b', path.join(root, 'b'), portB, a, standbySettings(mode));
+    // Each node's port is picked just before it is written into its configuration (db/free-port.ts).
+    const b = await LocalNode.initStandby('b', path.join(root, 'b'), await freePort(), a, standbySettings(mode));
     await b.start();
     const pair = new LocalPair(mode, options.strict ?? true, root, [a, b], a, b);
     if (mode === 'sync') await admin(a, async (c) => void (await c.query(`ALTER SYSTEM SET synchronous_standby_names = '*'`)));
