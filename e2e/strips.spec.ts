@@ -16,6 +16,12 @@ import { keepScreenshot } from './support/screenshots';
 /** How late the rollup may record a change: the evaluator's round (1 s in the e2e environment) on a loaded machine. */
 const ROLLUP_SLACK_MS = 5_000;
 const STRIP_TIMEOUT = 40_000; // the evaluator's round (1 s) plus the strips' poll (10 s), on a loaded machine
+/**
+ * A better health shows only from the next cell: a cell is drawn with the worst health seen in it (1 min in the
+ * 1 h window, lib/status/strip.ts), so a scheduler registered (unknown) at :02 turns green on the strip at :00 of the
+ * next minute — up to a cell, plus the round and the poll, after it turned green on the row.
+ */
+const BETTER_HEALTH_TIMEOUT = 60_000 + STRIP_TIMEOUT;
 
 const segments = (row: Locator, health?: string) => row.locator(`[data-testid="strip-segment"]${health ? `[data-health="${health}"]` : ''}`);
 
@@ -35,11 +41,12 @@ async function registeredAt(page: Page, baseUrl: string, name: string): Promise<
 }
 
 test('a freeze shows as stalled and nothing is drawn before registration', async ({ schedulers, lease, overview, env }, testInfo) => {
+  test.setTimeout(180_000); // up to a whole strip cell of waiting (BETTER_HEALTH_TIMEOUT) before the freeze
   const a = await schedulers.start(lease, 'A');
   await overview.goto(lease);
   const row = overview.row(lease);
   await expect.poll(() => overview.health(lease), { timeout: 20_000 }).toBe('progressing');
-  await expect(segments(row, 'progressing').first()).toBeVisible({ timeout: STRIP_TIMEOUT });
+  await expect(segments(row, 'progressing').first()).toBeVisible({ timeout: BETTER_HEALTH_TIMEOUT });
 
   a.signal('SIGUSR1');
   await expect.poll(() => overview.health(lease), { timeout: 20_000 }).toBe('stalled');

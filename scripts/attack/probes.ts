@@ -24,6 +24,8 @@ export interface Probe {
   run(context: Context): Promise<Verdict>;
 }
 
+/** The most a client may have sent of its 64 MiB streamed body when the server has stopped reading it (buffers on both sides). */
+const STREAMED_BODY_HELD_BYTES = 16 * 1024 * 1024;
 const NOBODY = 'attack-probe-no-such-scheduler';
 const host = (context: Context) => context.target.url.host;
 const origin = (context: Context) => context.target.url.origin;
@@ -284,10 +286,14 @@ export const PROBES: Probe[] = [
           }
         },
       });
+      // The server answers 413 and closes with the client's bytes still arriving; the kernel then resets the
+      // connection, and a client still sending can lose the answer before it reads it (seen 1 run in 4 under CI
+      // load). Either way the server stopped reading: what is held is the close, within a few MiB of 64.
+      const stopped = answer.closedAfterMs !== null && answer.bytesSent <= STREAMED_BODY_HELD_BYTES;
       return {
-        expected: '413, connection closed, little read',
+        expected: '413 (or reset before it was read), connection closed, little read',
         got: `${said(answer)}, ${answer.closedAfterMs === null ? 'left open' : 'closed'}, ${Math.round(answer.bytesSent / 1024)} KiB sent`,
-        ok: answer.status === 413 && answer.closedAfterMs !== null,
+        ok: stopped && (answer.status === 413 || answer.status === 0),
       };
     },
   },
