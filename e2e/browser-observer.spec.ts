@@ -85,8 +85,10 @@ test('weak network: a ticking age counts from when the request was sent', async 
   await expect.poll(() => overview.health(lease)).toBe('progressing');
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  // Under two poll intervals: data stays usable, but its age includes the latency it travelled.
-  const latencyMs = 0.8 * env.pollIntervalMs;
+  // Well under two poll intervals: data stays usable, but its age includes the latency it travelled. An answer is
+  // as old as the time between two requests (one interval) plus the latency plus the server's time, and is stale
+  // past two intervals: at 0.8 of an interval a loaded server's few hundred ms tipped samples into "unknown".
+  const latencyMs = 0.5 * env.pollIntervalMs;
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: latencyMs, downloadThroughput: -1, uploadThroughput: -1 });
   await page.reload();
   await expect(overview.row(lease)).toBeVisible();
