@@ -545,7 +545,12 @@ export const reportTokens = pgTable(
   (t) => [index('report_tokens_scheduler').on(t.scheduler), check('report_tokens_id_shape', sql`${t.id} ~ '^[0-9a-f]{12}$'`)],
 );
 
-/** Every report token created or revoked, append-only and never pruned, like the other audit trails. */
+/**
+ * Every report token created or revoked, append-only and never pruned, like the other audit trails.
+ * Bounded by who writes it: only operators, one row per mint or revoke, each with a reason, and at most
+ * REPORT_TOKENS_PER_SCHEDULER live tokens per scheduler — about 200 B a row, so even 100 actions a day
+ * come to ~7 MB a year.
+ */
 export const reportTokenAudit = pgTable(
   'report_token_audit',
   {

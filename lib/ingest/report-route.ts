@@ -33,6 +33,7 @@ import type { ReportRequest, ReportResponse } from '../api/types';
 import { fail, readBody } from '../http/json-body';
 import { checkName } from '../http/params';
 import { guarded, json } from '../http/respond';
+import { inTransaction } from '../../db/transaction';
 import { presentedToken, secretMatches } from './tokens';
 
 export const REPORT_BODY_MAX_BYTES = 2_048;
@@ -82,34 +83,29 @@ export function reportRoute(request: Request, rawName: string, deps: IngestDeps)
     // The body (at most 2 KB) before a connection: a slow sender never holds one.
     const body = await readBody(request, ReportRequestSchema, { maxBytes: REPORT_BODY_MAX_BYTES, deadlineMs: deps.bodyDeadlineMs });
     if (!body.ok) return body.response;
-    const client = await deps.db.connect();
-    try {
-      const stored = await client.query<{ secret_sha256: string }>({
-        name: 'report_token_secret',
-        text: 'SELECT secret_sha256 FROM report_tokens WHERE id = $1 AND scheduler = $2',
-        values: [token.id, name.value],
-      });
-      if (!stored.rows[0] || !secretMatches(token, stored.rows[0].secret_sha256)) return UNAUTHORIZED();
-      try {
-        await deps.limiter.consume(token.id);
-      } catch (refusal) {
-        if (!(refusal instanceof RateLimiterRes)) throw refusal;
-        const retryAfterS = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-        return fail(429, 'rate_limited', `at most ${deps.limiter.points} reports per ${REPORT_WINDOW_S} s per token`, { 'retry-after': String(retryAfterS) });
-      }
-      const report = body.value;
-      await client.query('BEGIN');
-      try {
-        const answer = await storeReport(client, name.value, token.id, report);
-        await client.query(answer.status === 200 ? 'COMMIT' : 'ROLLBACK');
-        return answer;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      }
-    } finally {
-      client.release();
-    }
+    // One transaction: the token, then the epoch and the stream under the lease row's share lock, then the write.
+    return inTransaction(
+      deps.db,
+      async (client) => {
+        const stored = await client.query<{ secret_sha256: string }>({
+          name: 'report_token_secret',
+          text: 'SELECT secret_sha256 FROM report_tokens WHERE id = $1 AND scheduler = $2',
+          values: [token.id, name.value],
+        });
+        if (!stored.rows[0] || !secretMatches(token, stored.rows[0].secret_sha256)) return UNAUTHORIZED();
+        try {
+          await deps.limiter.consume(token.id);
+        } catch (refusal) {
+          if (!(refusal instanceof RateLimiterRes)) throw refusal;
+          const retryAfterS = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+          return fail(429, 'rate_limited', `at most ${deps.limiter.points} reports per ${REPORT_WINDOW_S} s per token`, {
+            'retry-after': String(retryAfterS),
+          });
+        }
+        return storeReport(client, name.value, token.id, body.value);
+      },
+      (answer) => answer.status === 200,
+    );
   });
 }
 
