@@ -21,10 +21,18 @@ export interface Outcome extends Counts {
   skipped: Skip[];
 }
 
+/** A failed test and the first line of its error. */
+export interface Failure {
+  test: string;
+  error: string;
+}
+
 /** What ./vitest-gate-reporter.ts writes. */
 export interface GateReport {
   retried: string[];
   skipped: Skip[];
+  /** Absent in a report from before failures were listed. */
+  failed?: Failure[];
 }
 
 /** The totals of vitest's JSON report that the gate reads. */
@@ -40,9 +48,10 @@ export function vitestOutcome(totals: VitestTotals, gate: GateReport): Outcome {
   return { passed, failed: totals.numTotalTests - passed - gate.skipped.length + unexplained(gate.skipped), skipped: gate.skipped };
 }
 
-/** Why a vitest tier failed, beyond its failing tests: flaky ones and unexplained skips. */
+/** Why a vitest tier failed: its failing tests with their errors, flaky ones and unexplained skips. */
 export function vitestWhy(gate: GateReport): string[] {
   return [
+    ...(gate.failed ?? []).map((failure) => `failed: ${failure.test} — ${failure.error}`),
     ...gate.retried.map((name) => `flaky (passed only on a retry): ${name}`),
     ...gate.skipped.filter((skip) => skip.reason === null).map((skip) => `skipped without a reason: ${skip.test}`),
   ];
@@ -50,7 +59,10 @@ export function vitestWhy(gate: GateReport): string[] {
 
 export interface PlaywrightSuite {
   title: string;
-  specs?: { title: string; tests: { status: string; annotations: { type: string; description?: string }[] }[] }[];
+  specs?: {
+    title: string;
+    tests: { status: string; annotations: { type: string; description?: string }[]; results?: { error?: { message?: string } }[] }[];
+  }[];
   suites?: PlaywrightSuite[];
 }
 
@@ -77,3 +89,22 @@ export function playwrightOutcome(report: PlaywrightReport): Outcome {
   const skipped = playwrightSkips(report.suites);
   return { passed: report.stats.expected, failed: report.stats.unexpected + report.stats.flaky + unexplained(skipped), skipped };
 }
+
+/** Why a Playwright run failed: each unexpected or flaky test, with the first line of its last error. */
+export function playwrightWhy(suites: PlaywrightSuite[], prefix = ''): string[] {
+  return suites.flatMap((suite) => {
+    const title = prefix ? `${prefix} › ${suite.title}` : suite.title;
+    const own = (suite.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === 'unexpected' || test.status === 'flaky')
+        .map((test) => {
+          const error = [...(test.results ?? [])].reverse().find((result) => result.error?.message)?.error?.message ?? 'no message';
+          return `${test.status === 'flaky' ? 'flaky (passed only on a retry)' : 'failed'}: ${title} › ${spec.title} — ${stripAnsi(error).split('\n')[0]!.slice(0, 240)}`;
+        }),
+    );
+    return [...own, ...playwrightWhy(suite.suites ?? [], title)];
+  });
+}
+
+// eslint-disable-next-line no-control-regex -- Playwright's error messages carry terminal colours
+const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');

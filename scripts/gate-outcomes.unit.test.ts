@@ -1,6 +1,6 @@
 // The gate's counting rules (./gate-outcomes.ts): retried tests and skips without a reason are failures.
 import { describe, expect, it } from 'vitest';
-import { playwrightOutcome, type PlaywrightSuite, vitestOutcome, vitestWhy } from './gate-outcomes';
+import { playwrightOutcome, type PlaywrightSuite, playwrightWhy, vitestOutcome, vitestWhy } from './gate-outcomes';
 
 describe('vitest outcome', () => {
   it('counts passed tests as passed and a skip that says why as neither', () => {
@@ -18,6 +18,11 @@ describe('vitest outcome', () => {
     const gate = { retried: ['a › flaky'], skipped: [] };
     expect(vitestOutcome({ numTotalTests: 3, numPassedTests: 3 }, gate)).toMatchObject({ passed: 2, failed: 1 });
     expect(vitestWhy(gate)).toEqual(['flaky (passed only on a retry): a › flaky']);
+  });
+
+  it('names each failed test with the first line of its error, so the summary a CI log keeps says which', () => {
+    const gate = { retried: [], skipped: [], failed: [{ test: 'lib/x.int.test.ts › pruner › drops', error: 'expected 1 to be 2' }] };
+    expect(vitestWhy(gate)).toEqual(['failed: lib/x.int.test.ts › pruner › drops — expected 1 to be 2']);
   });
 
   it('counts a test neither passed nor skipped (failed, or never run) as failed', () => {
@@ -47,5 +52,19 @@ describe('playwright outcome', () => {
     });
     expect(outcome).toMatchObject({ passed: 1, failed: 3 });
     expect(outcome.skipped.map((skip) => skip.reason)).toEqual([null, null]);
+  });
+
+  it('names each unexpected and flaky test with the first line of its last error, colours stripped', () => {
+    const failing = (title: string, status: string, message: string) => ({
+      title,
+      tests: [{ status, annotations: [], results: [{ error: { message: 'first try' } }, { error: { message } }] }],
+    });
+    const why = playwrightWhy(
+      suites(spec('runs', 'expected'), failing('breaks', 'unexpected', '\u001b[31mTimeout 5000ms\u001b[39m\nstack'), failing('wobbles', 'flaky', 'late')),
+    );
+    expect(why).toEqual([
+      'failed: x.spec.ts › group › breaks — Timeout 5000ms',
+      'flaky (passed only on a retry): x.spec.ts › group › wobbles — late',
+    ]);
   });
 });

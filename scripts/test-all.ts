@@ -31,6 +31,7 @@ import {
   type GateReport,
   type Outcome,
   playwrightOutcome,
+  playwrightWhy,
   type PlaywrightReport,
   type VitestTotals,
   vitestOutcome,
@@ -135,6 +136,7 @@ function e2eShard(shard: number): Step {
     command: ['npx', 'playwright', 'test', `--shard=${shard}/${E2E_SHARDS}`, '--reporter=list,json'],
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, E2E_OUTPUT_DIR: `test-results/shard-${shard}` },
     outcome: () => playwrightOutcome(JSON.parse(readFileSync(report, 'utf8')) as PlaywrightReport),
+    why: () => playwrightWhy((JSON.parse(readFileSync(report, 'utf8')) as PlaywrightReport).suites),
   };
 }
 
