@@ -106,5 +106,4 @@ export function playwrightWhy(suites: PlaywrightSuite[], prefix = ''): string[] 
   });
 }
 
-// eslint-disable-next-line no-control-regex -- Playwright's error messages carry terminal colours
 const stripAnsi = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');

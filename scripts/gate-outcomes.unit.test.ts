@@ -62,9 +62,6 @@ describe('playwright outcome', () => {
     const why = playwrightWhy(
       suites(spec('runs', 'expected'), failing('breaks', 'unexpected', '\u001b[31mTimeout 5000ms\u001b[39m\nstack'), failing('wobbles', 'flaky', 'late')),
     );
-    expect(why).toEqual([
-      'failed: x.spec.ts › group › breaks — Timeout 5000ms',
-      'flaky (passed only on a retry): x.spec.ts › group › wobbles — late',
-    ]);
+    expect(why).toEqual(['failed: x.spec.ts › group › breaks — Timeout 5000ms', 'flaky (passed only on a retry): x.spec.ts › group › wobbles — late']);
   });
 });
