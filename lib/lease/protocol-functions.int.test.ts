@@ -35,6 +35,15 @@ describe('the protocol functions', () => {
     const statement = await protocolStatement(db, 'leaseboard_report');
     const rule = reportBreakSql({ prevSeq: 'prev.last_seq', seq: '$3::int', prevAt: 'prev.last_report_at', at: 'c.now', prevEveryMs: 'prev.report_every_ms' });
     expect(statement).toContain(rule);
+    // And a run of reports grows only while the same rule sees no break (migration 0025_report_runs).
+    const run = reportBreakSql({
+      prevSeq: 'COALESCE(o.last_seq, o.seq)',
+      seq: 'r.seq',
+      prevAt: 'COALESCE(o.last_at, o.reported_at)',
+      at: 'r.now',
+      prevEveryMs: 'o.report_every_ms',
+    });
+    expect(statement).toContain(`${run} IS NULL`);
   });
 
   it('leaseboard_renew_many renews a lease named twice once, answering for its first matching entry', async () => {
