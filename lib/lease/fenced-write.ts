@@ -103,8 +103,10 @@ async function write<const S extends readonly FencedStatement<unknown>[]>(
       return { kind: 'rejected', reason: refused.reason, currentEpoch: refused.currentEpoch, resource: rejection.resource, at: refused.at, logged };
     }
     if (isUnknownOutcome(error)) return { kind: 'unknown', cause: error };
-    const missing = (error as { code?: string }).code === FENCE_MISSING;
-    throw new LeaseStoreError('fenced write', `${resource} write failed${missing ? ' (no fence)' : ''}`, { cause: error });
+    const code = (error as { code?: unknown }).code;
+    // The SQLSTATE (never the message, which may quote values) says which failure it was: 40P01 a deadlock, 23505 a duplicate.
+    const why = code === FENCE_MISSING ? ' (no fence)' : typeof code === 'string' ? ` (SQLSTATE ${code})` : '';
+    throw new LeaseStoreError('fenced write', `${resource} write failed${why}`, { cause: error });
   }
   const outputs = row.slice(0, statements.length);
   const at = row[statements.length + 1] as Date;
