@@ -13,6 +13,16 @@
 -- of the cadence, after 1,800 reports or an hour (REPORT_RUN_MAX_MS), and at the end of the run's
 -- partition: a run never outlives its partition's [from, to), so dropping a partition drops the
 -- very reports it did before. A run in the default partition (none made yet) never grows.
+--
+-- Lock order (the pruner's partition round, migrations 0010/0011): a report takes ROW EXCLUSIVE on
+-- progress_reports (the parent) before anything else. Its statement reads the open run before it
+-- updates it, so it would otherwise take ACCESS SHARE on the parent first and then queue for ROW
+-- EXCLUSIVE behind a partition round's SHARE ROW EXCLUSIVE; when that round then asks for ACCESS
+-- EXCLUSIVE (CREATE TABLE … PARTITION OF, or a DROP), PostgreSQL sees the two upgrades cross on one
+-- lock and fails the round at once with deadlock_detected (40P01) — no lock_timeout, so not `busy` —
+-- and the round's other writes with it. Asking for the strongest lock first, as the row-per-report
+-- INSERT did, a report holds nothing on progress_reports while it waits, so the round only ever
+-- waits (its 200 ms lock_timeout: `busy`) or goes ahead of it.
 ALTER TABLE "progress_reports" ADD COLUMN "last_seq" integer;--> statement-breakpoint
 ALTER TABLE "progress_reports" ADD COLUMN "last_at" timestamp(6) with time zone;--> statement-breakpoint
 ALTER TABLE "progress_reports" ADD COLUMN "offsets" "bytea";--> statement-breakpoint
@@ -26,6 +36,8 @@ RETURNS TABLE (advanced boolean, reported_at timestamptz)
 LANGUAGE plpgsql VOLATILE AS $fn$
 #variable_conflict use_column
 BEGIN
+-- Lock order: the strongest lock this report takes on progress_reports, first (see the header).
+LOCK TABLE ONLY progress_reports IN ROW EXCLUSIVE MODE;
 RETURN QUERY
 WITH c AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS now),
   prev AS (SELECT * FROM progress_summaries WHERE lease = $1),
