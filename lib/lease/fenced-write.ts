@@ -17,7 +17,8 @@
  * - A refusal returns `{ kind: 'rejected' }` with the reason and the current
  *   epoch, after logging it to stale_write_rejections in its own statement.
  *   A write whose outcome cannot be known (timeout, lost connection) returns
- *   `{ kind: 'unknown' }`. Anything else throws LeaseStoreError (with cause).
+ *   `{ kind: 'unknown' }`. Anything else throws LeaseStoreError (with cause),
+ *   its message naming the SQLSTATE (40P01: a deadlock).
  * - Only a fence made by `fenceFor` is accepted (checked at run time too).
  * Not guaranteed: renewals never wait — a renewal (or takeover) waits while a
  * fenced statement holds the share lock, from the end of its writing to its
