@@ -7,18 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { protocolStatement, type ProtocolFunction } from '../../db/protocol-functions';
 import { forceExpire, uniqueLease, usePool } from '../../db/testing/pools';
+import { seededRandom as random } from '../../db/testing/random';
 import { reportBreakSql } from '../status';
-
-/** A small deterministic PRNG (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ARGUMENTS: Record<ProtocolFunction, number> = {
   leaseboard_acquire: 4,

@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowPerReportStatement, runsStatement } from '../../../db/testing/report-statements';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
+import { seededRandom as random } from '../../../db/testing/random';
 import { appendReport } from '../../scheduler/report-store';
 import { project } from '../../status';
 import type { SchedulerStatus } from '../../status/types';
@@ -25,17 +26,6 @@ import { currentLease, rebuildTenures } from './tenures';
 const BASE_MS = Date.UTC(2001, 2, 4);
 const PARTITION_MS = 10 * 60_000;
 const PARTITIONS = 12;
-
-/** A small deterministic PRNG (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Report {
   epoch: number;
