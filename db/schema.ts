@@ -9,7 +9,7 @@
  * statement or transaction that appends, so readers are O(schedulers).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, customType, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, customType, index, integer, pgTable, primaryKey, smallint, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string', precision: 6 });
 
@@ -24,6 +24,7 @@ const epochCol = (name: string) => bigint(name, { mode: 'number' });
 
 /** PostgreSQL's 64-bit transaction id (never wraps), read as text. */
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /**
  * The change stamp the status service reads incrementally (lib/server/live/facts-sql.ts):
@@ -276,6 +277,21 @@ export const progressReports = pgTable(
     reportedAt: ts('reported_at').notNull(),
     /** The cadence the report was sent with: the report-break rule judges the quiet after it by this (null before migration 0013_report_cadence). */
     reportEveryMs: integer('report_every_ms'),
+    /**
+     * A row is a RUN of consecutive reports of one occurrence and cadence with no break between
+     * them (migration 0025_report_runs): `seq`, `reported_at`, `cursor` and `advanced` are its first
+     * report's; `last_seq`/`last_at` its last's (null: a run of one). `offsets` holds one byte per
+     * later report: its quiet after the one before, in ms, minus `report_every_ms`, plus 128; a
+     * cursor move is a step (`steps`, `step_cursors`). Only another occurrence or cadence, or a
+     * break, starts a new row (leaseboard_report); lib/server/asof/logs-sql.ts expands runs back
+     * into reports.
+     */
+    lastSeq: integer('last_seq'),
+    lastAt: ts('last_at'),
+    offsets: bytea('offsets'),
+    /** Later reports of the run that moved the cursor: their index k (the first report is 0), in order, and the cursor from each on. */
+    steps: smallint('steps').array(),
+    stepCursors: bigint('step_cursors', { mode: 'number' }).array(),
   },
   (t) => [primaryKey({ columns: [t.id, t.reportedAt] }), index('progress_reports_lease_epoch_at').on(t.lease, t.epoch, t.reportedAt)],
 );

@@ -21,9 +21,11 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createTestDatabase } from '../db/testing/test-database';
 import { DEFAULT_RETENTION, describeDuration } from '../lib/retention/policy';
-import { modeledTables, type ModeledTable } from './size-model/tables';
+import { modeledTables, QUIET_REPORTS, type ModeledTable } from './size-model/tables';
 
 const FLEET = 10_000;
+/** Issue 21: Leaseboard's own tables for 10,000 schedulers at the default retention. */
+const TARGET_BYTES = 10 * 1024 ** 3;
 const DAY_MS = 24 * 60 * 60_000;
 
 function options() {
@@ -108,6 +110,15 @@ async function main() {
     }
     console.log(`| **total** | | | | | **${size(total)}** | **${size(total * FLEET)}** |`);
     console.log(`| total without plan items (a job's own output) | | | | | ${size(withoutPlan)} | ${size(withoutPlan * FLEET)} |`);
+    const verdict = withoutPlan * FLEET < TARGET_BYTES ? 'within' : 'OVER';
+    console.log(
+      `\nLeaseboard's own tables for ${FLEET.toLocaleString('en-US')} schedulers: ${size(withoutPlan * FLEET)} — ${verdict} the ${size(TARGET_BYTES)} target (issue 21).`,
+    );
+    const quiet = await measure(client, QUIET_REPORTS, schedulers);
+    const quietBytes = quiet.bytesPerRow * quiet.steadyRows;
+    console.log(
+      `progress_reports for ${quiet.spec.basis}: ${Math.round(quiet.bytesPerRow)} B a run, ${size(quiet.bytesPerRow * 24)} per scheduler per day, ${size(quietBytes * FLEET)} for ${FLEET.toLocaleString('en-US')}.`,
+    );
   } finally {
     await client.end().catch(() => {});
     await database.drop();

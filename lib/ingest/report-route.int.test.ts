@@ -55,7 +55,7 @@ describe('reports over HTTP', () => {
     );
   const stored = async (name: string) => {
     const { rows } = await pool.query(
-      `SELECT (SELECT count(*)::int FROM progress_reports WHERE lease = $1) AS reports,
+      `SELECT (SELECT COALESCE(sum(COALESCE(last_seq, seq) - seq + 1), 0)::int FROM progress_reports WHERE lease = $1) AS reports,
               (SELECT last_seq FROM progress_summaries WHERE lease = $1) AS last_seq,
               (SELECT cursor::float8 FROM progress_summaries WHERE lease = $1) AS cursor`,
       [name],

@@ -17,7 +17,8 @@
  * - A refusal returns `{ kind: 'rejected' }` with the reason and the current
  *   epoch, after logging it to stale_write_rejections in its own statement.
  *   A write whose outcome cannot be known (timeout, lost connection) returns
- *   `{ kind: 'unknown' }`. Anything else throws LeaseStoreError (with cause).
+ *   `{ kind: 'unknown' }`. Anything else throws LeaseStoreError (with cause),
+ *   its message naming the SQLSTATE (40P01: a deadlock).
  * - Only a fence made by `fenceFor` is accepted (checked at run time too).
  * Not guaranteed: renewals never wait — a renewal (or takeover) waits while a
  * fenced statement holds the share lock, from the end of its writing to its
@@ -103,8 +104,10 @@ async function write<const S extends readonly FencedStatement<unknown>[]>(
       return { kind: 'rejected', reason: refused.reason, currentEpoch: refused.currentEpoch, resource: rejection.resource, at: refused.at, logged };
     }
     if (isUnknownOutcome(error)) return { kind: 'unknown', cause: error };
-    const missing = (error as { code?: string }).code === FENCE_MISSING;
-    throw new LeaseStoreError('fenced write', `${resource} write failed${missing ? ' (no fence)' : ''}`, { cause: error });
+    const code = (error as { code?: unknown }).code;
+    // The SQLSTATE (never the message, which may quote values) says which failure it was: 40P01 a deadlock, 23505 a duplicate.
+    const why = code === FENCE_MISSING ? ' (no fence)' : typeof code === 'string' ? ` (SQLSTATE ${code})` : '';
+    throw new LeaseStoreError('fenced write', `${resource} write failed${why}`, { cause: error });
   }
   const outputs = row.slice(0, statements.length);
   const at = row[statements.length + 1] as Date;

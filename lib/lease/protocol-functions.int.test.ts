@@ -7,18 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { protocolStatement, type ProtocolFunction } from '../../db/protocol-functions';
 import { forceExpire, uniqueLease, usePool } from '../../db/testing/pools';
+import { seededRandom as random } from '../../db/testing/random';
 import { reportBreakSql } from '../status';
-
-/** A small deterministic PRNG (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ARGUMENTS: Record<ProtocolFunction, number> = {
   leaseboard_acquire: 4,
@@ -35,6 +25,15 @@ describe('the protocol functions', () => {
     const statement = await protocolStatement(db, 'leaseboard_report');
     const rule = reportBreakSql({ prevSeq: 'prev.last_seq', seq: '$3::int', prevAt: 'prev.last_report_at', at: 'c.now', prevEveryMs: 'prev.report_every_ms' });
     expect(statement).toContain(rule);
+    // And a run of reports grows only while the same rule sees no break (migration 0025_report_runs).
+    const run = reportBreakSql({
+      prevSeq: 'COALESCE(o.last_seq, o.seq)',
+      seq: 'r.seq',
+      prevAt: 'COALESCE(o.last_at, o.reported_at)',
+      at: 'r.now',
+      prevEveryMs: 'o.report_every_ms',
+    });
+    expect(statement).toContain(`${run} IS NULL`);
   });
 
   it('leaseboard_renew_many renews a lease named twice once, answering for its first matching entry', async () => {

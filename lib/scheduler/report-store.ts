@@ -1,7 +1,10 @@
 /**
- * Progress report storage: append-only `progress_reports` plus the per-lease
+ * Progress report storage: `progress_reports`, stored as runs (migration
+ * 0025_report_runs: a row per epoch, occurrence, cadence or break, a byte per
+ * report in it, a step per cursor move), plus the per-lease
  * `progress_summaries` row, both written by ONE statement, timed by the
- * database clock, so the status service reads O(schedulers), not O(events).
+ * database clock (to the millisecond), so the status service reads
+ * O(schedulers), not O(events).
  *
  * Guarantees
  * - A report is an *advance* when it is its epoch's first report, or its
@@ -12,8 +15,10 @@
  *   report-break rule (lib/status/report-break.ts: a seq jump is `lost_reports`,
  *   a quiet longer than SILENCE_FACTOR × the previous report's own cadence is
  *   `silence`), from the last report before it to the first after it.
- * - Every report row keeps the cadence it was sent with (`report_every_ms`),
- *   so the as-of rebuild judges each break as this statement did.
+ * - Every report keeps its seq, time, cursor, advance and the cadence it was
+ *   sent with (`report_every_ms`, one per run), so the as-of rebuild expands
+ *   runs back into reports and judges each break as this statement did; a
+ *   break always starts a new run.
  * Not guaranteed: delivery. A dropped report is an observation gap, and that is
  * exactly what the seq stream exposes.
  */
@@ -35,7 +40,7 @@ export interface StoredReport {
   reportedAt: Date;
 }
 
-/** The report statement is the SQL function leaseboard_report (db/migrations/0018_protocol_functions.sql), its break rule reportBreakSql's. */
+/** The report statement is the SQL function leaseboard_report (db/migrations/0025_report_runs.sql), its break rule reportBreakSql's. */
 const APPEND_REPORT_SQL = `SELECT advanced, reported_at FROM leaseboard_report($1, $2, $3, $4, $5, $6)`;
 
 export async function appendReport(db: Pick<pg.Pool, 'query'>, report: ProgressReport): Promise<StoredReport> {

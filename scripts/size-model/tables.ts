@@ -34,16 +34,64 @@ export interface ModeledTable {
 /** Assumed rate of rare events (holder changes, stale writes, alert transitions): one an hour per scheduler, a pessimistic churn. */
 export const RARE_PER_DAY = 24;
 
+/**
+ * Reports are stored as runs (migration 0025_report_runs): a row per occurrence, cadence change or
+ * break; one byte per report in it, ten more for one that moves the cursor. The modeled job is the
+ * retention planner's shape: an occurrence every 5 min whose cursor moves at each of its first
+ * ADVANCES_PER_OCCURRENCE reports (40 s of work at a report every 2 s) — one run — then one run of
+ * idle reports (nothing in flight) until the next.
+ */
+export const ADVANCES_PER_OCCURRENCE = 20;
+const REPORTS_PER_OCCURRENCE = RETENTION_PLANNER_EVERY_MS / DEFAULT_REPORT_EVERY_MS;
+const REPORT_RUNS_BASIS = `a report every ${DEFAULT_REPORT_EVERY_MS / 1000} s, as runs: 2 per ${RETENTION_PLANNER_EVERY_MS / 60_000} min occurrence (${ADVANCES_PER_OCCURRENCE} advancing reports, then ${REPORTS_PER_OCCURRENCE - ADVANCES_PER_OCCURRENCE} idle)`;
+
+/** A run as the size model writes it: its reports, and how many of the later ones moved the cursor. */
+interface RunShape {
+  reports: number;
+  steps: number;
+}
+
+/**
+ * Runs of the given shapes in turn (row t has shape t mod shapes). Offset bytes are random, so
+ * incompressible (real jitter compresses better); steps are the run's first later reports.
+ */
+export function reportRunsInsert(shapes: readonly RunShape[]): string {
+  const pick = (f: (shape: RunShape) => string) => `(CASE t % ${shapes.length} ${shapes.map((shape, i) => `WHEN ${i} THEN ${f(shape)}`).join(' ')} END)`;
+  const bytes = (n: number) =>
+    n === 0
+      ? 'NULL::bytea'
+      : `substring((SELECT string_agg(decode(md5(s::text || '/' || t::text || '/' || k::text), 'hex'), ''::bytea)
+                    FROM generate_series(1, ${Math.ceil(n / 16)}) k) FROM 1 FOR ${n})`;
+  return `INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms, last_seq, last_at, offsets, steps, step_cursors)
+          SELECT ${NAME}, 3, t * 1000, ${KEY}, t * 500, true, now() - t * interval '2 s', ${DEFAULT_REPORT_EVERY_MS},
+                 ${pick((r) => (r.reports > 1 ? `t * 1000 + ${r.reports - 1}` : 'NULL::int'))},
+                 ${pick((r) => (r.reports > 1 ? `now() - t * interval '2 s' + ${r.reports - 1} * interval '2 s'` : 'NULL::timestamptz'))},
+                 ${pick((r) => bytes(r.reports - 1))},
+                 ${pick((r) => (r.steps > 0 ? `(SELECT array_agg(k::smallint) FROM generate_series(1, ${r.steps}) k)` : 'NULL::smallint[]'))},
+                 ${pick((r) => (r.steps > 0 ? `(SELECT array_agg((t * 500 + k * 17)::bigint) FROM generate_series(1, ${r.steps}) k)` : 'NULL::bigint[]'))} ${EACH('')}`;
+}
+
+/** A scheduler whose reports change nothing all day: runs of 1,800 reports (the cap: an hour), 24 a day. */
+export const QUIET_REPORTS: ModeledTable = {
+  table: 'progress_reports',
+  basis: 'a quiet scheduler: a report every 2 s that changes nothing, runs of 1,800 (the cap: an hour)',
+  rows: { perDay: 24, keep: 'reports' },
+  seedRows: 100,
+  insert: reportRunsInsert([{ reports: 1_800, steps: 0 }]),
+};
+
 export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
   const planOccurrences = Math.min(DEFAULT_RETENTION.planOccurrences, Math.floor(DEFAULT_RETENTION.keepMs.planItems / RETENTION_PLANNER_EVERY_MS));
   return [
     {
       table: 'progress_reports',
-      basis: `one report every ${DEFAULT_REPORT_EVERY_MS / 1000} s`,
-      rows: { perDay: DAY_MS / DEFAULT_REPORT_EVERY_MS, keep: 'reports' },
-      seedRows: 2_000,
-      insert: `INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms)
-               SELECT ${NAME}, 3, t, ${KEY}, t * 500, t % 3 = 0, now() - t * interval '2 s', ${DEFAULT_REPORT_EVERY_MS} ${EACH('')}`,
+      basis: REPORT_RUNS_BASIS,
+      rows: { perDay: (DAY_MS / RETENTION_PLANNER_EVERY_MS) * 2, keep: 'reports' },
+      seedRows: 1_000,
+      insert: reportRunsInsert([
+        { reports: ADVANCES_PER_OCCURRENCE, steps: ADVANCES_PER_OCCURRENCE - 1 },
+        { reports: REPORTS_PER_OCCURRENCE - ADVANCES_PER_OCCURRENCE, steps: 0 },
+      ]),
     },
     {
       table: 'renewal_gaps',

@@ -75,9 +75,13 @@ describe('leaseboard run: any program under a lease', () => {
     const key = started.occurrence as string;
     expect(key.startsWith(`${lease}@`)).toBe(true);
     expect(await r.waitFor((line) => line.event === 'progress_ignored')).toMatchObject({ why: 'not_json' });
-    // The cursor the child wrote is what the holder's reports carry, for this occurrence.
+    // The cursor the child wrote is what the holder's reports carry, for this occurrence (a run's first
+    // report's cursor, or a step of it: migration 0025_report_runs).
     await poll(
-      () => pool.query('SELECT 1 FROM progress_reports WHERE lease = $1 AND occurrence = $2 AND cursor = 7', [lease, key]).then((q) => q.rowCount),
+      () =>
+        pool
+          .query('SELECT 1 FROM progress_reports WHERE lease = $1 AND occurrence = $2 AND (cursor = 7 OR 7 = ANY(step_cursors))', [lease, key])
+          .then((q) => q.rowCount),
       (count) => count! > 0,
     );
     writeFileSync(go, '');

@@ -292,4 +292,47 @@ describe('the retention pruner (leaseboard-retention)', () => {
       other.release();
     }
   });
+
+  it('a report queued behind a partition round holds nothing on progress_reports: the round still makes its partition (no deadlock, 40P01)', async () => {
+    // The round's earlier slot already holds SHARE ROW EXCLUSIVE (leaseboard_report_partition's LOCK); a report
+    // arrives and queues; the round's next slot then needs ACCESS EXCLUSIVE to make a partition. Were the report
+    // holding ACCESS SHARE while it queued (its read of the open run, taken before its write's lock), PostgreSQL
+    // would fail the round at once with deadlock_detected — not a lock_timeout, so not `busy` (migration 0025).
+    const lease = uniqueLease('queued');
+    await appendReport(pool, { lease, epoch: 1, seq: 1, occurrence: 'o', cursor: 1, reportEveryMs: 2_000 });
+    const pruner = uniqueLease('pruner');
+    const pruning = await authority.acquire(leaseTerms({ name: pruner, ttlMs: 60_000 }), newInstanceToken());
+    if (pruning.kind !== 'acquired') throw new Error(pruning.kind);
+    // A slot a century ahead: no partition exists there, so the round must make one; nothing is old enough to drop.
+    const far = (await q(`SELECT date_bin('1 day', clock_timestamp() + interval '36500 days', '2000-01-01 00:00:00+00') AS at`)).rows[0].at as Date;
+    const round = await pool.connect();
+    const reporter = await pool.connect();
+    try {
+      const pid = (await reporter.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      await round.query('BEGIN');
+      await round.query('LOCK TABLE progress_reports IN SHARE ROW EXCLUSIVE MODE');
+      const reporting = appendReport(reporter, { lease, epoch: 1, seq: 2, occurrence: 'o', cursor: 1, reportEveryMs: 2_000 });
+      // The report waits on a lock (the round's), as the server shows it.
+      for (;;) {
+        const { rows } = await q(`SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1`, [pid]);
+        if (rows[0]?.wait_event_type === 'Lock') break;
+      }
+      const made = await round.query(
+        `SELECT leaseboard_retention_partitions($1, $2, $3, interval '1 day', interval '100000 days', interval '1 day', 100) AS r`,
+        [pruner, pruning.epoch, far],
+      );
+      expect(made.rows[0].r).toMatchObject({ created: 1, dropped: 0, busy: 0 });
+      await round.query('COMMIT');
+      // Then the report goes through, as the next one of its run.
+      expect((await reporting).advanced).toBe(false);
+      expect((await q(`SELECT max(COALESCE(last_seq, seq))::int AS seq FROM progress_reports WHERE lease = $1`, [lease])).rows[0].seq).toBe(2);
+    } finally {
+      await round.query('ROLLBACK').catch(() => {});
+      round.release();
+      reporter.release();
+      const { rows } = await q(`SELECT name FROM report_partitions WHERE "from" >= $1`, [far]);
+      for (const { name } of rows as { name: string }[]) await q(`DROP TABLE ${name}`);
+      await q(`DELETE FROM report_partitions WHERE "from" >= $1`, [far]);
+    }
+  });
 });

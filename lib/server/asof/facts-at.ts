@@ -5,7 +5,7 @@
  * What is exact: the lease tenure in force at t (lease_events; a tenure is
  * contiguous), held/expired/released at t, holder and epoch; the intent
  * (intent_audit); the report state of each epoch (last report, seq, occurrence,
- * cursor, last advance — from progress_reports with reported_at ≤ t); report
+ * cursor, last advance — from the reports at or before t, runs expanded); report
  * breaks and the cadence an open silence is judged by (the report-break rule,
  * lib/status/report-break.ts, on each report's own cadence); whether the
  * occurrence slot at t was claimed.

@@ -5,8 +5,15 @@
  * per-epoch report state at `from`, per-bucket report aggregates, report
  * breaks, renewal-gap rollups and the occurrence slot at each bucket end.
  *
+ * Reports are stored as runs (migration 0025_report_runs: a row stands for
+ * consecutive reports of one occurrence with no break between them, each
+ * report's seq, millisecond, cursor and advance kept); every read below expands the runs it meets back into the reports
+ * they stand for (RUN_REPORTS), so everything after sees what the
+ * row-per-report store held, report by report.
+ *
  * Bounded by indexes: progress_reports only through (lease, epoch,
- * reported_at) with the epoch fixed and a reported_at range; lease_events and
+ * reported_at) with the epoch fixed and a reported_at range (widened by
+ * REPORT_RUN_MAX_MS, the longest a run spans); lease_events and
  * intent_audit through (lease, at); renewal_gaps through its primary key.
  * Work grows with the reports in the span (≤ 24 h), never with all reports.
  *
@@ -27,7 +34,55 @@ import { reportBreakSql } from '../../status';
 import { dueSlotOf, msOf } from '../live/facts-sql';
 import { EVENT_COLUMNS } from './recent-sql';
 
-const REPORT_ROW = `r.reported_at, r.seq, r.occurrence, r.cursor::float8 AS cursor, r.advanced, r.report_every_ms`;
+/**
+ * The longest a run of reports spans (first to last report), as leaseboard_report caps it
+ * (migration 0025_report_runs): a run that reaches into a range starts at most this long before it.
+ */
+export const REPORT_RUN_MAX_MS = 60 * 60_000;
+const RUN_REACH = `interval '${REPORT_RUN_MAX_MS} milliseconds'`;
+
+/**
+ * The reports a stored run stands for (migration 0025_report_runs), one row each, as the
+ * row-per-report store held them: the k-th after the first is \`seq + k\`, at the time before it
+ * plus the cadence plus its offset byte − 128 ms; it advanced iff k is a step, and its cursor is
+ * the last step's at or before k (else the run's first cursor).
+ */
+const RUN_REPORTS = `CROSS JOIN LATERAL (
+      SELECT r.reported_at + x.ms * interval '1 millisecond' AS reported_at, r.seq + x.k AS seq, r.occurrence,
+             (CASE WHEN x.step = 0 THEN r.cursor ELSE r.step_cursors[x.step] END)::float8 AS cursor,
+             CASE WHEN x.k = 0 THEN r.advanced ELSE x.step > 0 AND r.steps[x.step] = x.k END AS advanced, r.report_every_ms
+      FROM (SELECT g.k, g.ms, COALESCE(max(st.j) OVER (ORDER BY g.k), 0)::int AS step
+            FROM (SELECT 0 AS k, 0::bigint AS ms
+                  UNION ALL SELECT k, sum(r.report_every_ms + get_byte(r.offsets, k - 1) - 128) OVER (ORDER BY k)
+                  FROM generate_series(1, length(r.offsets)) k) g
+            LEFT JOIN unnest(r.steps) WITH ORDINALITY st(k, j) ON st.k = g.k) x) e`;
+
+/** The reports of an epoch's runs that fall in a range: runs that start at most REPORT_RUN_MAX_MS before it. */
+function reportsIn(epoch: string, after: string, until: string, columns: string): string {
+  return `SELECT ${columns} FROM progress_reports r ${RUN_REPORTS}
+      WHERE r.lease = $1 AND r.epoch = ${epoch} AND r.reported_at > ${after} - ${RUN_REACH} AND r.reported_at <= ${until}
+        AND COALESCE(r.last_at, r.reported_at) > ${after} AND e.reported_at > ${after} AND e.reported_at <= ${until}`;
+}
+
+/** The last report of an epoch at or before (\`<=\`) or before (\`<\`) an instant: in the last run that starts by then. */
+function lastReport(epoch: string, op: '<=' | '<', instant: string, columns: string): string {
+  return `SELECT ${columns} FROM (SELECT * FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ${epoch} AND r.reported_at ${op} ${instant}
+        ORDER BY r.reported_at DESC, r.id DESC LIMIT 1) r ${RUN_REPORTS}
+      WHERE e.reported_at ${op} ${instant} ORDER BY e.reported_at DESC LIMIT 1`;
+}
+
+/**
+ * The last advance of an epoch at or before an instant. It is in the last run that starts by then
+ * and holds an advance, unless all of that run's come later: then in the run with advances before it.
+ */
+function lastAdvance(epoch: string, instant: string): string {
+  return `SELECT e.reported_at FROM (SELECT * FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ${epoch} AND r.reported_at <= ${instant}
+        AND (r.advanced OR cardinality(r.steps) > 0) ORDER BY r.reported_at DESC, r.id DESC LIMIT 2) r ${RUN_REPORTS}
+      WHERE e.advanced AND e.reported_at <= ${instant} ORDER BY e.reported_at DESC LIMIT 1`;
+}
+
+const REPORT_ROW = `e.reported_at, e.seq, e.occurrence, e.cursor, e.advanced, e.report_every_ms`;
+const WIN_ROW = `e.reported_at, e.seq, e.report_every_ms`;
 
 export const LOGS_SQL = `
 WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
@@ -53,15 +108,12 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
   carry AS (
     SELECT ep.epoch, lr.reported_at, lr.seq, lr.occurrence, lr.cursor, lr.report_every_ms, la.reported_at AS adv_at
     FROM ep
-    JOIN LATERAL (SELECT ${REPORT_ROW} FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch AND r.reported_at <= $2
-                  ORDER BY r.reported_at DESC LIMIT 1) lr ON true
-    LEFT JOIN LATERAL (SELECT r.reported_at FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch AND r.reported_at <= $2
-                       AND r.advanced ORDER BY r.reported_at DESC LIMIT 1) la ON true
+    JOIN LATERAL (${lastReport('ep.epoch', '<=', '$2', REPORT_ROW)}) lr ON true
+    LEFT JOIN LATERAL (${lastAdvance('ep.epoch', '$2')}) la ON true
   ),
   span AS (
     SELECT ep.epoch, x.*, GREATEST(0, ceil(extract(epoch FROM x.reported_at - $2) * 1000 / $5::int) - 1)::int AS i
-    FROM ep JOIN LATERAL (SELECT ${REPORT_ROW} FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch
-                          AND r.reported_at > $2 AND r.reported_at <= $3) x ON true
+    FROM ep JOIN LATERAL (${reportsIn('ep.epoch', '$2::timestamptz', '$3::timestamptz', REPORT_ROW)}) x ON true
   ),
   buckets AS (
     SELECT i, epoch, count(*)::int AS n, (count(*) FILTER (WHERE advanced))::int AS adv,
@@ -74,11 +126,9 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
   ),
   win AS (
     SELECT ep.epoch, x.reported_at, x.seq, x.report_every_ms FROM ep, cfg, LATERAL (
-      (SELECT r.reported_at, r.seq, r.report_every_ms FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch
-         AND r.reported_at <= $3 AND r.reported_at >= $2::timestamptz - cfg.stall_ms * interval '1 millisecond')
+      (${reportsIn('ep.epoch', `($2::timestamptz - cfg.stall_ms * interval '1 millisecond' - interval '1 microsecond')`, '$3::timestamptz', WIN_ROW)})
       UNION ALL
-      (SELECT r.reported_at, r.seq, r.report_every_ms FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ep.epoch
-         AND r.reported_at < $2::timestamptz - cfg.stall_ms * interval '1 millisecond' ORDER BY r.reported_at DESC LIMIT 1)
+      (${lastReport('ep.epoch', '<', `($2::timestamptz - cfg.stall_ms * interval '1 millisecond')`, WIN_ROW)})
     ) x
   ),
   breaks AS (
