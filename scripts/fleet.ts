@@ -127,9 +127,12 @@ async function main() {
       while (!stop.signal.aborted && Date.now() < endAt) {
         const next = Date.now() + plan.pollMs;
         const read = await poll(service);
-        listMs.push(read.ms);
-        if (!read.ok) listFailures += 1;
-        else if (read.atMs >= upAt + plan.settleMs) judge.observe(read.atMs, read.unhealthy);
+        // Judged from the settle on: before it, leases are still being taken and the first (full) read is made.
+        if (read.atMs >= upAt + plan.settleMs) {
+          listMs.push(read.ms);
+          if (!read.ok) listFailures += 1;
+          else judge.observe(read.atMs, read.unhealthy);
+        }
         await sleep(Math.max(0, next - Date.now()), undefined, { signal: stop.signal }).catch(() => {});
       }
     })();
@@ -202,7 +205,12 @@ async function main() {
         missed += judge.unexcusedMisses(worker, 1, [line.at], plan.scheduler.ttlMs + plan.scheduler.renewDeadlineMs);
     }
     const last = samples.at(-1);
-    if (last) log(`RSS at the end: ${Object.entries(last.otherRss).map(([id, bytes]) => `${id} ${((bytes ?? 0) / 1024 / 1024).toFixed(1)} MB`).join(', ')}`);
+    if (last)
+      log(
+        `RSS at the end: ${Object.entries(last.otherRss)
+          .map(([id, bytes]) => `${id} ${((bytes ?? 0) / 1024 / 1024).toFixed(1)} MB`)
+          .join(', ')}`,
+      );
   } catch (error) {
     failures.push(error instanceof Error ? error.message : String(error));
   } finally {

@@ -66,7 +66,9 @@ export class FaultInjector {
     const timing = this.plan.faults[kind];
     const lease = leases[0]!;
     const fault = this.judge.start({ kind, worker, leases, startedAt: Date.now(), timing });
-    this.log(`fault ${fault.id}: ${kind} ${kind === 'pause' || kind === 'kill' ? `process ${worker} (${leases.length} leases)` : lease} for ${timing.lastsMs} ms`);
+    this.log(
+      `fault ${fault.id}: ${kind} ${kind === 'pause' || kind === 'kill' ? `process ${worker} (${leases.length} leases)` : lease} for ${timing.lastsMs} ms`,
+    );
     await this.apply(fault, lease);
     this.judge.end(fault, Date.now());
   }

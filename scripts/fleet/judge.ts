@@ -132,7 +132,8 @@ export class FleetJudge {
   unexcusedMisses(worker: number, missed: number, misses: readonly number[], graceMs: number): number {
     const excused = (at: number) =>
       this.faults.some(
-        (fault) => fault.worker === worker && (fault.kind === 'pause' || fault.kind === 'kill') && at >= fault.startedAt && at <= (fault.endedAt ?? Infinity) + graceMs,
+        (fault) =>
+          fault.worker === worker && (fault.kind === 'pause' || fault.kind === 'kill') && at >= fault.startedAt && at <= (fault.endedAt ?? Infinity) + graceMs,
       );
     const kept = misses.filter((at) => !excused(at)).length;
     return kept > 0 ? kept + (missed - misses.length) : 0;

@@ -74,14 +74,16 @@ export interface FleetPlan {
 function whole(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) throw new FleetUsageError(`--${flag}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw) || value < min || value > max)
+    throw new FleetUsageError(`--${flag}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   return value;
 }
 
 function positive(flag: string, raw: string | undefined, fallback: number, max: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0) || value > max) throw new FleetUsageError(`--${flag}: expected a number in (0, ${max}], got ${JSON.stringify(raw)}`);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0) || value > max)
+    throw new FleetUsageError(`--${flag}: expected a number in (0, ${max}], got ${JSON.stringify(raw)}`);
   return value;
 }
 

@@ -105,25 +105,35 @@ export function fleetVerdict(o: FleetOutcome): FleetVerdict {
     const undetected = of.flatMap((j) => j.undetected.map((lease) => `${lease} (fault ${j.fault.id})`));
     const unrecovered = of.flatMap((j) => j.unrecovered.map((lease) => `${lease} (fault ${j.fault.id})`));
     const said = `${kind} ×${of.length} (${leases} leases): ${timing.expect} at worst ${ms(slowest)} ms after the fault (threshold ${timing.withinMs} + poll ${o.pollMs} ms); healthy again at worst ${ms(slowestRecovery)} ms after its end`;
-    if (undetected.length > 0) fail(`${said}; NOT shown in time: ${undetected.slice(0, 5).join(', ')}${undetected.length > 5 ? ` and ${undetected.length - 5} more` : ''}`);
-    else if (unrecovered.length > 0) fail(`${said}; NOT recovered: ${unrecovered.slice(0, 5).join(', ')}${unrecovered.length > 5 ? ` and ${unrecovered.length - 5} more` : ''}`);
+    if (undetected.length > 0)
+      fail(`${said}; NOT shown in time: ${undetected.slice(0, 5).join(', ')}${undetected.length > 5 ? ` and ${undetected.length - 5} more` : ''}`);
+    else if (unrecovered.length > 0)
+      fail(`${said}; NOT recovered: ${unrecovered.slice(0, 5).join(', ')}${unrecovered.length > 5 ? ` and ${unrecovered.length - 5} more` : ''}`);
     else ok(said);
   }
   const falseSaid = `false statuses: ${o.falseCount} over ${o.reads} list reads`;
   if (o.falseCount > 0)
-    fail(`${falseSaid}, e.g. ${o.falseStatuses
-      .slice(0, 5)
-      .map((f) => `${f.lease} ${f.health} at ${new Date(f.at).toISOString()}`)
-      .join(', ')}`);
+    fail(
+      `${falseSaid}, e.g. ${o.falseStatuses
+        .slice(0, 5)
+        .map((f) => `${f.lease} ${f.health} at ${new Date(f.at).toISOString()}`)
+        .join(', ')}`,
+    );
   else ok(falseSaid);
   const renewals = o.samples.reduce((sum, s) => sum + s.renewals, 0);
   (o.missed > 0 ? fail : ok)(`missed renewal deadlines outside paused or killed processes: ${o.missed} of ${renewals} renewals`);
   (o.listFailures > 0 ? fail : ok)(`list reads that failed: ${o.listFailures}`);
-  const listP99 = quantile([...o.listMs].sort((a, b) => a - b), 0.99);
+  const listP99 = quantile(
+    [...o.listMs].sort((a, b) => a - b),
+    0.99,
+  );
   (listP99 >= FLEET_TARGETS.listP99Ms ? fail : ok)(`list p99 ${ms(listP99)} ms over ${o.listMs.length} reads (target < ${FLEET_TARGETS.listP99Ms} ms)`);
   const rounds = o.samples.map((s) => s.alertRoundMs).filter((v): v is number => v !== null);
   if (rounds.length === 0) fail('alert rounds: none completed');
-  else (Math.max(...rounds) >= FLEET_TARGETS.alertRoundMs ? fail : ok)(`slowest alert round ${ms(Math.max(...rounds))} ms (target < ${FLEET_TARGETS.alertRoundMs} ms)`);
+  else
+    (Math.max(...rounds) >= FLEET_TARGETS.alertRoundMs ? fail : ok)(
+      `slowest alert round ${ms(Math.max(...rounds))} ms (target < ${FLEET_TARGETS.alertRoundMs} ms)`,
+    );
   for (const failure of o.failures) fail(failure);
   const pass = !lines.some((line) => line.startsWith('FAIL'));
   lines.push(`verdict: ${pass ? 'PASS' : 'FAIL'}`);
