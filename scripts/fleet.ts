@@ -88,6 +88,7 @@ async function main() {
   const listMs: number[] = [];
   let listFailures = 0;
   let missed = 0;
+  let renewalsTotal = 0;
   let workers: FleetWorkers | null = null;
 
   try {
@@ -162,8 +163,15 @@ async function main() {
       const answered = stats.filter((s) => s !== null);
       let windowMissed = 0;
       stats.forEach((s, i) => {
-        if (s) windowMissed += judge.unexcusedMisses(i, s.missed, s.misses, plan.scheduler.ttlMs + plan.scheduler.renewDeadlineMs);
+        if (!s) return;
+        const unexcused = judge.unexcusedMisses(i, s.missed, s.misses, plan.scheduler.ttlMs + plan.scheduler.renewDeadlineMs);
+        if (unexcused > 0)
+          log(
+            `process ${i}: ${unexcused} renewals missed their deadline (${JSON.stringify(s.missedBy)}), the first at ${new Date(s.misses[0]!).toISOString()}`,
+          );
+        windowMissed += unexcused;
       });
+      renewalsTotal += answered.reduce((sum, s) => sum + s.renew.count, 0);
       missed += windowMissed;
       const windowList = listMs.slice(listSeen).sort((a, b) => a - b);
       listSeen = listMs.length;
@@ -229,6 +237,7 @@ async function main() {
     falseCount: judge.falseCount,
     reads: judge.reads,
     missed,
+    renewals: renewalsTotal,
     failures,
     pollMs: plan.pollMs,
   });

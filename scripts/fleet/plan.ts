@@ -133,7 +133,9 @@ export function planFleet(input: { schedulers: number; processes: number; durati
     durationMs: input.durationMs,
     faultEveryMs: input.faultEveryMs,
     scheduler: { ttlMs, renewEveryMs, renewDeadlineMs, reportEveryMs, stallAfterMs, overdueAfterMs: stallAfterMs, jobEveryMs: 5 * MIN, advanceEveryMs },
-    poolMax: 3,
+    // A connection per 100 leases (3 to 10): hundreds of report loops queue on a process's pool, and a renewal
+    // batch waits in the same queue (with 3 for 500 leases, waits for a connection passed the 5 s connect timeout).
+    poolMax: Math.min(10, Math.max(3, Math.ceil(input.schedulers / input.processes / 100))),
     pollMs,
     sampleEveryMs: input.durationMs <= 5 * MIN ? 10 * SEC : MIN,
     settleMs: reportEveryMs + pollMs,

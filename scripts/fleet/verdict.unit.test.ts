@@ -25,6 +25,7 @@ const passing = (): FleetOutcome => ({
   falseCount: 0,
   reads: 100,
   missed: 0,
+  renewals: 10,
   failures: [],
   pollMs: plan.pollMs,
 });

@@ -58,6 +58,8 @@ const timing = {
   renewStatement: new LatencyWindow(),
   misses: [] as number[],
   missed: 0,
+  /** Why, per kind: answered after the deadline, answered `lost` or `unknown`, or failed. */
+  missedBy: { late: 0, lost: 0, unknown: 0, error: 0 },
   reportErrors: 0,
   errors: 0,
 };
@@ -83,8 +85,9 @@ function timeStatements(pool: pg.Pool): void {
 
 /** The process's shared renewer, each grant's renewal timed from its request to its answer. */
 function timedRenewer(inner: Renewer, deadlineMs: number): Renewer {
-  const miss = () => {
+  const miss = (why: keyof typeof timing.missedBy) => {
     timing.missed += 1;
+    timing.missedBy[why] += 1;
     if (timing.misses.length < MISSES_KEPT) timing.misses.push(Date.now());
   };
   return {
@@ -95,10 +98,11 @@ function timedRenewer(inner: Renewer, deadlineMs: number): Renewer {
         const result = await inner.renew(grant);
         const ms = performance.now() - started;
         timing.renew.add(ms);
-        if (result.kind !== 'renewed' || ms > deadlineMs) miss();
+        if (result.kind !== 'renewed') miss(result.kind);
+        else if (ms > deadlineMs) miss('late');
         return result;
       } catch (error) {
-        miss();
+        miss('error');
         throw error;
       }
     },
@@ -190,10 +194,12 @@ async function main() {
           report: timing.report.take(),
           missed: timing.missed,
           misses: timing.misses.splice(0),
+          missedBy: { ...timing.missedBy },
           reportErrors: timing.reportErrors,
           errors: timing.errors,
         });
         timing.missed = 0;
+        timing.missedBy = { late: 0, lost: 0, unknown: 0, error: 0 };
         timing.reportErrors = 0;
       }
     },

@@ -23,6 +23,7 @@ export interface WorkerStats {
   report: LatencySummary;
   missed: number;
   misses: number[];
+  missedBy: { late: number; lost: number; unknown: number; error: number };
   reportErrors: number;
   errors: number;
 }
