@@ -57,6 +57,8 @@ export class FleetJudge {
   private readonly touched = new Map<number, ReadonlySet<string>>();
   readonly falseStatuses: FalseStatus[] = [];
   falseCount = 0;
+  /** The first and last read that showed a false status (database time). */
+  falseSpan: { from: number; to: number } | null = null;
   reads = 0;
 
   constructor(
@@ -93,6 +95,7 @@ export class FleetJudge {
     for (const [lease, health] of unhealthy) {
       if (this.excusing(lease, at).length > 0) continue;
       this.falseCount += 1;
+      this.falseSpan = { from: this.falseSpan?.from ?? at, to: at };
       if (this.falseStatuses.length < FALSE_KEPT) this.falseStatuses.push({ at, lease, health });
     }
     for (const fault of this.faults) {

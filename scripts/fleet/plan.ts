@@ -138,7 +138,9 @@ export function planFleet(input: { schedulers: number; processes: number; durati
     poolMax: Math.min(10, Math.max(3, Math.ceil(input.schedulers / input.processes / 100))),
     pollMs,
     sampleEveryMs: input.durationMs <= 5 * MIN ? 10 * SEC : MIN,
-    settleMs: reportEveryMs + pollMs,
+    // One lease term after every lease is held: the start's burst (every runtime registering, acquiring and
+    // claiming at once, a load no real fleet makes) has drained, and every lease has renewed twice.
+    settleMs: ttlMs + pollMs,
     recoveryMs,
     quietTailMs: longest + recoveryMs,
     faults,
