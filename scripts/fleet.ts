@@ -235,6 +235,7 @@ async function main() {
     judgements: judge.judge(),
     falseStatuses: judge.falseStatuses,
     falseCount: judge.falseCount,
+    falseSpan: judge.falseSpan,
     reads: judge.reads,
     missed,
     renewals: renewalsTotal,

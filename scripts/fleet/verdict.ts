@@ -44,6 +44,7 @@ export interface FleetSample {
 }
 
 const ms = (value: number | null) => (value === null ? '—' : value < 10 ? value.toFixed(1) : Math.round(value).toString());
+const iso = (at: number | undefined) => (at === undefined ? '—' : new Date(at).toISOString());
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 const COLUMNS: [string, number, (s: FleetSample) => string][] = [
@@ -77,6 +78,7 @@ export interface FleetOutcome {
   judgements: FaultJudgement[];
   falseStatuses: FalseStatus[];
   falseCount: number;
+  falseSpan: { from: number; to: number } | null;
   reads: number;
   missed: number;
   /** Renewals answered in the sampled windows. */
@@ -116,9 +118,9 @@ export function fleetVerdict(o: FleetOutcome): FleetVerdict {
   const falseSaid = `false statuses: ${o.falseCount} over ${o.reads} list reads`;
   if (o.falseCount > 0)
     fail(
-      `${falseSaid}, e.g. ${o.falseStatuses
+      `${falseSaid}, read from ${iso(o.falseSpan?.from)} to ${iso(o.falseSpan?.to)}, e.g. ${o.falseStatuses
         .slice(0, 5)
-        .map((f) => `${f.lease} ${f.health} at ${new Date(f.at).toISOString()}`)
+        .map((f) => `${f.lease} ${f.health} at ${iso(f.at)}`)
         .join(', ')}`,
     );
   else ok(falseSaid);

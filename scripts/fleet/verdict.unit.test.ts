@@ -23,6 +23,7 @@ const passing = (): FleetOutcome => ({
   judgements: FAULT_KINDS.map((kind, i) => judgement(kind, i + 1)),
   falseStatuses: [],
   falseCount: 0,
+  falseSpan: null,
   reads: 100,
   missed: 0,
   renewals: 10,
