@@ -138,10 +138,11 @@ async function main() {
       }
     })();
     const faulting = (async () => {
+      // The first at the settle, then one every faultEvery until the quiet tail (each then ends and recovers in the run).
       await sleep(plan.settleMs, undefined, { signal: stop.signal }).catch(() => {});
-      while (!stop.signal.aborted && Date.now() + plan.faultEveryMs < endAt - plan.quietTailMs) {
+      while (!stop.signal.aborted && Date.now() <= endAt - plan.quietTailMs) {
+        injector.inject();
         await sleep(plan.faultEveryMs, undefined, { signal: stop.signal }).catch(() => {});
-        if (!stop.signal.aborted) injector.inject();
       }
       if (!stop.signal.aborted) await injector.drain();
     })();
