@@ -209,10 +209,13 @@ async function main() {
     }
     await Promise.all([polling, faulting]);
     // Leases lost to self-suspicion (no renewal answered in time) count as missed deadlines too, unless a pause or kill explains them.
+    let suspected = 0;
     for (const { worker, line } of fleet.incidents) {
       if (line.event === 'lost' && line.why === 'self_suspected' && typeof line.at === 'number')
-        missed += judge.unexcusedMisses(worker, 1, [line.at], plan.scheduler.ttlMs + plan.scheduler.renewDeadlineMs);
+        suspected += judge.unexcusedMisses(worker, 1, [line.at], plan.scheduler.ttlMs + plan.scheduler.renewDeadlineMs);
     }
+    if (suspected > 0) log(`${suspected} leases lost to self-suspicion (no renewal answered within ttl − safety margin) outside paused or killed processes`);
+    missed += suspected;
     const last = samples.at(-1);
     if (last)
       log(
