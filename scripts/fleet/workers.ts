@@ -42,6 +42,7 @@ export class FleetWorkers {
   private readonly expectedExit = new Set<JsonLineProcess>();
   readonly incidents: WorkerIncident[] = [];
   private statsAsked = 0;
+  private stopped = false;
 
   constructor(
     private readonly plan: FleetPlan,
@@ -109,6 +110,7 @@ export class FleetWorkers {
 
   /** A new process for slice i (after `kill(i)`); resolves once it holds every lease. */
   async restart(i: number, timeoutMs: number): Promise<void> {
+    if (this.stopped) throw new Error(`process ${i} not restarted: the fleet is stopping`);
     this.spawn(i);
     await this.ready(i, timeoutMs);
   }
@@ -127,6 +129,7 @@ export class FleetWorkers {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     for (const process of this.processes) this.expectedExit.add(process);
     await Promise.all(this.processes.map((process) => process.stop()));
   }
