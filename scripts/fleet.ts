@@ -105,12 +105,15 @@ async function main() {
       () => listDb.end(),
     );
     const service = new StatusService({ db: listDb, readTimeoutMs: 5_000, pollIntervalMs: plan.pollMs, listMaxAgeMs: 60_000, log: () => {} });
+    // After Ctrl-C the children get the terminal's SIGINT too and stop by themselves: not a failure then.
     const housekeeping = new SoakFleet(HOUSEKEEPING, database.url, {}, log, (id, code, last) => {
+      if (interrupted) return;
       failures.push(`${id} exited (${code}) during the run; last lines: ${last.join(' | ')}`);
       stop.abort();
     });
     cleanups.push(() => housekeeping.stop());
     const fleet = new FleetWorkers(plan, database.url, (i, code, last) => {
+      if (interrupted) return;
       failures.push(`scheduler process ${i} exited (${code}) unasked; last lines: ${last.join(' | ')}`);
       stop.abort();
     });
