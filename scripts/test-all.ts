@@ -3,7 +3,7 @@
  * fake time), the golden cases (projection and alert evaluation), integration
  * tests (real PostgreSQL — DATABASE_URL's server, else an embedded one — and
  * real scheduler processes), the short soak (retention keeps every table
- * flat), then the browser suite (real Chromium, one production build made by
+ * flat), the short fleet (hundreds of schedulers under faults), then the browser suite (real Chromium, one production build made by
  * the `build` tier). Ends with `N passed, N failed` and a non-zero exit on any failure.
  *
  * Tiers run in six lanes at once, because most of them mostly wait: the
@@ -12,13 +12,13 @@
  * build is made (it reads the build's generated route types, and the build
  * skips its own check); unit and golden; the integration tier
  * (two vitest workers, a database each); the soak (2.5 minutes of wall time,
- * little CPU). Each step's output is printed whole when it ends.
+ * little CPU), then the fleet (2.5 minutes, about 30 s of CPU). Each step's output is printed whole when it ends.
  *
  * Every skipped test is listed with its reason; a skip without one (vitest's
  * `.skip`/`skipIf`/`todo`, a Playwright skip without a description) counts as
  * failed — a test skips only through `ctx.skip('why')` or `test.skip(cond, 'why')`.
  *
- * `--only=unit,golden` runs a subset (tiers: typecheck, lint, unit, golden, int, soak, build, e2e;
+ * `--only=unit,golden` runs a subset (tiers: typecheck, lint, unit, golden, int, soak, fleet, build, e2e;
  * e2e brings its build). `--also-int-on=URL` runs the integration tier a second time, against the
  * PostgreSQL server at URL, in lane 2 after the first pass (its reports in test-reports/database-url).
  */
@@ -102,6 +102,9 @@ const goldenFiles = goldenPairs.flatMap(([repo, shared]) => {
 /** The soak `npm test` runs: 2.5 minutes of samples at speed 20 with a 30 s horizon (README "Retention and disk"). */
 const SHORT_SOAK = ['--minutes', '2.5', '--speed', '20', '--horizon', '30s'];
 
+/** The fleet `npm test` runs: 300 schedulers in 3 processes for 2 minutes, a fault every 10 s (README "Fleet"). */
+const SHORT_FLEET = ['--schedulers', '300', '--processes', '3', '--minutes', '2', '--fault-every', '10'];
+
 const exitOutcome = (status: number | null): Outcome => ({ passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: [] });
 
 const checksLane: Step[] = [
@@ -168,6 +171,15 @@ const LANES: Step[][] = [
       command: ['npx', 'tsx', 'scripts/soak.ts', ...SHORT_SOAK],
       outcome: (_output, status) => exitOutcome(status),
       why: (output) => output.split('\n').filter((line) => /^(verdict: |soak: |.* GREW$)/.test(line)),
+    },
+    // The short fleet (≈ 2.5 min wall, after the soak in its lane): real scheduler processes under faults,
+    // every fault shown as its health in time, no false status, no missed renewal (scripts/fleet.ts).
+    {
+      name: 'fleet',
+      tier: 'fleet',
+      command: ['npx', 'tsx', 'scripts/fleet.ts', ...SHORT_FLEET],
+      outcome: (_output, status) => exitOutcome(status),
+      why: (output) => output.split('\n').filter((line) => /^(FAIL |verdict: |fleet: )/.test(line)),
     },
   ],
 ];

@@ -76,13 +76,21 @@ async function startEmbeddedServer(log: (line: string) => void): Promise<{ url: 
   }
 }
 
-/** `naptimeS`: the embedded server's autovacuum_naptime (whole seconds); DATABASE_URL's server keeps its own. */
-export async function soakDatabase(log: (line: string) => void, naptimeS: number): Promise<SoakDatabase> {
+/**
+ * `naptimeS`: the embedded server's autovacuum_naptime (whole seconds); DATABASE_URL's server keeps its own.
+ * `requireAutovacuum` (default true): false uses DATABASE_URL's server even with autovacuum off (the fleet,
+ * which measures load, not flatness), and says so.
+ */
+export async function soakDatabase(log: (line: string) => void, naptimeS: number, options: { requireAutovacuum?: boolean } = {}): Promise<SoakDatabase> {
   let serverUrl = process.env.DATABASE_URL;
   let stopServer = async () => {};
   if (serverUrl && (await adminQuery<{ autovacuum: string }>(serverUrl, 'SHOW autovacuum'))[0]!.autovacuum !== 'on') {
-    log("DATABASE_URL's server runs with autovacuum off (pruned space would never be reused): using an embedded PostgreSQL instead");
-    serverUrl = undefined;
+    if (options.requireAutovacuum === false) {
+      log("DATABASE_URL's server runs with autovacuum off: deleted rows' space is not reused, table bytes include it");
+    } else {
+      log("DATABASE_URL's server runs with autovacuum off (pruned space would never be reused): using an embedded PostgreSQL instead");
+      serverUrl = undefined;
+    }
   }
   if (!serverUrl) {
     const server = await startEmbeddedServer(log);

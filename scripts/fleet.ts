@@ -1,0 +1,260 @@
+/**
+ * `npm run fleet -- --schedulers N --processes P [--minutes M] [--fault-every S]`
+ *
+ * A load generator of real scheduler processes against one PostgreSQL (a
+ * fresh database beside DATABASE_URL's, else in an embedded server:
+ * scripts/soak/database.ts; dropped at the end). P processes
+ * (scripts/fleet/worker.ts) hold N leases between them, each lease a
+ * SchedulerRuntime with the batched renewer and the real report loop; beside
+ * them the alert evaluator and the retention pruner as real scheduler
+ * processes (as the soak runs them), and in this process the dashboard's list
+ * read, by the status service's own code (lib/server/service.ts), every poll.
+ *
+ * Every `--fault-every` seconds a fault (scripts/fleet/faults.ts): a process
+ * paused, a lease's progress frozen, a lease's reports dropped, a process
+ * killed and restarted. Every poll the list is read and judged
+ * (scripts/fleet/judge.ts); every sample (10 s for runs up to 5 minutes, else
+ * a minute) a line of figures (scripts/fleet/verdict.ts), and at the end the
+ * verdict.
+ *
+ * Exit: 0 every target met; 1 a target failed (the verdict says which) or the
+ * fleet could not start; 2 bad flags; 130 interrupted.
+ * Guarantees: nothing is left running on any exit (Ctrl-C included) and the
+ * database it made is dropped.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createPool } from '../db/pool';
+import { StatusService } from '../lib/server/service';
+import { soakDatabase } from './soak/database';
+import { SoakFleet } from './soak/fleet';
+import { residentBytes } from './soak/sample';
+import { cpuBetween, type DatabaseCounters, hostCpu, readCounters } from './fleet/database-sample';
+import { FaultInjector } from './fleet/faults';
+import { FleetJudge } from './fleet/judge';
+import { quantile } from './fleet/latency';
+import { FleetUsageError, parseFleetArgs, type FleetPlan } from './fleet/plan';
+import { type FleetSample, fleetVerdict, sampleHeader, sampleLine } from './fleet/verdict';
+
+import { FleetWorkers } from './fleet/workers';
+
+const log = (line: string) => console.log(`[fleet] ${line}`);
+const UNHEALTHY = ['unknown', 'no_leader', 'stalled', 'disabled'] as const;
+const PAGE = 500;
+
+function planOrExit(): FleetPlan {
+  try {
+    return parseFleetArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof FleetUsageError)) throw error;
+    process.stderr.write(`fleet: ${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+/** The alert evaluator and the pruner, real scheduler processes with the runtime's default timing and retention. */
+const HOUSEKEEPING = [
+  { id: 'alerts', lease: 'leaseboard-alerts', label: 'E', job: 'leaseboard-alerts', flags: {} },
+  { id: 'pruner', lease: 'leaseboard-retention', label: 'P', job: 'leaseboard-retention', flags: {} },
+];
+
+/** One dashboard poll: the list as the dashboard reads it (timed), then every unhealthy scheduler from the same read. */
+async function poll(service: StatusService): Promise<{ ms: number; ok: boolean; atMs: number; unhealthy: Map<string, string> }> {
+  const started = performance.now();
+  const first = await service.list({}, { fresh: true });
+  const ms = performance.now() - started;
+  const unhealthy = new Map<string, string>();
+  for (let offset = 0; first.observation.ok; offset += PAGE) {
+    const page = await service.list({ health: UNHEALTHY, limit: PAGE, offset });
+    for (const scheduler of page.schedulers) unhealthy.set(scheduler.name, scheduler.health);
+    if (offset + PAGE >= page.total) break;
+  }
+  return { ms, ok: first.observation.ok, atMs: Date.parse(first.observedAt), unhealthy };
+}
+
+async function main() {
+  const plan = planOrExit();
+  const stop = new AbortController();
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const failures: string[] = [];
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    stop.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const judge = new FleetJudge(plan.pollMs, plan.recoveryMs);
+  const samples: FleetSample[] = [];
+  const listMs: number[] = [];
+  let listFailures = 0;
+  let missed = 0;
+  let renewalsTotal = 0;
+  let workers: FleetWorkers | null = null;
+
+  try {
+    log(
+      `${plan.schedulers} schedulers in ${plan.processes} processes for ${plan.durationMs / 1000} s, a fault every ${plan.faultEveryMs / 1000} s; ` +
+        `ttl ${plan.scheduler.ttlMs} ms, reports every ${plan.scheduler.reportEveryMs} ms, stall after ${plan.scheduler.stallAfterMs} ms, poll ${plan.pollMs} ms`,
+    );
+    const database = await soakDatabase(log, 60, { requireAutovacuum: false });
+    cleanups.push(() => database.drop());
+    const db = createPool(database.url, { applicationName: 'leaseboard-fleet-sampler', max: 1, statementTimeoutMs: 30_000 });
+    const listDb = createPool(database.url, { applicationName: 'leaseboard-fleet-list', max: 2, readOnly: true });
+    cleanups.push(
+      () => db.end(),
+      () => listDb.end(),
+    );
+    const service = new StatusService({ db: listDb, readTimeoutMs: 5_000, pollIntervalMs: plan.pollMs, listMaxAgeMs: 60_000, log: () => {} });
+    // After Ctrl-C the children get the terminal's SIGINT too and stop by themselves: not a failure then.
+    const housekeeping = new SoakFleet(HOUSEKEEPING, database.url, {}, log, (id, code, last) => {
+      if (interrupted) return;
+      failures.push(`${id} exited (${code}) during the run; last lines: ${last.join(' | ')}`);
+      stop.abort();
+    });
+    cleanups.push(() => housekeeping.stop());
+    const fleet = new FleetWorkers(plan, database.url, (i, code, last) => {
+      if (interrupted) return;
+      failures.push(`scheduler process ${i} exited (${code}) unasked; last lines: ${last.join(' | ')}`);
+      stop.abort();
+    });
+    workers = fleet;
+    cleanups.push(() => fleet.stop());
+    const startMs = performance.now();
+    await housekeeping.ready(60_000);
+    await Promise.all(fleet.slices.map((_, i) => fleet.ready(i, 300_000)));
+    log(`up in ${Math.round(performance.now() - startMs)} ms: ${fleet.count} scheduler processes holding ${plan.schedulers} leases, alerts and pruner`);
+
+    const upAt = Date.now();
+    const injector = new FaultInjector(plan, fleet, judge, log, (message) => failures.push(message));
+    const endAt = upAt + plan.durationMs;
+    const polling = (async () => {
+      while (!stop.signal.aborted && Date.now() < endAt) {
+        const next = Date.now() + plan.pollMs;
+        const read = await poll(service);
+        // Judged from the settle on: before it, leases are still being taken and the first (full) read is made.
+        if (read.atMs >= upAt + plan.settleMs) {
+          listMs.push(read.ms);
+          if (!read.ok) listFailures += 1;
+          else judge.observe(read.atMs, read.unhealthy);
+        }
+        await sleep(Math.max(0, next - Date.now()), undefined, { signal: stop.signal }).catch(() => {});
+      }
+    })();
+    const faulting = (async () => {
+      // The first at the settle, then one every faultEvery until the quiet tail (each then ends and recovers in the run).
+      await sleep(plan.settleMs, undefined, { signal: stop.signal }).catch(() => {});
+      while (!stop.signal.aborted && Date.now() <= endAt - plan.quietTailMs) {
+        injector.inject();
+        await sleep(plan.faultEveryMs, undefined, { signal: stop.signal }).catch(() => {});
+      }
+      if (!stop.signal.aborted) await injector.drain();
+    })();
+
+    console.log(sampleHeader());
+    let previous: DatabaseCounters = await readCounters(db, Date.now());
+    let previousHost = hostCpu();
+    let listSeen = 0;
+    const pids = () => ({ ...housekeeping.pids(), 'fleet (list)': process.pid });
+    await fleet.stats(5_000); // start every window now
+    while (!stop.signal.aborted) {
+      const nextAt = upAt + (samples.length + 1) * plan.sampleEveryMs;
+      if (nextAt > endAt + 1_000) break;
+      await sleep(Math.max(0, nextAt - Date.now()), undefined, { signal: stop.signal }).catch(() => {});
+      if (stop.signal.aborted) break;
+      const [stats, counters] = await Promise.all([fleet.stats(5_000), readCounters(db, previous.atMs)]);
+      const host = hostCpu();
+      const seconds = (counters.atMs - previous.atMs) / 1000;
+      const answered = stats.filter((s) => s !== null);
+      let windowMissed = 0;
+      stats.forEach((s, i) => {
+        if (!s) return;
+        const unexcused = judge.unexcusedMisses(i, s.missed, s.misses, plan.scheduler.ttlMs + plan.scheduler.renewDeadlineMs);
+        if (unexcused > 0)
+          log(
+            `process ${i}: ${unexcused} renewals missed their deadline (${JSON.stringify(s.missedBy)}), the first at ${new Date(s.misses[0]!).toISOString()}`,
+          );
+        windowMissed += unexcused;
+      });
+      renewalsTotal += answered.reduce((sum, s) => sum + s.renew.count, 0);
+      missed += windowMissed;
+      const windowList = listMs.slice(listSeen).sort((a, b) => a - b);
+      listSeen = listMs.length;
+      const rss = Array.from({ length: fleet.count }, (_, i) => residentBytes(fleet.pid(i)) ?? 0);
+      const sample: FleetSample = {
+        atS: (Date.now() - upAt) / 1000,
+        dbCores: seconds > 0 ? (cpuBetween(previous.cpuByPid, counters.cpuByPid) ?? NaN) / seconds : null,
+        hostBusy: previousHost && host ? (host.busy - previousHost.busy) / Math.max(1, host.total - previousHost.total) : null,
+        rowsPerS: (counters.rowsWritten - previous.rowsWritten) / seconds,
+        walBytesPerS: (counters.walBytes - previous.walBytes) / seconds,
+        tableBytes: counters.tableBytes,
+        renewals: Math.round(answered.reduce((sum, s) => sum + s.renew.count, 0) / seconds),
+        renewStatements: Math.round(answered.reduce((sum, s) => sum + s.renewStatement.count, 0) / seconds),
+        renewP99Ms: Math.max(0, ...answered.map((s) => s.renew.p99)),
+        renewMaxMs: Math.max(0, ...answered.map((s) => s.renew.max)),
+        missed: windowMissed,
+        reports: Math.round(answered.reduce((sum, s) => sum + s.report.count, 0) / seconds),
+        reportP99Ms: Math.max(0, ...answered.map((s) => s.report.p99)),
+        reportMaxMs: Math.max(0, ...answered.map((s) => s.report.max)),
+        reportErrors: answered.reduce((sum, s) => sum + s.reportErrors, 0),
+        listP99Ms: quantile(windowList, 0.99),
+        listReads: windowList.length,
+        alertRoundMs: counters.alertRoundMs,
+        prunerLagMs: counters.prunerLagMs,
+        workerRssMax: Math.max(...rss),
+        workerRssTotal: rss.reduce((sum, bytes) => sum + bytes, 0),
+        otherRss: Object.fromEntries(Object.entries(pids()).map(([id, pid]) => [id, residentBytes(pid)])),
+        faultsActive: injector.active,
+      };
+      samples.push(sample);
+      console.log(sampleLine(sample));
+      previous = counters;
+      previousHost = host;
+    }
+    await Promise.all([polling, faulting]);
+    // Leases lost to self-suspicion (no renewal answered in time) count as missed deadlines too, unless a pause or kill explains them.
+    let suspected = 0;
+    for (const { worker, line } of fleet.incidents) {
+      if (line.event === 'lost' && line.why === 'self_suspected' && typeof line.at === 'number')
+        suspected += judge.unexcusedMisses(worker, 1, [line.at], plan.scheduler.ttlMs + plan.scheduler.renewDeadlineMs);
+    }
+    if (suspected > 0) log(`${suspected} leases lost to self-suspicion (no renewal answered within ttl − safety margin) outside paused or killed processes`);
+    missed += suspected;
+    const last = samples.at(-1);
+    if (last)
+      log(
+        `RSS at the end: ${Object.entries(last.otherRss)
+          .map(([id, bytes]) => `${id} ${((bytes ?? 0) / 1024 / 1024).toFixed(1)} MB`)
+          .join(', ')}`,
+      );
+  } catch (error) {
+    failures.push(error instanceof Error ? error.message : String(error));
+  } finally {
+    log('stopping…');
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`cleanup: ${String(error)}`));
+    log('stopped; database dropped, nothing left running');
+  }
+  const errors = workers?.incidents.filter((incident) => incident.line.event === 'error').length ?? 0;
+  if (errors > 0) log(`scheduler errors (shown above, first ${errors}): ${JSON.stringify(workers!.incidents.find((i) => i.line.event === 'error')!.line)}`);
+  const verdict = fleetVerdict({
+    samples,
+    listMs,
+    listFailures,
+    judgements: judge.judge(),
+    falseStatuses: judge.falseStatuses,
+    falseCount: judge.falseCount,
+    falseSpan: judge.falseSpan,
+    reads: judge.reads,
+    missed,
+    renewals: renewalsTotal,
+    failures,
+    pollMs: plan.pollMs,
+  });
+  for (const line of verdict.lines) console.log(line);
+  if (interrupted) {
+    console.log('fleet: interrupted');
+    process.exit(130);
+  }
+  process.exit(verdict.pass ? 0 : 1);
+}
+
+void main();

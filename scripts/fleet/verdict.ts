@@ -1,0 +1,144 @@
+/**
+ * The fleet's samples, its table and its verdict. Pure: samples and
+ * judgements in, lines and a pass or fail out.
+ *
+ * A run fails when: a fault was not shown as its health within its threshold
+ * plus one poll, or a lease it touched did not recover; any lease read
+ * unhealthy where no fault explains it (a false status); a renewal missed its
+ * deadline in a process that was not paused or killed; a list read failed;
+ * the list's p99 or the slowest alert round is over its target; a process
+ * died; or a fault kind was never injected (the run was too short to judge).
+ */
+import { FAULT_KINDS, FLEET_TARGETS } from './plan';
+import type { FaultJudgement, FalseStatus } from './judge';
+import { quantile } from './latency';
+
+export interface FleetSample {
+  /** Seconds since the fleet was up. */
+  atS: number;
+  /** Database backends' CPU, in cores (1 = one core busy), and the whole machine's busy share (0–1). */
+  dbCores: number | null;
+  hostBusy: number | null;
+  rowsPerS: number;
+  walBytesPerS: number;
+  tableBytes: number;
+  renewals: number;
+  renewStatements: number;
+  renewP99Ms: number;
+  renewMaxMs: number;
+  /** Renewals that missed their deadline in processes not paused or killed. */
+  missed: number;
+  reports: number;
+  reportP99Ms: number;
+  reportMaxMs: number;
+  reportErrors: number;
+  listP99Ms: number;
+  listReads: number;
+  alertRoundMs: number | null;
+  prunerLagMs: number | null;
+  /** RSS of the largest scheduler process, and of all of them together (bytes); the housekeeping processes and the fleet's own. */
+  workerRssMax: number;
+  workerRssTotal: number;
+  otherRss: Record<string, number | null>;
+  faultsActive: number;
+}
+
+const ms = (value: number | null) => (value === null ? '—' : value < 10 ? value.toFixed(1) : Math.round(value).toString());
+const iso = (at: number | undefined) => (at === undefined ? '—' : new Date(at).toISOString());
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+const COLUMNS: [string, number, (s: FleetSample) => string][] = [
+  ['t s', 5, (s) => s.atS.toFixed(0)],
+  ['db cpu', 6, (s) => (s.dbCores === null ? '—' : s.dbCores.toFixed(2))],
+  ['host', 5, (s) => (s.hostBusy === null ? '—' : `${Math.round(s.hostBusy * 100)}%`)],
+  ['rows/s', 7, (s) => Math.round(s.rowsPerS).toString()],
+  ['WAL kB/s', 8, (s) => Math.round(s.walBytesPerS / 1024).toString()],
+  ['tables MB', 9, (s) => mb(s.tableBytes)],
+  ['renew/s', 7, (s) => s.renewals.toString()],
+  ['stmts', 6, (s) => s.renewStatements.toString()],
+  ['renew p99/max', 13, (s) => `${ms(s.renewP99Ms)}/${ms(s.renewMaxMs)}`],
+  ['missed', 6, (s) => s.missed.toString()],
+  ['reports', 7, (s) => s.reports.toString()],
+  ['report p99/max', 14, (s) => `${ms(s.reportP99Ms)}/${ms(s.reportMaxMs)}`],
+  ['list p99', 8, (s) => ms(s.listP99Ms)],
+  ['alert round', 11, (s) => ms(s.alertRoundMs)],
+  ['pruner lag', 10, (s) => ms(s.prunerLagMs)],
+  ['RSS max/all MB', 14, (s) => `${mb(s.workerRssMax)}/${mb(s.workerRssTotal)}`],
+  ['faults', 6, (s) => s.faultsActive.toString()],
+];
+
+export const sampleHeader = () => COLUMNS.map(([name, width]) => name.padStart(width)).join(' ');
+export const sampleLine = (s: FleetSample) => COLUMNS.map(([, width, cell]) => cell(s).padStart(width)).join(' ');
+
+export interface FleetOutcome {
+  samples: FleetSample[];
+  /** Every list read's duration (ms). */
+  listMs: number[];
+  listFailures: number;
+  judgements: FaultJudgement[];
+  falseStatuses: FalseStatus[];
+  falseCount: number;
+  falseSpan: { from: number; to: number } | null;
+  reads: number;
+  missed: number;
+  /** Renewals answered in the sampled windows. */
+  renewals: number;
+  failures: string[];
+  pollMs: number;
+}
+
+export interface FleetVerdict {
+  pass: boolean;
+  lines: string[];
+}
+
+export function fleetVerdict(o: FleetOutcome): FleetVerdict {
+  const lines: string[] = [];
+  const fail = (line: string) => lines.push(`FAIL ${line}`);
+  const ok = (line: string) => lines.push(`ok   ${line}`);
+  for (const kind of FAULT_KINDS) {
+    const of = o.judgements.filter((j) => j.fault.kind === kind);
+    if (of.length === 0) {
+      fail(`${kind}: never injected — the run was too short to judge it`);
+      continue;
+    }
+    const timing = of[0]!.fault.timing;
+    const leases = of.reduce((sum, j) => sum + j.fault.leases.length, 0);
+    const slowest = Math.max(...of.map((j) => j.slowestDetectionMs));
+    const slowestRecovery = Math.max(...of.map((j) => j.slowestRecoveryMs));
+    const undetected = of.flatMap((j) => j.undetected.map((lease) => `${lease} (fault ${j.fault.id})`));
+    const unrecovered = of.flatMap((j) => j.unrecovered.map((lease) => `${lease} (fault ${j.fault.id})`));
+    const said = `${kind} ×${of.length} (${leases} leases): ${timing.expect} at worst ${ms(slowest)} ms after the fault (threshold ${timing.withinMs} + poll ${o.pollMs} ms); healthy again at worst ${ms(slowestRecovery)} ms after its end`;
+    if (undetected.length > 0)
+      fail(`${said}; NOT shown in time: ${undetected.slice(0, 5).join(', ')}${undetected.length > 5 ? ` and ${undetected.length - 5} more` : ''}`);
+    else if (unrecovered.length > 0)
+      fail(`${said}; NOT recovered: ${unrecovered.slice(0, 5).join(', ')}${unrecovered.length > 5 ? ` and ${unrecovered.length - 5} more` : ''}`);
+    else ok(said);
+  }
+  const falseSaid = `false statuses: ${o.falseCount} over ${o.reads} list reads`;
+  if (o.falseCount > 0)
+    fail(
+      `${falseSaid}, read from ${iso(o.falseSpan?.from)} to ${iso(o.falseSpan?.to)}, e.g. ${o.falseStatuses
+        .slice(0, 5)
+        .map((f) => `${f.lease} ${f.health} at ${iso(f.at)}`)
+        .join(', ')}`,
+    );
+  else ok(falseSaid);
+  (o.missed > 0 ? fail : ok)(`missed renewal deadlines outside paused or killed processes: ${o.missed} of ${o.renewals} renewals`);
+  (o.listFailures > 0 ? fail : ok)(`list reads that failed: ${o.listFailures}`);
+  const listP99 = quantile(
+    [...o.listMs].sort((a, b) => a - b),
+    0.99,
+  );
+  (listP99 >= FLEET_TARGETS.listP99Ms ? fail : ok)(`list p99 ${ms(listP99)} ms over ${o.listMs.length} reads (target < ${FLEET_TARGETS.listP99Ms} ms)`);
+  const rounds = o.samples.map((s) => s.alertRoundMs).filter((v): v is number => v !== null);
+  if (rounds.length === 0) fail('alert rounds: none completed');
+  else
+    (Math.max(...rounds) >= FLEET_TARGETS.alertRoundMs ? fail : ok)(
+      `slowest alert round ${ms(Math.max(...rounds))} ms (target < ${FLEET_TARGETS.alertRoundMs} ms)`,
+    );
+  for (const failure of o.failures) fail(failure);
+  const pass = !lines.some((line) => line.startsWith('FAIL'));
+  lines.push(`verdict: ${pass ? 'PASS' : 'FAIL'}`);
+  return { pass, lines };
+}

@@ -1,0 +1,220 @@
+/**
+ * One fleet process: `node --import tsx scripts/fleet/worker.ts SPEC` (SPEC:
+ * JSON, see WorkerSpec), started by scripts/fleet/workers.ts. It holds many
+ * leases the way the library holds several in one process: one
+ * SchedulerRuntime per lease on ONE pool, so every renewal goes through the
+ * process's shared batching renewer (lib/scheduler/renewer.ts, one
+ * leaseboard_renew_many statement per batch) and every lease runs the real
+ * report loop (leaseboard_report every reportEvery). The runtimes start
+ * spread over one report interval, as independent schedulers would be.
+ *
+ * Lines on stdout (JSON): `ready` once every lease is held; `lost`,
+ * `renew_unknown`, `write_rejected` and the first errors as they happen;
+ * `stats` when asked. Commands on stdin: `{"command":"freeze"|"drop","lease":…,"on":bool}`
+ * (the runtime's fault drills for one lease), `{"command":"stats"}`.
+ *
+ * Guarantees: what it measures is the runtime's own path — a renewal's
+ * latency is timed around the shared renewer (the wait for its batch
+ * included), a report's around the `progress_append` statement on the pool;
+ * a renewal is *missed* when it did not come back renewed within
+ * renewDeadline. It stops (releasing its leases) on SIGTERM, or when its
+ * parent is gone (lib/child/parent.ts), within SHUTDOWN_DEADLINE_MS.
+ */
+import type pg from 'pg';
+import { listenToParent, shutdownWithin, SHUTDOWN_DEADLINE_MS } from '../../lib/child/parent';
+import { LeaseAuthority } from '../../lib/lease';
+import { createPool, createReadOnlyPool, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../../lib/scheduler';
+import { systemClock } from '../../lib/scheduler/clock';
+import { type Renewer, sharedRenewer } from '../../lib/scheduler/renewer';
+import { fleetJob } from './job';
+import { LatencyWindow } from './latency';
+import type { FleetPlan } from './plan';
+
+export interface WorkerSpec {
+  /** Lease names this process holds. */
+  leases: string[];
+  /** Display label of every runtime here, e.g. `w3`. */
+  label: string;
+  scheduler: FleetPlan['scheduler'];
+  poolMax: number;
+}
+
+const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);
+/** Error lines printed per process (the rest are counted). */
+const ERRORS_SHOWN = 20;
+/** Miss instants kept per stats window (the count is exact). */
+const MISSES_KEPT = 200;
+
+const spec = JSON.parse(process.argv[2] ?? '') as WorkerSpec;
+const url = process.env.DATABASE_URL;
+if (!url || !Array.isArray(spec.leases)) {
+  process.stderr.write('fleet worker: DATABASE_URL and a spec are required\n');
+  process.exit(2);
+}
+
+const timing = {
+  renew: new LatencyWindow(),
+  report: new LatencyWindow(),
+  renewStatement: new LatencyWindow(),
+  misses: [] as number[],
+  missed: 0,
+  /** Why, per kind: answered after the deadline, answered `lost` or `unknown`, or failed. */
+  missedBy: { late: 0, lost: 0, unknown: 0, error: 0 },
+  reportErrors: 0,
+  errors: 0,
+};
+
+/** Times the report and renewal statements this pool sends (by their prepared names). */
+function timeStatements(pool: pg.Pool): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  const windows: Record<string, LatencyWindow> = { progress_append: timing.report, lease_renew_many: timing.renewStatement };
+  (pool as { query: unknown }).query = (...args: unknown[]) => {
+    const name = (args[0] as { name?: string } | undefined)?.name;
+    const window = name === undefined ? undefined : windows[name];
+    if (!window) return query(...args);
+    const started = performance.now();
+    return query(...args).then(
+      (result) => (window.add(performance.now() - started), result),
+      (error: unknown) => {
+        if (name === 'progress_append') timing.reportErrors += 1;
+        throw error;
+      },
+    );
+  };
+}
+
+/** The process's shared renewer, each grant's renewal timed from its request to its answer. */
+function timedRenewer(inner: Renewer, deadlineMs: number): Renewer {
+  const miss = (why: keyof typeof timing.missedBy) => {
+    timing.missed += 1;
+    timing.missedBy[why] += 1;
+    if (timing.misses.length < MISSES_KEPT) timing.misses.push(Date.now());
+  };
+  return {
+    wait: (minMs, ms, signal) => inner.wait(minMs, ms, signal),
+    renew: async (grant) => {
+      const started = performance.now();
+      try {
+        const result = await inner.renew(grant);
+        const ms = performance.now() - started;
+        timing.renew.add(ms);
+        if (result.kind !== 'renewed') miss(result.kind);
+        else if (ms > deadlineMs) miss('late');
+        return result;
+      } catch (error) {
+        miss('error');
+        throw error;
+      }
+    },
+  };
+}
+
+async function main() {
+  const s = spec.scheduler;
+  const pool = createPool(url!, { applicationName: 'leaseboard-fleet', max: spec.poolMax });
+  const readDb = createReadOnlyPool(url!, { applicationName: 'leaseboard-fleet', max: 1 });
+  timeStatements(pool);
+  const renewer = timedRenewer(sharedRenewer(pool, new LeaseAuthority(pool), systemClock), s.renewDeadlineMs);
+  const frozen = new Set<string>();
+  const job = fleetJob({ everyMs: s.jobEveryMs, advanceEveryMs: s.advanceEveryMs, frozen });
+  const held = new Set<string>();
+  let ready = false;
+  const onEvent = (lease: string) => (event: RuntimeEvent) => {
+    switch (event.event) {
+      case 'acquired':
+        held.add(lease);
+        if (!ready && held.size === spec.leases.length) {
+          ready = true;
+          print({ event: 'ready', leases: held.size });
+        }
+        return;
+      case 'lost':
+        held.delete(lease);
+        return print({ ...event, at: Date.now() });
+      case 'renew_unknown':
+      case 'write_rejected':
+        return print({ ...event, lease, at: Date.now() });
+      case 'error':
+        timing.errors += 1;
+        if (timing.errors <= ERRORS_SHOWN) print({ ...event, lease, at: Date.now() });
+        return;
+      default:
+        return;
+    }
+  };
+  const runtimes = new Map(
+    spec.leases.map((lease) => [
+      lease,
+      new SchedulerRuntime(
+        job,
+        schedulerConfig({
+          name: lease,
+          label: spec.label,
+          ttlMs: s.ttlMs,
+          renewEveryMs: s.renewEveryMs,
+          renewDeadlineMs: s.renewDeadlineMs,
+          reportEveryMs: s.reportEveryMs,
+          stallAfterMs: s.stallAfterMs,
+          overdueAfterMs: s.overdueAfterMs,
+          batchWorkMs: 0,
+        }),
+        { db: pool, readDb, renewer, onEvent: onEvent(lease) },
+      ),
+    ]),
+  );
+  const timers = new Set<NodeJS.Timeout>();
+  const shutdown = shutdownWithin(
+    SHUTDOWN_DEADLINE_MS,
+    async () => {
+      for (const timer of timers) clearTimeout(timer);
+      await Promise.all([...runtimes.values()].map((runtime) => runtime.stop()));
+      await Promise.all([pool.end(), readDb.end()]);
+    },
+    (line) => process.stderr.write(`${line}\n`),
+  );
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  listenToParent(
+    (command) => {
+      const runtime = typeof command.lease === 'string' ? runtimes.get(command.lease) : undefined;
+      if (command.command === 'freeze' && runtime) {
+        if (command.on === true) frozen.add(command.lease as string);
+        else frozen.delete(command.lease as string);
+        runtime.setFrozen(command.on === true);
+      } else if (command.command === 'drop' && runtime) {
+        runtime.setDroppingReports(command.on === true);
+      } else if (command.command === 'stats') {
+        print({
+          event: 'stats',
+          id: command.id,
+          at: Date.now(),
+          held: held.size,
+          renew: timing.renew.take(),
+          renewStatement: timing.renewStatement.take(),
+          report: timing.report.take(),
+          missed: timing.missed,
+          misses: timing.misses.splice(0),
+          missedBy: { ...timing.missedBy },
+          reportErrors: timing.reportErrors,
+          errors: timing.errors,
+        });
+        timing.missed = 0;
+        timing.missedBy = { late: 0, lost: 0, unknown: 0, error: 0 };
+        timing.reportErrors = 0;
+      }
+    },
+    () => shutdown('parent gone'),
+  );
+  print({ event: 'started', pid: process.pid, leases: spec.leases.length });
+  // Spread the starts over one report interval: independent schedulers do not report in step.
+  const spreadMs = s.reportEveryMs / spec.leases.length;
+  [...runtimes.values()].forEach((runtime, i) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      runtime.start();
+    }, i * spreadMs);
+    timers.add(timer);
+  });
+}
+
+void main();
