@@ -248,6 +248,7 @@ async function main() {
     renewals: renewalsTotal,
     failures,
     pollMs: plan.pollMs,
+    speedTargets: plan.speedTargets,
   });
   for (const line of verdict.lines) console.log(line);
   if (interrupted) {

@@ -42,6 +42,12 @@ export interface FaultTiming {
 
 export interface FleetPlan {
   schedulers: number;
+  /**
+   * Whether the speed targets (list p99, alert round) fail the run (`judge`, the default) or are printed as
+   * figures (`report`): the short run in `npm test` shares the 2 cores with every other tier, and a speed
+   * target is a benchmark's to measure, never a test's to time; its correctness rules are the same.
+   */
+  speedTargets: 'judge' | 'report';
   processes: number;
   durationMs: number;
   faultEveryMs: number;
@@ -93,7 +99,13 @@ export function parseFleetArgs(argv: string[]): FleetPlan {
     ({ values } = parseArgs({
       args: argv,
       strict: true,
-      options: { schedulers: { type: 'string' }, processes: { type: 'string' }, minutes: { type: 'string' }, 'fault-every': { type: 'string' } },
+      options: {
+        schedulers: { type: 'string' },
+        processes: { type: 'string' },
+        minutes: { type: 'string' },
+        'fault-every': { type: 'string' },
+        'speed-targets': { type: 'string' },
+      },
     }) as { values: Record<string, string | undefined> });
   } catch (error) {
     throw new FleetUsageError((error as Error).message);
@@ -103,10 +115,19 @@ export function parseFleetArgs(argv: string[]): FleetPlan {
   if (processes > schedulers) throw new FleetUsageError(`--processes (${processes}) cannot exceed --schedulers (${schedulers})`);
   const minutes = positive('minutes', values.minutes, FLEET_DEFAULTS.minutes, 24 * 60);
   const faultEveryS = positive('fault-every', values['fault-every'], FLEET_DEFAULTS.faultEveryS, 3_600);
-  return planFleet({ schedulers, processes, durationMs: Math.round(minutes * MIN), faultEveryMs: Math.round(faultEveryS * SEC) });
+  const speedTargets = values['speed-targets'] ?? 'judge';
+  if (speedTargets !== 'judge' && speedTargets !== 'report')
+    throw new FleetUsageError(`--speed-targets: expected judge or report, got ${JSON.stringify(speedTargets)}`);
+  return planFleet({ schedulers, processes, durationMs: Math.round(minutes * MIN), faultEveryMs: Math.round(faultEveryS * SEC), speedTargets });
 }
 
-export function planFleet(input: { schedulers: number; processes: number; durationMs: number; faultEveryMs: number }): FleetPlan {
+export function planFleet(input: {
+  schedulers: number;
+  processes: number;
+  durationMs: number;
+  faultEveryMs: number;
+  speedTargets?: FleetPlan['speedTargets'];
+}): FleetPlan {
   const { ttlMs, renewEveryMs, renewDeadlineMs } = DEFAULT_LEASE_TIMING;
   const reportEveryMs = DEFAULT_REPORT_EVERY_MS;
   const gapAfterMs = SILENCE_FACTOR * reportEveryMs;
@@ -129,6 +150,7 @@ export function planFleet(input: { schedulers: number; processes: number; durati
   const longest = Math.max(...Object.values(faults).map((fault) => fault.lastsMs));
   return {
     schedulers: input.schedulers,
+    speedTargets: input.speedTargets ?? 'judge',
     processes: input.processes,
     durationMs: input.durationMs,
     faultEveryMs: input.faultEveryMs,

@@ -29,6 +29,7 @@ const passing = (): FleetOutcome => ({
   renewals: 10,
   failures: [],
   pollMs: plan.pollMs,
+  speedTargets: 'judge',
 });
 
 describe('fleetVerdict', () => {
@@ -57,5 +58,13 @@ describe('fleetVerdict', () => {
     const verdict = fleetVerdict(outcome);
     expect(verdict.pass).toBe(false);
     expect(verdict.lines.filter((line) => line.startsWith('FAIL')).join('\n')).toMatch(why);
+  });
+
+  it('given speed reported, not judged (the gate), then a slow list and alert round are figures and a false status still fails', () => {
+    const slow = { ...passing(), speedTargets: 'report' as const, listMs: [500, 500], samples: [{ ...sample, alertRoundMs: 5_000 }] };
+    const verdict = fleetVerdict(slow);
+    expect(verdict.pass).toBe(true);
+    expect(verdict.lines.filter((line) => line.startsWith('--'))).toHaveLength(2);
+    expect(fleetVerdict({ ...slow, falseCount: 1, falseStatuses: [{ at: 0, lease: 'fleet-00002', health: 'stalled' }] }).pass).toBe(false);
   });
 });
