@@ -56,7 +56,7 @@ describe('LiveIndex, time alone (fake clock, no new facts)', () => {
     const index = new LiveIndex();
     index.load([read('released', { lease: lease({ released: true, expiresAt: ago(SEC) }), progress: null })], at(0));
     const view = index.apply(nothing, at(MIN));
-    expect(index.lastApply).toEqual({ changed: 0, removed: 0, timed: 0, rebuilt: false });
+    expect(index.lastApply).toEqual({ changed: 0, removed: 0, timed: 0, moved: 0, movedJudged: 0, rebuilt: false });
     expect(view.page(normalizeListParams({})).schedulers[0]!.authority.renewalAgeMs).toBe(MIN + SEC);
   });
 
