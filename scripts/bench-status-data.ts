@@ -120,10 +120,9 @@ export function startActivity(url: string, names: string[]): { stop: () => Promi
   };
   const loop = (async () => {
     const held = new Map(
-      (await pool.query<{ name: string; holder: string; epoch: string }>('SELECT name, holder, epoch FROM leases WHERE name = ANY($1)', [names])).rows.map((r) => [
-        r.name,
-        r,
-      ]),
+      (await pool.query<{ name: string; holder: string; epoch: string }>('SELECT name, holder, epoch FROM leases WHERE name = ANY($1)', [names])).rows.map(
+        (r) => [r.name, r],
+      ),
     );
     for (let round = 0; !stopped; round++) {
       const t = performance.now();

@@ -163,8 +163,7 @@ function namesSql(source: FactsSource): string {
 
 /** A times row per touched lease or summary not read whole (the `names`): the moved times only. Last: a UNION types its NULLs by the rows before. */
 function timesRowsSql(): string {
-  const row = (values: Partial<Record<(typeof FACT_COLUMNS)[number], string>>) =>
-    FACT_COLUMNS.map((column) => values[column] ?? 'NULL').join(', ');
+  const row = (values: Partial<Record<(typeof FACT_COLUMNS)[number], string>>) => FACT_COLUMNS.map((column) => values[column] ?? 'NULL').join(', ');
   const notWhole = 'NOT t.changed AND NOT EXISTS (SELECT 1 FROM names n WHERE n.name = t.name)';
   return `
 SELECT ${row({ name: 't.name', epoch: 't.epoch::float8', renewed_at: utcOf('t.renewed_at'), expires_at: utcOf('t.expires_at'), touched: 'true' })}
@@ -232,6 +231,10 @@ LEFT JOIN LATERAL (
   UNION ALL
   (SELECT o.key, o.state, o.epoch, o.exit_code, o.completed_at FROM occurrences o
    WHERE lo.running AND o.lease = n.name AND o.state <> 'running' ORDER BY o.scheduled_at DESC LIMIT 1)
-) en ON true${source === 'changed' ? `
-UNION ALL${timesRowsSql()}` : ''}`;
+) en ON true${
+    source === 'changed'
+      ? `
+UNION ALL${timesRowsSql()}`
+      : ''
+  }`;
 }

@@ -205,9 +205,21 @@ export async function readChangedFacts(db: Queryable, snapshot: string): Promise
 function mapTimesRow(r: readonly Cell[]): TimesMoved {
   const name = r[COLUMN.name] as string;
   if (r[COLUMN.epoch] !== null) {
-    return { name, kind: 'renewal', epoch: r[COLUMN.epoch] as number, renewedAt: iso(r[COLUMN.renewed_at] as string), expiresAt: iso(r[COLUMN.expires_at] as string) };
+    return {
+      name,
+      kind: 'renewal',
+      epoch: r[COLUMN.epoch] as number,
+      renewedAt: iso(r[COLUMN.renewed_at] as string),
+      expiresAt: iso(r[COLUMN.expires_at] as string),
+    };
   }
-  return { name, kind: 'report', epoch: r[COLUMN.p_epoch] as number, lastReportAt: iso(r[COLUMN.p_last_report_at] as string), lastSeq: r[COLUMN.p_last_seq] as number };
+  return {
+    name,
+    kind: 'report',
+    epoch: r[COLUMN.p_epoch] as number,
+    lastReportAt: iso(r[COLUMN.p_last_report_at] as string),
+    lastSeq: r[COLUMN.p_last_seq] as number,
+  };
 }
 
 function headerOf(rows: Cell[][]): { now: string; snapshot: string; reset: boolean } {

@@ -92,33 +92,36 @@ describe('moved times against changes (real PostgreSQL)', () => {
     expect(seen[0]).toBe('progressing');
   });
 
-  it.each([5, 17, 23])('random churn, mostly renewals and reports that say nothing new (seed %i): the incremental list equals a full read after every step', async (seed) => {
-    let x = seed;
-    const next = () => (x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32;
-    const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
-    const held = await Promise.all(Array.from({ length: 5 }, (_, i) => holding(`inc-churn${i}`, pick([200, 400]))));
-    const service = serviceOn(pool, 5_000);
-    const authority = new LeaseAuthority(pool);
-    let moved = 0;
-    const log: string[] = [];
-    await expectSameAsFull(pool, service, 'first read');
-    for (let step = 1; step <= 60; step++) {
-      const r = pick(held);
-      const op = pick(['renew', 'renew', 'quiet', 'quiet', 'quiet', 'quiet', 'advance', 'lose', 'cadence', 'takeover', 'wait', 'wait'] as const);
-      if (op === 'renew') await authority.renew(r.grant);
-      if (op === 'quiet') await report(pool, r);
-      if (op === 'advance') await report(pool, Object.assign(r, { cursor: r.cursor + 1 }));
-      if (op === 'lose') await report(pool, Object.assign(r, { seq: r.seq + 2 }));
-      if (op === 'cadence') await report(pool, Object.assign(r, { every: r.every === 200 ? 400 : 200 }));
-      if (op === 'takeover') {
-        await forceExpire(pool, r.grant.name);
-        Object.assign(r, { grant: await acquire(pool, r.grant.name, pick([1_000, 15_000])), seq: 0 });
+  it.each([5, 17, 23])(
+    'random churn, mostly renewals and reports that say nothing new (seed %i): the incremental list equals a full read after every step',
+    async (seed) => {
+      let x = seed;
+      const next = () => (x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+      const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
+      const held = await Promise.all(Array.from({ length: 5 }, (_, i) => holding(`inc-churn${i}`, pick([200, 400]))));
+      const service = serviceOn(pool, 5_000);
+      const authority = new LeaseAuthority(pool);
+      let moved = 0;
+      const log: string[] = [];
+      await expectSameAsFull(pool, service, 'first read');
+      for (let step = 1; step <= 60; step++) {
+        const r = pick(held);
+        const op = pick(['renew', 'renew', 'quiet', 'quiet', 'quiet', 'quiet', 'advance', 'lose', 'cadence', 'takeover', 'wait', 'wait'] as const);
+        if (op === 'renew') await authority.renew(r.grant);
+        if (op === 'quiet') await report(pool, r);
+        if (op === 'advance') await report(pool, Object.assign(r, { cursor: r.cursor + 1 }));
+        if (op === 'lose') await report(pool, Object.assign(r, { seq: r.seq + 2 }));
+        if (op === 'cadence') await report(pool, Object.assign(r, { every: r.every === 200 ? 400 : 200 }));
+        if (op === 'takeover') {
+          await forceExpire(pool, r.grant.name);
+          Object.assign(r, { grant: await acquire(pool, r.grant.name, pick([1_000, 15_000])), seq: 0 });
+        }
+        if (op === 'wait') await sleep(pick([100, 300, 700]));
+        log.push(`${step} ${op} ${r.grant.name}`);
+        await expectSameAsFull(pool, service, `seed ${seed}, after:\n${log.slice(-6).join('\n')}`);
+        moved += service.index.lastApply.moved;
       }
-      if (op === 'wait') await sleep(pick([100, 300, 700]));
-      log.push(`${step} ${op} ${r.grant.name}`);
-      await expectSameAsFull(pool, service, `seed ${seed}, after:\n${log.slice(-6).join('\n')}`);
-      moved += service.index.lastApply.moved;
-    }
-    expect(moved).toBeGreaterThan(0);
-  });
+      expect(moved).toBeGreaterThan(0);
+    },
+  );
 });
