@@ -182,9 +182,10 @@ export async function readOneFacts(db: Queryable, name: string): Promise<FactsRe
 
 /**
  * ONE query: the facts of every scheduler changed since `snapshot` (an earlier
- * read's), and the names deleted since. Rows it returns are read in this
+ * read's), the names deleted since, and the times that alone moved since
+ * (renewals, reports that said nothing new). Rows it returns are read in this
  * statement's snapshot, so applying them to what was read at `snapshot`
- * gives exactly what a full read now would (./facts-sql.ts, `changed`).
+ * gives exactly the facts a full read now would (./facts-sql.ts, `changed`).
  */
 export async function readChangedFacts(db: Queryable, snapshot: string): Promise<ChangesRead> {
   const { rows } = await db.query({ name: 'status_facts_changed', text: CHANGED_SQL, values: [snapshot], rowMode: 'array', types: RAW_TYPES });
