@@ -44,6 +44,20 @@ const changeXid = () =>
     .default(sql`pg_current_xact_id()`);
 
 /**
+ * `touch_xid`, on leases and progress_summaries only: the transaction that last
+ * wrote the row at all — a change (then also `change_xid`) or a move of its times
+ * alone (a renewal: renewed_at/expires_at; a report that says nothing new:
+ * last_report_at/last_seq). The status service re-reads changed rows whole and
+ * only the times of rows merely touched (lib/server/live/facts-sql.ts); a writer
+ * that stamps neither column is stamped as a change by a trigger (migration
+ * rejudge_only_changes). Not indexed, like change_xid on these two tables.
+ */
+const touchXid = () =>
+  xid8('touch_xid')
+    .notNull()
+    .default(sql`pg_current_xact_id()`);
+
+/**
  * The server's limits on a lease's ttl, in ms: the one source of the range that the
  * lease configuration validates (lib/lease/config.ts) and that the CHECK on
  * `leases.ttl_ms` below is generated from (migration lease_ttl_range);
@@ -76,6 +90,7 @@ export const leases = pgTable(
     gapBucketMaxMs: integer('gap_bucket_max_ms'),
     gapBucketRenewals: integer('gap_bucket_renewals'),
     changeXid: changeXid(),
+    touchXid: touchXid(),
   },
   (t) => [
     check('leases_epoch_positive', sql`${t.epoch} > 0`),
@@ -318,6 +333,7 @@ export const progressSummaries = pgTable('progress_summaries', {
   gapTo: ts('gap_to'),
   gapReason: text('gap_reason', { enum: ['silence', 'lost_reports'] }),
   changeXid: changeXid(),
+  touchXid: touchXid(),
 });
 
 // ---------------------------------------------------------------- alerts (lib/alerts, the evaluator job lib/jobs/alert-evaluator)

@@ -100,6 +100,11 @@ export async function seed(db: pg.Pool, shape: BenchShape, log: (line: string) =
 /**
  * A writer renewing every lease every 5 s and updating every summary every 2 s
  * (what N active schedulers do), in batches every 100 ms, on its own connection.
+ * Renewals go through the protocol function (leaseboard_renew_many: live leases
+ * only, stamped as a touch). A report is written as leaseboard_report writes one
+ * that says nothing new (migration rejudge_only_changes: last_report_at and
+ * last_seq move, touch_xid stamped, change_xid kept), without the function's
+ * progress_reports insert, which this machine could not sustain at 100,000.
  */
 export function startActivity(url: string, names: string[]): { stop: () => Promise<{ renewals: number; reports: number; seconds: number }> } {
   const pool = createPool(url, { applicationName: 'leaseboard-bench-writer', statementTimeoutMs: 60_000, max: 2 });
@@ -114,18 +119,19 @@ export function startActivity(url: string, names: string[]): { stop: () => Promi
     return names.slice(from, from + per);
   };
   const loop = (async () => {
+    const held = new Map(
+      (await pool.query<{ name: string; holder: string; epoch: string }>('SELECT name, holder, epoch FROM leases WHERE name = ANY($1)', [names])).rows.map(
+        (r) => [r.name, r],
+      ),
+    );
     for (let round = 0; !stopped; round++) {
       const t = performance.now();
-      const renew = slice(5_000, round);
+      const renew = slice(5_000, round).flatMap((name) => held.get(name) ?? []);
       const report = slice(2_000, round);
       await Promise.all([
+        pool.query('SELECT count(*) FROM leaseboard_renew_many($1, $2, $3)', [renew.map((l) => l.name), renew.map((l) => l.holder), renew.map((l) => l.epoch)]),
         pool.query(
-          `UPDATE leases SET renewed_at = clock_timestamp(), expires_at = clock_timestamp() + interval '1 hour', change_xid = pg_current_xact_id()
-           WHERE name = ANY($1) AND released_at IS NULL`,
-          [renew],
-        ),
-        pool.query(
-          `UPDATE progress_summaries SET last_report_at = clock_timestamp(), last_seq = last_seq + 1, change_xid = pg_current_xact_id() WHERE lease = ANY($1)`,
+          `UPDATE progress_summaries SET last_report_at = clock_timestamp(), last_seq = last_seq + 1, touch_xid = pg_current_xact_id() WHERE lease = ANY($1)`,
           [report],
         ),
       ]);

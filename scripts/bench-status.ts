@@ -158,11 +158,16 @@ async function main(): Promise<void> {
     const writer = startActivity(database.url, names);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const changedPerCall: number[] = [];
+    const movedPerCall: number[] = [];
+    const judgedPerCall: number[] = [];
     const busySamples: number[] = [];
     const busyUntil = performance.now() + 60_000; // at most a minute: at 100,000 every call reads thousands of changes
     while (busySamples.length < calls && performance.now() < busyUntil) {
       busySamples.push(...(await time(1, () => uncached.list({ limit: 500 }))));
-      changedPerCall.push(uncached.index.lastApply.changed);
+      const applied = uncached.index.lastApply;
+      changedPerCall.push(applied.changed);
+      movedPerCall.push(applied.moved);
+      judgedPerCall.push(applied.changed + applied.movedJudged + applied.timed);
     }
     const busy = stats(busySamples);
     const written = await writer.stop();
@@ -170,6 +175,8 @@ async function main(): Promise<void> {
       `SELECT relname, n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname IN ('leases', 'progress_summaries') ORDER BY relname`,
     );
     const changed = stats(changedPerCall);
+    const moved = stats(movedPerCall);
+    const judged = stats(judgedPerCall);
     const heapAfterChurn = settledHeap() - heapBefore;
 
     // As served: list/metrics calls share one read per second (LEASEBOARD_LIST_MAX_AGE_MS, default 1,000 ms).
@@ -191,7 +198,7 @@ async function main(): Promise<void> {
     log(`  uncached list page of 500, quiet store:                          ${fmt(quiet)}  target p99 < ${target} ms: ${verdict(quiet.p99 < target)}`);
     log(`  uncached list page of 500, every scheduler renewing (5 s) and reporting (2 s): ${fmt(busy)}  (p99 < ${target} ms: ${verdict(busy.p99 < target)})`);
     log(
-      `    writer achieved ${Math.round(written.renewals / written.seconds).toLocaleString('en')} renewals/s + ${Math.round(written.reports / written.seconds).toLocaleString('en')} reports/s; schedulers changed per call: p50 ${changed.p50} · p99 ${changed.p99}`,
+      `    writer achieved ${Math.round(written.renewals / written.seconds).toLocaleString('en')} renewals/s + ${Math.round(written.reports / written.seconds).toLocaleString('en')} reports/s; schedulers changed per call: p50 ${changed.p50} · p99 ${changed.p99}; times moved alone per call: p50 ${moved.p50} · p99 ${moved.p99}; judged again per call (changed, moved past a threshold, threshold reached): p50 ${judged.p50} · p99 ${judged.p99}`,
     );
     log(
       `    HOT updates (no index written): ${hot.rows.map((r) => `${r.relname} ${((100 * Number(r.hot)) / Math.max(1, Number(r.upd))).toFixed(0)}% of ${Number(r.upd).toLocaleString('en')}`).join(', ')}`,

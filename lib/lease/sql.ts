@@ -9,9 +9,11 @@
  * guarantees is written here, beside the call.
  * The renewal-gap rollup is flushed by a trigger (migration 0001) whenever a
  * statement moves `gap_bucket`, so these statements stay single-row updates.
- * Renewal and release stamp `change_xid` themselves (the status service's
- * incremental read, lib/server/live/changes.ts), so the stamping trigger's
- * WHEN clause keeps it off the hot path; the grant's upsert is stamped by it.
+ * Renewal and release stamp themselves (the status service's incremental
+ * read, lib/server/live/facts-sql.ts), so the stamping trigger's WHEN clause
+ * keeps it off the hot path; the grant's upsert is stamped by it. A release
+ * stamps `change_xid`; a renewal only `touch_xid` (it moves renewed_at and
+ * expires_at alone: migration rejudge_only_changes).
  */
 
 /**

@@ -223,7 +223,8 @@ export class StatusService {
       [read, replication] = await this.observer.read(
         'list read',
         async () => {
-          const changes = since === null ? null : await readChangedFacts(this.db, since);
+          // A moved time that did not fit the index (lib/server/live/live-index.ts): read everything again.
+          const changes = since === null || this.index.needsFullRead ? null : await readChangedFacts(this.db, since);
           const facts = changes === null || changes.reset ? await readAllFacts(this.db) : changes;
           // After the facts, not beside them: one connection per read, and none more while the store hangs.
           const replication = await readReplicationFacts(this.db);

@@ -44,3 +44,27 @@ export function nextJudgementChangeMs(facts: SchedulerFacts, nowMs: number, t: T
   if (due !== null) consider(toMs('due.dueAt', due.dueAt) + t.overdueAfterMs); // overdue
   return next;
 }
+
+/**
+ * The first integer instant at which a comparison on a time that a renewal or a
+ * report saying nothing new moves LATER — expiry (expiresAt), the at-risk age
+ * (renewedAt), silence (lastReportAt) — may say "passed" (Infinity: none).
+ *
+ * Guarantee (what the status service relies on to patch times without judging
+ * again): let `moved` be `facts` with renewedAt/expiresAt (same ttl) and
+ * lastReportAt/lastSeq moved later or kept, nothing else different. For every
+ * instant n before this boundary, each of those comparisons says "not passed"
+ * with `facts` and with `moved` alike (a moved time only pushes its boundary
+ * later), and every other comparison reads the same facts: so
+ * `project(moved, n)` judges as `project(facts, n)` does (same health, gap,
+ * at-risk, epoch). Ages and reasons' text differ; they are not the judgement.
+ */
+export function movableTimesBoundaryMs(facts: SchedulerFacts, t: Thresholds): number {
+  const { lease, progress } = facts;
+  let boundary = Infinity;
+  if (lease !== null) {
+    boundary = Math.min(toMs('lease.expiresAt', lease.expiresAt), toMs('lease.renewedAt', lease.renewedAt) + t.atRiskFraction * lease.ttlMs);
+  }
+  if (progress !== null) boundary = Math.min(boundary, toMs('progress.lastReportAt', progress.lastReportAt) + gapAfterFor(t, progress.reportEveryMs));
+  return Math.floor(boundary);
+}

@@ -5,7 +5,7 @@
  * same, so a cache that re-projects at those instants is never late.
  */
 import { describe, expect, it } from 'vitest';
-import { nextJudgementChangeMs } from './next-change';
+import { movableTimesBoundaryMs, nextJudgementChangeMs } from './next-change';
 import { project } from './project';
 import { ago, facts, later, lease, MIN, NOW, NOW_MS, progress, SEC, T } from './test-fixtures';
 import { toIso } from './time';
@@ -99,6 +99,23 @@ describe('nextJudgementChangeMs', () => {
         if (next === Infinity) break;
         from = next;
       }
+    }
+  });
+
+  it('property: before movableTimesBoundaryMs, renewals and reports that say nothing new (times moved later) judge as the facts before them (1,000 random schedulers)', () => {
+    for (let seed = 1; seed <= 1_000; seed++) {
+      const { f, t } = randomCase(seed);
+      const r = random(seed * 104_729);
+      const boundary = movableTimesBoundaryMs(f, t);
+      const later = (iso: string) => toIso(Date.parse(iso) + r.pick([0, 1, r.int(1, 2 * MIN)]));
+      const moved: SchedulerFacts = {
+        ...f,
+        lease: f.lease === null ? null : { ...f.lease, renewedAt: later(f.lease.renewedAt), expiresAt: later(f.lease.expiresAt) },
+        progress: f.progress === null ? null : { ...f.progress, lastReportAt: later(f.progress.lastReportAt), lastSeq: f.progress.lastSeq + r.int(0, 3) },
+      };
+      const top = boundary === Infinity ? NOW_MS + 3 * MIN : boundary;
+      const probes = [top - 1, top - 2, ...Array.from({ length: 8 }, () => r.int(top - 3 * MIN, top - 1))];
+      for (const ms of probes) expect(judgement(moved, ms, t), `seed ${seed}: at ${ms - NOW_MS} ms, boundary ${boundary - NOW_MS}`).toBe(judgement(f, ms, t));
     }
   });
 });

@@ -100,15 +100,26 @@ export const FACT_COLUMNS = [
   'present',
   'snapshot',
   'reset',
+  // A times row (source 'changed' only): `touched` true, and only the moved times of ONE table filled —
+  // a lease's epoch, renewed_at, expires_at; or a summary's p_epoch, p_last_report_at, p_last_seq.
+  'touched',
 ] as const;
 
 /** Index of a column in a facts row. */
 export const COLUMN = Object.fromEntries(FACT_COLUMNS.map((name, i) => [name, i])) as { [K in (typeof FACT_COLUMNS)[number]]: number };
 
+/** Whether the stamp `xid` (a transaction id) is not visible in the snapshot `$1`: written since. */
+const since = (xid: string) => `(${xid} >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(${xid}, $1::pg_snapshot))`;
+
 /** Rows whose change stamp (migration status_change_stamps) is not visible in the snapshot `$1`. */
-const changedSince = (table: string, column: string) =>
-  `SELECT t.${column} AS name FROM ${table} t
-    WHERE t.change_xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(t.change_xid, $1::pg_snapshot)`;
+const changedSince = (table: string, column: string) => `SELECT t.${column} AS name FROM ${table} t WHERE ${since('t.change_xid')}`;
+
+/**
+ * leases and progress_summaries rows written since `$1` (touch_xid ⊇ change_xid, migration
+ * rejudge_only_changes): `changed` when their change stamp is too, else only their times moved.
+ */
+const touchedSince = (table: string, column: string, times: string) =>
+  `SELECT t.${column} AS name, ${since('t.change_xid')} AS changed, t.epoch, ${times} FROM ${table} t WHERE ${since('t.touch_xid')}`;
 
 /**
  * Which schedulers a facts read covers:
@@ -120,7 +131,10 @@ const changedSince = (table: string, column: string) =>
  *   transaction has an id ≥ the snapshot's xmin, which the change_xid indexes
  *   find. A name no longer in schedulers ∪ leases ∪ intents comes back with
  *   `present` false (it was deleted). The header's `reset` says a TRUNCATE
- *   happened since: then only a full read is right.
+ *   happened since: then only a full read is right. A lease or summary row whose
+ *   times alone moved since (a renewal; a report that says nothing new: touched,
+ *   not changed) comes back as a times row (`touched`, see FACT_COLUMNS) unless
+ *   its name is read whole anyway: one scan of each of the two busy tables finds both.
  */
 export type FactsSource = 'all' | 'one' | 'changed';
 
@@ -133,9 +147,9 @@ function namesSql(source: FactsSource): string {
     case 'changed':
       return [
         changedSince('schedulers', 'name'),
-        changedSince('leases', 'name'),
+        'SELECT name FROM lease_touches WHERE changed',
         changedSince('scheduler_intents', 'lease'),
-        changedSince('progress_summaries', 'lease'),
+        'SELECT name FROM summary_touches WHERE changed',
         changedSince('occurrences', 'lease'),
         changedSince('stale_write_rejections', 'lease'),
         changedSince('status_deletions', 'name'),
@@ -145,6 +159,18 @@ function namesSql(source: FactsSource): string {
       return never;
     }
   }
+}
+
+/** A times row per touched lease or summary not read whole (the `names`): the moved times only. Last: a UNION types its NULLs by the rows before. */
+function timesRowsSql(): string {
+  const row = (values: Partial<Record<(typeof FACT_COLUMNS)[number], string>>) => FACT_COLUMNS.map((column) => values[column] ?? 'NULL').join(', ');
+  const notWhole = 'NOT t.changed AND NOT EXISTS (SELECT 1 FROM names n WHERE n.name = t.name)';
+  return `
+SELECT ${row({ name: 't.name', epoch: 't.epoch::float8', renewed_at: utcOf('t.renewed_at'), expires_at: utcOf('t.expires_at'), touched: 'true' })}
+FROM lease_touches t WHERE ${notWhole}
+UNION ALL
+SELECT ${row({ name: 't.name', p_epoch: 't.epoch::float8', p_last_report_at: utcOf('t.last_report_at'), p_last_seq: 't.last_seq', touched: 'true' })}
+FROM summary_touches t WHERE ${notWhole}`;
 }
 
 /**
@@ -158,10 +184,16 @@ export function factsSql(source: FactsSource): string {
       ? `EXISTS (SELECT 1 FROM status_resets r WHERE r.change_xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(r.change_xid, $1::pg_snapshot))`
       : 'false';
   const nulls = (count: number) => Array.from({ length: count }, () => 'NULL').join(', ');
+  const touches =
+    source === 'changed'
+      ? `lease_touches AS MATERIALIZED (${touchedSince('leases', 'name', 't.renewed_at, t.expires_at')}),
+  summary_touches AS MATERIALIZED (${touchedSince('progress_summaries', 'lease', 't.last_report_at, t.last_seq')}),
+  `
+      : '';
   return `
 WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now, pg_current_snapshot() AS snap),
-  names AS (${namesSql(source)})
-SELECT NULL::text, ${utcOf('c.now')}, ${nulls(FACT_COLUMNS.length - 5)}, NULL::boolean, c.snap::text, ${reset} FROM c
+  ${touches}names AS (${namesSql(source)})
+SELECT NULL::text, ${utcOf('c.now')}, ${nulls(FACT_COLUMNS.length - 6)}, NULL::boolean, c.snap::text, ${reset}, NULL::boolean FROM c
 UNION ALL
 SELECT n.name, NULL,
   l.holder, l.holder_label, l.epoch::float8, ${utcOf('l.acquired_at')}, ${utcOf('l.renewed_at')}, ${utcOf('l.expires_at')},
@@ -174,7 +206,7 @@ SELECT n.name, NULL,
   -- The newest stale-write rejection of the lease (index stale_write_rejections_lease_at): a store fact for alerts.
   ${utcOf('(SELECT max(r.at) FROM stale_write_rejections r WHERE r.lease = n.name)')},
   lo.key, lo.state, lo.epoch::float8, en.key, en.state, en.epoch::float8, en.exit_code, ${utcOf('en.completed_at')},
-  (s.name IS NOT NULL OR l.name IS NOT NULL OR i.lease IS NOT NULL), NULL, NULL
+  (s.name IS NOT NULL OR l.name IS NOT NULL OR i.lease IS NOT NULL), NULL, NULL, NULL
 FROM names n
 LEFT JOIN leases l ON l.name = n.name
 LEFT JOIN scheduler_intents i ON i.lease = n.name
@@ -199,5 +231,10 @@ LEFT JOIN LATERAL (
   UNION ALL
   (SELECT o.key, o.state, o.epoch, o.exit_code, o.completed_at FROM occurrences o
    WHERE lo.running AND o.lease = n.name AND o.state <> 'running' ORDER BY o.scheduled_at DESC LIMIT 1)
-) en ON true`;
+) en ON true${
+    source === 'changed'
+      ? `
+UNION ALL${timesRowsSql()}`
+      : ''
+  }`;
 }

@@ -44,13 +44,24 @@ export interface FactsRead {
   snapshot: string;
 }
 
-/** What changed since a snapshot: schedulers to (re)place, names that are gone; or `reset` (read everything again). */
+/**
+ * A row whose times alone moved since the snapshot (./facts-sql.ts, times rows): a renewal
+ * (the lease of `epoch` renewed: renewedAt, expiresAt) or a report that said nothing new
+ * (the summary of `epoch`: lastReportAt, lastSeq). Every other fact of the scheduler is as read before.
+ */
+export type TimesMoved =
+  | { name: string; kind: 'renewal'; epoch: number; renewedAt: string; expiresAt: string }
+  | { name: string; kind: 'report'; epoch: number; lastReportAt: string; lastSeq: number };
+
+/** What changed since a snapshot: schedulers to (re)place, names that are gone, times that moved; or `reset` (read everything again). */
 export interface ChangesRead {
   now: string;
   snapshot: string;
   reset: boolean;
   changed: SchedulerRead[];
   removed: string[];
+  /** Names in `changed` have none here. */
+  moved: TimesMoved[];
 }
 
 const iso = isoFromUtc;
@@ -171,21 +182,45 @@ export async function readOneFacts(db: Queryable, name: string): Promise<FactsRe
 
 /**
  * ONE query: the facts of every scheduler changed since `snapshot` (an earlier
- * read's), and the names deleted since. Rows it returns are read in this
+ * read's), the names deleted since, and the times that alone moved since
+ * (renewals, reports that said nothing new). Rows it returns are read in this
  * statement's snapshot, so applying them to what was read at `snapshot`
- * gives exactly what a full read now would (./facts-sql.ts, `changed`).
+ * gives exactly the facts a full read now would (./facts-sql.ts, `changed`).
  */
 export async function readChangedFacts(db: Queryable, snapshot: string): Promise<ChangesRead> {
   const { rows } = await db.query({ name: 'status_facts_changed', text: CHANGED_SQL, values: [snapshot], rowMode: 'array', types: RAW_TYPES });
   const header = headerOf(rows as Cell[][]);
   const changed: SchedulerRead[] = [];
   const removed: string[] = [];
+  const moved: TimesMoved[] = [];
   for (const row of rows as Cell[][]) {
     if (row[COLUMN.name] === null) continue;
-    if (row[COLUMN.present] === true) changed.push(mapFactsRow(row));
+    if (row[COLUMN.touched] === true) moved.push(mapTimesRow(row));
+    else if (row[COLUMN.present] === true) changed.push(mapFactsRow(row));
     else removed.push(row[COLUMN.name] as string);
   }
-  return { ...header, changed, removed };
+  return { ...header, changed, removed, moved };
+}
+
+/** A times row: a lease's (epoch filled) or a summary's (p_epoch filled). */
+function mapTimesRow(r: readonly Cell[]): TimesMoved {
+  const name = r[COLUMN.name] as string;
+  if (r[COLUMN.epoch] !== null) {
+    return {
+      name,
+      kind: 'renewal',
+      epoch: r[COLUMN.epoch] as number,
+      renewedAt: iso(r[COLUMN.renewed_at] as string),
+      expiresAt: iso(r[COLUMN.expires_at] as string),
+    };
+  }
+  return {
+    name,
+    kind: 'report',
+    epoch: r[COLUMN.p_epoch] as number,
+    lastReportAt: iso(r[COLUMN.p_last_report_at] as string),
+    lastSeq: r[COLUMN.p_last_seq] as number,
+  };
 }
 
 function headerOf(rows: Cell[][]): { now: string; snapshot: string; reset: boolean } {

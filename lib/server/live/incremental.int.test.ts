@@ -11,10 +11,8 @@ import { createPool } from '../../../db/pool';
 import { changeIntent, fenceFor, type Grant, LeaseAuthority, leaseTerms, newInstanceToken, occurrenceKey, writeFenced } from '../../lease';
 import { claimOccurrence, completeOccurrence, failOccurrence } from '../../scheduler/occurrences';
 import { appendReport } from '../../scheduler/report-store';
+import { expectSameAsFull } from '../testing/same-as-full-read';
 import { register, serviceOn, sleep } from '../testing/seed';
-import { readAllFacts } from './facts';
-import { buildList, projectAll } from './list';
-import { sortStatuses, statusesView } from './view';
 
 /** A seeded generator, so a failure names its seed and replays. */
 function rng(seed: number) {
@@ -42,28 +40,7 @@ describe('incremental status read (real PostgreSQL)', () => {
     await side.end();
   });
 
-  /** The service's answer against a full read projected at the service's own instant. */
-  async function expectSameAsFullRead(service: ReturnType<typeof serviceOn>, step: string) {
-    const live = await service.live({ fresh: true });
-    const full = await readAllFacts(pool); // no write in between: the same facts
-    const expected = sortStatuses(projectAll(full.schedulers, live.now));
-    const view = statusesView(expected);
-    expect(live.ok, step).toBe(true);
-    expect(live.view.all(), step).toEqual(expected);
-    expect(live.view.counts, step).toEqual(view.counts);
-    // Metric rows also carry each lease's newest stale-write rejection (a store fact, not judged).
-    const rejections = new Map(full.schedulers.map((r) => [r.facts.name, r.lastRejectionAt]));
-    expect(live.view.metricRows(), step).toEqual(view.metricRows().map((row) => ({ ...row, lastRejectionAt: rejections.get(row.name) ?? null })));
-    const observation = { ok: true, lastObservedAt: live.now };
-    for (const params of [
-      { limit: 3, offset: 2 },
-      { health: ['unknown' as const, 'no_leader' as const], limit: 2, offset: 1 },
-      { q: 'inc-', limit: 500 },
-    ]) {
-      const input = { observedAt: live.now, observation, pollIntervalMs: 2_000, durability: live.durability };
-      expect(buildList({ ...input, view: live.view }, params), `${step} page ${JSON.stringify(params)}`).toEqual(buildList({ ...input, view }, params));
-    }
-  }
+  const expectSameAsFullRead = (service: ReturnType<typeof serviceOn>, step: string) => expectSameAsFull(pool, service, step);
 
   it.each([11, 29, 47])('random change sequences (seed %i): the incremental list equals a full read after every step', async (seed) => {
     const r = rng(seed);

@@ -14,6 +14,16 @@
  *   when its facts change or `now` reaches its next threshold; between those
  *   instants it cannot change (lib/status/next-change.ts). Should `now` ever
  *   go back, every scheduler is judged again.
+ * - Times that moved alone (a renewal; a report that said nothing new:
+ *   ./facts.ts `TimesMoved`) replace the held facts' times without judging
+ *   again while `now` is before the entry's `timesBoundaryMs` (lib/status
+ *   `movableTimesBoundaryMs`: no comparison on those times has passed, and
+ *   moving them later cannot make one pass), else the entry is judged again.
+ *   Its judgement and `nextChangeMs` are kept (the old deadline is the earlier
+ *   one: at worst a harmless early re-judgement). Page statuses are projected
+ *   from the held facts, so they show the new times; metric ages are updated.
+ *   A moved time that does not fit the held facts (unknown name, other epoch)
+ *   cannot come from a consistent reader: it sets `needsFullRead`.
  * - Views are immutable: later applies build new arrays and entries.
  * Costs: an apply is O(changed + due) projections plus, when anything
  * changed, one O(n) pass to rebuild the list order; a page projects only
@@ -23,10 +33,10 @@
  * are what make the reader complete).
  */
 import { HEALTH_SEVERITY, healthRank, project, zeroCounts } from '../../status';
-import { nextJudgementChangeMs } from '../../status/next-change';
-import { nowToMs } from '../../status/time';
+import { movableTimesBoundaryMs, nextJudgementChangeMs } from '../../status/next-change';
+import { nowToMs, toMs } from '../../status/time';
 import type { Health, SchedulerStatus } from '../../status/types';
-import type { SchedulerRead } from './facts';
+import type { SchedulerRead, TimesMoved } from './facts';
 import type { NormalizedListParams } from './list-params';
 import { type Judgement, judgementOf, type LiveView, matchesNames, type MetricRow } from './view';
 
@@ -35,6 +45,8 @@ interface Entry extends Judgement {
   readonly read: SchedulerRead;
   readonly judgedAtMs: number;
   readonly nextChangeMs: number;
+  /** Before this instant, times moved later leave the judgement as it is (lib/status `movableTimesBoundaryMs`). */
+  readonly timesBoundaryMs: number;
 }
 
 /** What one apply did (for benches and tests). */
@@ -43,6 +55,9 @@ export interface ApplyStats {
   removed: number;
   /** Judged again because time reached their next threshold. */
   timed: number;
+  /** Given moved times (a renewal, a report that said nothing new), and of those judged again. */
+  moved: number;
+  movedJudged: number;
   /** Whether the list order was rebuilt. */
   rebuilt: boolean;
 }
@@ -53,7 +68,29 @@ function judge(read: SchedulerRead, now: string, nowMs: number): Entry {
     read,
     judgedAtMs: nowMs,
     nextChangeMs: nextJudgementChangeMs(read.facts, nowMs, read.thresholds),
+    timesBoundaryMs: movableTimesBoundaryMs(read.facts, read.thresholds),
   };
+}
+
+/** The read with `moved`'s times, or null when they do not fit it (no such lease or summary, another epoch). */
+function withMovedTimes(read: SchedulerRead, moved: TimesMoved): SchedulerRead | null {
+  const { lease, progress } = read.facts;
+  if (moved.kind === 'renewal') {
+    if (lease === null || lease.epoch !== moved.epoch) return null;
+    return { ...read, facts: { ...read.facts, lease: { ...lease, renewedAt: moved.renewedAt, expiresAt: moved.expiresAt } } };
+  }
+  if (progress === null || progress.epoch !== moved.epoch) return null;
+  return { ...read, facts: { ...read.facts, progress: { ...progress, lastReportAt: moved.lastReportAt, lastSeq: moved.lastSeq } } };
+}
+
+/** The entry holding `read` (moved times only), its judgement kept; its metric ages as of `judgedAtMs` follow the moved times. */
+function retimed(entry: Entry, read: SchedulerRead, moved: TimesMoved): Entry {
+  if (moved.kind === 'renewal') {
+    const renewalAgeMs = entry.renewalAgeMs === null ? null : entry.judgedAtMs - toMs('lease.renewedAt', moved.renewedAt);
+    return { ...entry, read, renewalAgeMs };
+  }
+  const lastReportAgeMs = entry.lastReportAgeMs === null ? null : entry.judgedAtMs - toMs('progress.lastReportAt', moved.lastReportAt);
+  return { ...entry, read, lastReportAgeMs };
 }
 
 const byName = (a: Entry, b: Entry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -68,7 +105,13 @@ export class LiveIndex {
   /** ordered[starts[r] .. starts[r + 1]) holds health rank r. */
   private starts: number[] = new Array<number>(RANKS + 1).fill(0);
   private lastNowMs = -Infinity;
-  lastApply: ApplyStats = { changed: 0, removed: 0, timed: 0, rebuilt: false };
+  private unfit = false;
+  lastApply: ApplyStats = { changed: 0, removed: 0, timed: 0, moved: 0, movedJudged: 0, rebuilt: false };
+
+  /** A moved time did not fit what is held (a reader bug): the next read should be a full one (`load`). */
+  get needsFullRead(): boolean {
+    return this.unfit;
+  }
 
   get size(): number {
     return this.byName.length;
@@ -81,12 +124,13 @@ export class LiveIndex {
     this.reindex();
     this.rebuildOrder();
     this.lastNowMs = nowMs;
-    this.lastApply = { changed: reads.length, removed: 0, timed: 0, rebuilt: true };
+    this.unfit = false;
+    this.lastApply = { changed: reads.length, removed: 0, timed: 0, moved: 0, movedJudged: 0, rebuilt: true };
     return this.view(now);
   }
 
-  /** The schedulers changed (or gone) since the previous read, at `now`; re-judges what time alone changed. */
-  apply(changes: { changed: readonly SchedulerRead[]; removed: readonly string[] }, now: string): LiveView {
+  /** The schedulers changed (or gone), and the times moved, since the previous read, at `now`; re-judges what time alone changed. */
+  apply(changes: { changed: readonly SchedulerRead[]; removed: readonly string[]; moved?: readonly TimesMoved[] }, now: string): LiveView {
     const nowMs = nowToMs(now);
     const backwards = nowMs < this.lastNowMs;
     let structural = false;
@@ -113,6 +157,24 @@ export class LiveIndex {
       this.byName.sort(byName);
       this.reindex();
     }
+    let movedJudged = 0;
+    for (const moved of changes.moved ?? []) {
+      if (fresh.has(moved.name)) continue; // read whole in this same snapshot
+      const at = this.position.get(moved.name);
+      const entry = at === undefined ? undefined : this.byName[at]!;
+      const read = entry === undefined ? null : withMovedTimes(entry.read, moved);
+      if (entry === undefined || read === null) {
+        this.unfit = true;
+        continue;
+      }
+      if (!backwards && nowMs < entry.timesBoundaryMs) {
+        this.byName[at!] = retimed(entry, read, moved);
+      } else {
+        this.byName[at!] = judge(read, now, nowMs);
+        movedJudged += 1;
+      }
+      replaced = true;
+    }
     let timed = 0;
     for (let i = 0; i < this.byName.length; i++) {
       const entry = this.byName[i]!;
@@ -124,7 +186,8 @@ export class LiveIndex {
     const rebuilt = structural || replaced || timed > 0;
     if (rebuilt) this.rebuildOrder();
     this.lastNowMs = nowMs;
-    this.lastApply = { changed: changes.changed.length, removed: gone.size, timed, rebuilt };
+    const moved = changes.moved?.length ?? 0;
+    this.lastApply = { changed: changes.changed.length, removed: gone.size, timed, moved, movedJudged, rebuilt };
     return this.view(now);
   }
 

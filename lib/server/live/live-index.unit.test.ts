@@ -56,7 +56,7 @@ describe('LiveIndex, time alone (fake clock, no new facts)', () => {
     const index = new LiveIndex();
     index.load([read('released', { lease: lease({ released: true, expiresAt: ago(SEC) }), progress: null })], at(0));
     const view = index.apply(nothing, at(MIN));
-    expect(index.lastApply).toEqual({ changed: 0, removed: 0, timed: 0, rebuilt: false });
+    expect(index.lastApply).toEqual({ changed: 0, removed: 0, timed: 0, moved: 0, movedJudged: 0, rebuilt: false });
     expect(view.page(normalizeListParams({})).schedulers[0]!.authority.renewalAgeMs).toBe(MIN + SEC);
   });
 
@@ -78,5 +78,41 @@ describe('LiveIndex, time alone (fake clock, no new facts)', () => {
         .all()
         .map((s) => s.name),
     ).toEqual(['b']);
+  });
+
+  describe('moved times (a renewal, a report that says nothing new)', () => {
+    const renewal = (name: string, renewedMs: number, ttlMs: number) =>
+      ({ name, kind: 'renewal', epoch: lease().epoch, renewedAt: at(renewedMs), expiresAt: at(renewedMs + ttlMs) }) as const;
+    const held = (ttlMs: number) => lease({ renewedAt: at(0), expiresAt: at(ttlMs), ttlMs });
+
+    it('given a renewal before any threshold passed, then the judgement is kept, not projected again, and pages and metrics show the new renewal', () => {
+      const index = new LiveIndex();
+      index.load([read('a', { lease: held(15 * SEC), progress: reporting({}) })], at(0));
+      const view = index.apply({ ...nothing, moved: [renewal('a', 2 * SEC, 15 * SEC)] }, at(3 * SEC));
+      expect(index.lastApply).toMatchObject({ changed: 0, moved: 1, movedJudged: 0, timed: 0 });
+      expect(view.all()[0]!.authority).toMatchObject({ renewedAt: at(2 * SEC), renewalAgeMs: SEC, atRisk: false });
+      expect(view.metricRows()[0]!.renewalAgeMs).toBe(SEC);
+    });
+
+    it('given a lease judged at risk, then a renewal that the read brings late is judged again: no longer at risk', () => {
+      // ttl 3 s: at risk once the renewal is older than 2 s. The renewal happened at +1.9 s, read at +2.5 s.
+      const index = new LiveIndex();
+      index.load([read('a', { lease: held(3 * SEC), progress: reporting({}) })], at(0));
+      expect(index.apply(nothing, at(2_500)).all()[0]!.authority.atRisk).toBe(true);
+      const view = index.apply({ ...nothing, moved: [renewal('a', 1_900, 3 * SEC)] }, at(2_600));
+      expect(index.lastApply).toMatchObject({ moved: 1, movedJudged: 1 });
+      expect(view.all()[0]!.authority).toMatchObject({ atRisk: false, renewalAgeMs: 700 });
+    });
+
+    it('given moved times that do not fit what is held (another epoch, an unknown name), then the next read must be a full one', () => {
+      const index = new LiveIndex();
+      index.load([read('a', { lease: held(15 * SEC) })], at(0));
+      index.apply({ ...nothing, moved: [{ ...renewal('a', SEC, 15 * SEC), epoch: lease().epoch + 1 }] }, at(SEC));
+      expect(index.needsFullRead).toBe(true);
+      index.load([read('a', { lease: held(15 * SEC) })], at(SEC));
+      expect(index.needsFullRead).toBe(false);
+      index.apply({ ...nothing, moved: [renewal('b', SEC, 15 * SEC)] }, at(SEC));
+      expect(index.needsFullRead).toBe(true);
+    });
   });
 });

@@ -1,0 +1,2 @@
+ALTER TABLE "leases" ADD COLUMN "touch_xid" "xid8" DEFAULT pg_current_xact_id() NOT NULL;--> statement-breakpoint
+ALTER TABLE "progress_summaries" ADD COLUMN "touch_xid" "xid8" DEFAULT pg_current_xact_id() NOT NULL;
