@@ -1,10 +1,12 @@
 // The overview's HTML micro-cache on a real node:http server with a stand-in
 // renderer that writes a page carrying the request's nonce (as Next.js does):
 // given a render, when the next visitors come within maxAge, then they get the
-// same page with THEIR nonce (body and Link header), one render for all;
+// same page with THEIR nonce (body and Link header), one render for all,
+// gzipped (the raw bytes checked) for the clients that accept it;
 // client-side navigations, errors and expired entries are rendered afresh.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageCache } from './page-cache';
 
@@ -57,12 +59,38 @@ describe('overview page cache', () => {
     expect((await get('/ops', 'EEEE')).body).toContain('nonce="EEEE">render 2'); // expired: rendered again
   });
 
-  it('gzips a cached answer for clients that accept it', async () => {
+  /** The answer's raw bytes and headers, not decoded (fetch would gunzip). */
+  const raw = (path: string, nonce: string, acceptEncoding: string) =>
+    new Promise<{ headers: http.IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+      http
+        .get(`${base}${path}`, { headers: { 'x-test-nonce': nonce, 'accept-encoding': acceptEncoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
+    });
+
+  it('gzips a cached answer for clients that accept it: exactly the page with this response’s nonce; Vary: Accept-Encoding', async () => {
+    renders = 0;
     await get('/ops/?health=stalled', 'FFFF');
-    const response = await fetch(`${base}/ops/?health=stalled`, { headers: { 'x-test-nonce': 'GGGG', 'accept-encoding': 'gzip' } });
-    expect(response.headers.get('content-encoding')).toBe('gzip');
-    // fetch decodes gzip itself: what arrives is the page with this response's nonce
-    expect(await response.text()).toContain('nonce="GGGG"');
+    const page = (nonce: string) => `<html><script nonce="${nonce}">render 1</script><p>{"nonce":"${nonce}"}</p></html>`;
+    for (const [nonce, acceptEncoding] of [
+      ['GGGG', 'gzip'],
+      ['HHHH', 'gzip, deflate, br'],
+    ] as const) {
+      const { headers, bytes } = await raw('/ops/?health=stalled', nonce, acceptEncoding);
+      expect(headers['content-encoding']).toBe('gzip');
+      expect(headers.vary).toBe('Accept-Encoding');
+      expect(Number(headers['content-length'])).toBe(bytes.length);
+      expect(gunzipSync(bytes).toString('utf8')).toBe(page(nonce));
+      expect(headers.link).toBe(`</a.css>; rel=preload; nonce="${nonce}"`);
+    }
+    const plain = await raw('/ops/?health=stalled', 'IIII', 'gzip;q=0');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    expect(plain.bytes.toString('utf8')).toBe(page('IIII'));
+    expect(renders).toBe(1);
   });
 
   it('never caches navigations, other paths, errors, or other methods', async () => {

@@ -9,7 +9,9 @@
  * LEASEBOARD_LIST_MAX_AGE_MS). Only the CSP nonce differs per response: each
  * answer from the cache carries the nonce of ITS response — every occurrence
  * of the rendering's nonce, in the body and the Link header, is replaced —
- * so a nonce is never sent twice.
+ * so a nonce is never sent twice. The replacing is cheap: an entry is cut at
+ * the rendering's nonce once, and its parts are compressed once
+ * (./spliced-gzip.ts); a response only joins them around its own nonce.
  *
  * Guarantees
  * - Only GET of the configured paths (query string part of the key), never a
@@ -18,20 +20,41 @@
  * - An entry older than `maxAgeMs` (monotonic clock) is never served; at most
  *   `maxEntries` keys are kept (the oldest go first). `maxAgeMs` 0 disables it.
  * - Renders are asked for uncompressed HTML (the nonce must be replaceable);
- *   answers from the cache are gzipped when the client accepts it.
+ *   answers from the cache are gzipped when the client accepts it, and
+ *   carry `Vary: Accept-Encoding`.
  * Not guaranteed: that a visitor sees a render younger than `maxAgeMs`.
  */
 import type http from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { acceptsGzip } from '../http/accept-encoding';
+import { gzipWith, plainWith, type SplicedPage, splicePage } from './spliced-gzip';
 
 const REPLAYED_HEADERS = ['content-type', 'vary', 'link', 'cache-control'] as const;
 const RSC_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch'];
 
-interface Entry {
-  atMs: number;
+/** A render as it finished: its nonce, its HTML and the headers replayed from it. */
+interface Rendered {
   nonce: string;
   body: string;
   headers: Partial<Record<(typeof REPLAYED_HEADERS)[number], string>>;
+}
+
+/** A render ready to answer with any nonce: each header and the body cut at the rendering's nonce. */
+interface Entry {
+  atMs: number;
+  headers: ReadonlyArray<readonly [name: string, parts: readonly string[]]>;
+  page: SplicedPage;
+}
+
+/** The answer depends on Accept-Encoding too (gzipped or not). */
+const varyOf = (vary: string | undefined) => (vary === undefined ? 'Accept-Encoding' : /\baccept-encoding\b/i.test(vary) ? vary : `${vary}, Accept-Encoding`);
+
+function entryOf(rendered: Rendered, atMs: number): Entry {
+  const replayed = { ...rendered.headers, vary: varyOf(rendered.headers.vary) };
+  return {
+    atMs,
+    headers: Object.entries(replayed).map(([name, value]) => [name, value.split(rendered.nonce)] as const),
+    page: splicePage(rendered.body, rendered.nonce),
+  };
 }
 
 export interface PageCacheOptions {
@@ -87,10 +110,10 @@ export function pageCache(options: PageCacheOptions): PageCache {
         return true;
       }
       const startedMs = mono();
-      const done = capture(req, res, nonce).then((entry) => {
+      const done = capture(req, res, nonce).then((rendered) => {
         rendering.delete(key);
-        if (entry === null) return null;
-        const stored = { ...entry, atMs: startedMs };
+        if (rendered === null) return null;
+        const stored = entryOf(rendered, startedMs);
         entries.delete(key);
         entries.set(key, stored);
         while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
@@ -104,7 +127,7 @@ export function pageCache(options: PageCacheOptions): PageCache {
 }
 
 /** Tees the rendered body; resolves with it once the response finished as a 200 HTML page, else null. */
-function capture(req: http.IncomingMessage, res: http.ServerResponse, nonce: string): Promise<Omit<Entry, 'atMs'> | null> {
+function capture(req: http.IncomingMessage, res: http.ServerResponse, nonce: string): Promise<Rendered | null> {
   delete req.headers['accept-encoding'];
   const chunks: Buffer[] = [];
   const keep = (chunk: unknown, encoding?: unknown) => {
@@ -120,7 +143,7 @@ function capture(req: http.IncomingMessage, res: http.ServerResponse, nonce: str
     res.once('close', () => {
       const type = String(res.getHeader('content-type') ?? '');
       if (!res.writableFinished || res.statusCode !== 200 || !type.startsWith('text/html') || res.getHeader('content-encoding')) return resolve(null);
-      const headers: Entry['headers'] = {};
+      const headers: Rendered['headers'] = {};
       for (const name of REPLAYED_HEADERS) {
         const value = res.getHeader(name);
         if (value !== undefined) headers[name] = String(value);
@@ -131,13 +154,10 @@ function capture(req: http.IncomingMessage, res: http.ServerResponse, nonce: str
 }
 
 function reply(req: http.IncomingMessage, res: http.ServerResponse, entry: Entry, nonce: string): void {
-  const swap = (text: string) => text.split(entry.nonce).join(nonce);
-  for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, swap(value));
-  let body: Buffer = Buffer.from(swap(entry.body), 'utf8');
-  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-    body = gzipSync(body, { level: 5 });
-    res.setHeader('content-encoding', 'gzip');
-  }
+  for (const [name, parts] of entry.headers) res.setHeader(name, parts.join(nonce));
+  const gzip = acceptsGzip(req.headers['accept-encoding']);
+  const body = gzip ? gzipWith(entry.page, nonce) : plainWith(entry.page, nonce);
+  if (gzip) res.setHeader('content-encoding', 'gzip');
   res.setHeader('content-length', body.length);
   res.writeHead(200);
   res.end(body);
