@@ -3,7 +3,8 @@
 // given a render, when the next visitors come within maxAge, then they get the
 // same page with THEIR nonce (body and Link header), one render for all,
 // gzipped (the raw bytes checked) for the clients that accept it;
-// client-side navigations, errors and expired entries are rendered afresh.
+// client-side navigations, errors and expired entries are rendered afresh
+// (an expired entry answers the others only while its successor renders).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
@@ -57,6 +58,23 @@ describe('overview page cache', () => {
     expect((await get('/ops', 'DDDD')).body).toContain('nonce="DDDD">render 1');
     clockMs += 2;
     expect((await get('/ops', 'EEEE')).body).toContain('nonce="EEEE">render 2'); // expired: rendered again
+  });
+
+  it('while a newer render is in flight, the others get the previous one (their own nonce), up to staleMs past its max age', async () => {
+    const path = '/ops/?health=failing';
+    renders = 0;
+    await get(path, 'J0'); // render 1
+    clockMs += 1_500; // expired, within the default 2 s past its max age
+    const during = await Promise.all([get(path, 'K1'), get(path, 'K2'), get(path, 'K3')]);
+    expect(renders).toBe(2);
+    const html = (nonce: string, render: number) => `<html><script nonce="${nonce}">render ${render}</script><p>{"nonce":"${nonce}"}</p></html>`;
+    // Whichever request came first rendered and got render 2; the others got render 1 meanwhile, each with its own nonce.
+    const got = during.map((page, i) => [html(`K${i + 1}`, 1), html(`K${i + 1}`, 2)].indexOf(page.body) + 1);
+    expect(got.sort()).toEqual([1, 1, 2]);
+    clockMs += 3_001; // more than 2 s past its max age: nobody gets it, all wait for the next render
+    const late = await Promise.all([get(path, 'L1'), get(path, 'L2')]);
+    expect(renders).toBe(3);
+    expect(late.map((page) => page.body)).toEqual([html('L1', 3), html('L2', 3)]);
   });
 
   /** The answer's raw bytes and headers, not decoded (fetch would gunzip). */

@@ -16,9 +16,14 @@
  * Guarantees
  * - Only GET of the configured paths (query string part of the key), never a
  *   client-side navigation (RSC requests), never a non-200 or non-HTML answer.
- * - Concurrent misses of one key share one render (single-flight).
- * - An entry older than `maxAgeMs` (monotonic clock) is never served; at most
- *   `maxEntries` keys are kept (the oldest go first). `maxAgeMs` 0 disables it.
+ * - Concurrent misses of one key share one render (single-flight): the
+ *   visitor whose request found the entry expired gets the new render; the
+ *   others, while it renders, get the previous entry if it is at most
+ *   `staleMs` past its max age (else they wait for the render). So a render
+ *   (hundreds of ms at 1,000 schedulers) never holds up every visitor once a
+ *   second, and an entry more than `maxAgeMs + staleMs` old (monotonic clock)
+ *   is never served. At most `maxEntries` keys are kept (the oldest go
+ *   first). `maxAgeMs` 0 disables it.
  * - Renders are asked for uncompressed HTML (the nonce must be replaceable);
  *   answers from the cache are gzipped when the client accepts it, and
  *   carry `Vary: Accept-Encoding`.
@@ -62,8 +67,12 @@ export interface PageCacheOptions {
   paths: readonly string[];
   maxAgeMs: number;
   maxEntries?: number;
+  /** How long past its max age an entry may still answer while its successor renders (default 2 s). */
+  staleMs?: number;
   monotonicMs?: () => number;
 }
+
+const DEFAULT_STALE_MS = 2_000;
 
 export interface PageCache {
   /**
@@ -77,6 +86,7 @@ export interface PageCache {
 export function pageCache(options: PageCacheOptions): PageCache {
   const paths = new Set(options.paths);
   const maxEntries = options.maxEntries ?? 64;
+  const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const mono = options.monotonicMs ?? (() => performance.now());
   const entries = new Map<string, Entry>();
   const rendering = new Map<string, Promise<Entry | null>>();
@@ -94,6 +104,11 @@ export function pageCache(options: PageCacheOptions): PageCache {
     const entry = entries.get(key);
     return entry && mono() - entry.atMs <= options.maxAgeMs ? entry : null;
   };
+  /** While a newer render of `key` is in flight: the previous entry, if it is not more than `staleMs` past its max age. */
+  const stale = (key: string): Entry | null => {
+    const entry = entries.get(key);
+    return entry && mono() - entry.atMs <= options.maxAgeMs + staleMs ? entry : null;
+  };
 
   return {
     serve(req, res, nonce, render) {
@@ -105,6 +120,11 @@ export function pageCache(options: PageCacheOptions): PageCache {
         return true;
       }
       const shared = rendering.get(key);
+      const previous = shared ? stale(key) : null;
+      if (previous) {
+        reply(req, res, previous, nonce);
+        return true;
+      }
       if (shared) {
         void shared.then((entry) => (entry ? reply(req, res, entry, nonce) : render()));
         return true;
