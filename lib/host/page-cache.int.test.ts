@@ -15,6 +15,7 @@ describe('overview page cache', () => {
   let clockMs = 0;
   let renders = 0;
   let status = 200;
+  let renderMs = 20;
   const cache = pageCache({ paths: ['/ops', '/ops/'], maxAgeMs: 1_000, monotonicMs: () => clockMs });
   const server = http.createServer((req, res) => {
     const nonce = String(req.headers['x-test-nonce']);
@@ -26,7 +27,7 @@ describe('overview page cache', () => {
         res.writeHead(status);
         res.write(`<html><script nonce="${nonce}">render ${renders}</script>`);
         res.end(`<p>{"nonce":"${nonce}"}</p></html>`);
-      }, 20);
+      }, renderMs);
     };
     if (!cache.serve(req, res, nonce, render)) render();
   });
@@ -75,6 +76,24 @@ describe('overview page cache', () => {
     const late = await Promise.all([get(path, 'L1'), get(path, 'L2')]);
     expect(renders).toBe(3);
     expect(late.map((page) => page.body)).toEqual([html('L1', 3), html('L2', 3)]);
+  });
+
+  it('when the rendering visitor leaves mid-render, the waiting visitors share ONE render again', async () => {
+    const path = '/ops/?health=silent';
+    renders = 0;
+    renderMs = 500; // long enough for the others to arrive and wait on it, even on a loaded machine
+    const leaving = http.get(`${base}${path}`, { headers: { 'x-test-nonce': 'M0', 'accept-encoding': 'identity' } });
+    leaving.on('error', () => {});
+    while (renders === 0) await new Promise((resolve) => setTimeout(resolve, 5)); // its render has started
+    renderMs = 20;
+    const waiting = Promise.all([get(path, 'M1'), get(path, 'M2'), get(path, 'M3')]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    leaving.destroy();
+    const pages = await waiting;
+    expect(renders).toBe(2);
+    expect(pages.map((page) => page.body)).toEqual(
+      ['M1', 'M2', 'M3'].map((nonce) => `<html><script nonce="${nonce}">render 2</script><p>{"nonce":"${nonce}"}</p></html>`),
+    );
   });
 
   /** The answer's raw bytes and headers, not decoded (fetch would gunzip). */

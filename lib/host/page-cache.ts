@@ -16,7 +16,9 @@
  * Guarantees
  * - Only GET of the configured paths (query string part of the key), never a
  *   client-side navigation (RSC requests), never a non-200 or non-HTML answer.
- * - Concurrent misses of one key share one render (single-flight): the
+ * - Concurrent misses of one key share one render (single-flight), also when
+ *   its visitor leaves before it finished (then one of the waiters renders
+ *   again for all, never each its own: a herd of renders took 17 s here). The
  *   visitor whose request found the entry expired gets the new render; the
  *   others, while it renders, get the previous entry if it is at most
  *   `staleMs` past its max age (else they wait for the render). So a render
@@ -89,7 +91,7 @@ export function pageCache(options: PageCacheOptions): PageCache {
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const mono = options.monotonicMs ?? (() => performance.now());
   const entries = new Map<string, Entry>();
-  const rendering = new Map<string, Promise<Entry | null>>();
+  const rendering = new Map<string, Promise<Entry | 'aborted' | null>>();
 
   const cacheable = (req: http.IncomingMessage): string | null => {
     if (options.maxAgeMs <= 0 || req.method !== 'GET') return null;
@@ -110,7 +112,7 @@ export function pageCache(options: PageCacheOptions): PageCache {
     return entry && mono() - entry.atMs <= options.maxAgeMs + staleMs ? entry : null;
   };
 
-  return {
+  const cache: PageCache = {
     serve(req, res, nonce, render) {
       const key = cacheable(req);
       if (key === null) return false;
@@ -126,13 +128,20 @@ export function pageCache(options: PageCacheOptions): PageCache {
         return true;
       }
       if (shared) {
-        void shared.then((entry) => (entry ? reply(req, res, entry, nonce) : render()));
+        void shared.then((entry) => {
+          if (res.destroyed) return; // this visitor left too
+          if (entry === 'aborted') {
+            // Its visitor left before the render finished: one of us renders again, the others share it.
+            if (!cache.serve(req, res, nonce, render)) render();
+          } else if (entry) reply(req, res, entry, nonce);
+          else render();
+        });
         return true;
       }
       const startedMs = mono();
       const done = capture(req, res, nonce).then((rendered) => {
         rendering.delete(key);
-        if (rendered === null) return null;
+        if (rendered === null || rendered === 'aborted') return rendered;
         const stored = entryOf(rendered, startedMs);
         entries.delete(key);
         entries.set(key, stored);
@@ -144,10 +153,12 @@ export function pageCache(options: PageCacheOptions): PageCache {
       return true;
     },
   };
+  return cache;
 }
 
 /** Tees the rendered body; resolves with it once the response finished as a 200 HTML page, else null. */
-function capture(req: http.IncomingMessage, res: http.ServerResponse, nonce: string): Promise<Rendered | null> {
+/** 'aborted': the connection closed before the render finished; null: not a 200 HTML page. */
+function capture(req: http.IncomingMessage, res: http.ServerResponse, nonce: string): Promise<Rendered | 'aborted' | null> {
   delete req.headers['accept-encoding'];
   const chunks: Buffer[] = [];
   const keep = (chunk: unknown, encoding?: unknown) => {
@@ -162,7 +173,8 @@ function capture(req: http.IncomingMessage, res: http.ServerResponse, nonce: str
   return new Promise((resolve) => {
     res.once('close', () => {
       const type = String(res.getHeader('content-type') ?? '');
-      if (!res.writableFinished || res.statusCode !== 200 || !type.startsWith('text/html') || res.getHeader('content-encoding')) return resolve(null);
+      if (!res.writableFinished) return resolve('aborted');
+      if (res.statusCode !== 200 || !type.startsWith('text/html') || res.getHeader('content-encoding')) return resolve(null);
       const headers: Rendered['headers'] = {};
       for (const name of REPLAYED_HEADERS) {
         const value = res.getHeader(name);
