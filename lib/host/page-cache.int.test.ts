@@ -16,12 +16,15 @@ describe('overview page cache', () => {
   let renders = 0;
   let status = 200;
   let renderMs = 20;
+  /** How far the cache's clock moves during a render (a slow render). */
+  let renderClockMs = 0;
   const cache = pageCache({ paths: ['/ops', '/ops/'], maxAgeMs: 1_000, monotonicMs: () => clockMs });
   const server = http.createServer((req, res) => {
     const nonce = String(req.headers['x-test-nonce']);
     const render = () => {
       renders += 1;
       setTimeout(() => {
+        clockMs += renderClockMs;
         res.setHeader('content-type', 'text/html; charset=utf-8');
         res.setHeader('link', `</a.css>; rel=preload; nonce="${nonce}"`);
         res.writeHead(status);
@@ -76,6 +79,21 @@ describe('overview page cache', () => {
     const late = await Promise.all([get(path, 'L1'), get(path, 'L2')]);
     expect(renders).toBe(3);
     expect(late.map((page) => page.body)).toEqual([html('L1', 3), html('L2', 3)]);
+  });
+
+  it('ages an entry from the end of its render: a render slower than maxAge is still shared', async () => {
+    const path = '/ops/?health=overdue';
+    renders = 0;
+    renderClockMs = 1_500;
+    try {
+      await get(path, 'N0');
+      expect((await get(path, 'N1')).body).toContain('nonce="N1">render 1');
+      clockMs += 1_001;
+      expect((await get(path, 'N2')).body).toContain('nonce="N2">render 2');
+      expect(renders).toBe(2);
+    } finally {
+      renderClockMs = 0;
+    }
   });
 
   it('when the rendering visitor leaves mid-render, the waiting visitors share ONE render again', async () => {

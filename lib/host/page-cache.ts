@@ -23,8 +23,12 @@
  *   others, while it renders, get the previous entry if it is at most
  *   `staleMs` past its max age (else they wait for the render). So a render
  *   (hundreds of ms at 1,000 schedulers) never holds up every visitor once a
- *   second, and an entry more than `maxAgeMs + staleMs` old (monotonic clock)
- *   is never served. At most `maxEntries` keys are kept (the oldest go
+ *   second, and an entry more than `maxAgeMs + staleMs` past the end of its
+ *   render (monotonic clock) is never served. Aging from the end, not the
+ *   start, bounds rendering to a share T / (T + maxAgeMs) of the time for a
+ *   render of T ms: aged from its start, a render slower than maxAgeMs (1.3 s
+ *   under 64 connections here) was stale at birth, and the server rendered
+ *   back to back. At most `maxEntries` keys are kept (the oldest go
  *   first). `maxAgeMs` 0 disables it.
  * - Renders are asked for uncompressed HTML (the nonce must be replaceable);
  *   answers from the cache are gzipped when the client accepts it, and
@@ -138,11 +142,11 @@ export function pageCache(options: PageCacheOptions): PageCache {
         });
         return true;
       }
-      const startedMs = mono();
       const done = capture(req, res, nonce).then((rendered) => {
         rendering.delete(key);
         if (rendered === null || rendered === 'aborted') return rendered;
-        const stored = entryOf(rendered, startedMs);
+        // Aged from when the render finished: a render slower than maxAgeMs (a loaded machine) must not be followed at once by the next.
+        const stored = entryOf(rendered, mono());
         entries.delete(key);
         entries.set(key, stored);
         while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
