@@ -11,9 +11,14 @@
  *    incremental list read has real changes to read; and a fresh server.
  * 2. For each route — the list (a page of 100), metrics, one scheduler's
  *    detail, its history (last hour) and the overview page — C connections
- *    (default 64) for S seconds (default 10), right after the same load on a
+ *    (default 64) for S seconds (default 10) each, right after the same load on a
  *    static file of the same server (/favicon.svg), the framework's own limit
  *    on this machine at that moment.
+ *    Each route twice: uncompressed (no Accept-Encoding, the old table's
+ *    figures) and as its real clients ask (`Accept-Encoding: gzip`, what a
+ *    Prometheus scrape sends — scrape.go's acceptEncodingHeader, unless
+ *    enable_compression is off; `gzip, deflate, br` from a browser for the
+ *    rest), with the bytes per answer.
  * 3. The server is configured to measure throughput, not its protections:
  *    the per-client heavy-read limit is raised to its ceiling (10,000 per
  *    10 s) and the heavy-read queue to 1,000, so detail and history queue for
@@ -28,11 +33,16 @@ import { createTestDatabase } from '../db/testing/test-database';
 import { seed, startActivity } from './bench-status-data';
 import { ensureBuild, type RunningServer, startServer } from './bench-server';
 
+/** What clients send: a browser (fetch and navigations), and a Prometheus scrape (enable_compression, the default). */
+const BROWSER = 'gzip, deflate, br';
+const PROMETHEUS = 'gzip';
+
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 /** What this script reads of an autocannon result. */
 interface CannonResult {
   requests: { average: number };
+  throughput: { average: number };
   latency: { p50: number; p99: number; max: number };
   statusCodeStats: Record<string, { count: number }>;
   errors: number;
@@ -98,34 +108,46 @@ async function benchAt(opts: { schedulers: number; seconds: number; connections:
     activity = startActivity(database.url, names);
     const detailName = 'sched-00004';
     const routes = [
-      { name: 'list (page of 100)', path: '/api/v1/schedulers?limit=100', target: 100 },
-      { name: 'metrics', path: '/api/metrics', target: 100 },
-      { name: 'detail', path: `/api/v1/schedulers/${detailName}`, target: null },
-      { name: 'history (last hour)', path: `/api/v1/schedulers/${detailName}/history`, target: null },
-      { name: 'overview page', path: '/', target: 300 },
+      { name: 'list (page of 100)', path: '/api/v1/schedulers?limit=100', target: 100, client: BROWSER },
+      { name: 'metrics', path: '/api/metrics', target: 100, client: PROMETHEUS },
+      { name: 'detail', path: `/api/v1/schedulers/${detailName}`, target: null, client: BROWSER },
+      { name: 'history (last hour)', path: `/api/v1/schedulers/${detailName}/history`, target: null, client: BROWSER },
+      { name: 'overview page', path: '/', target: 300, client: BROWSER },
     ];
-    const run = async (path: string) => {
-      const result = await autocannon({ url: `${server!.url}${path}`, connections: opts.connections, duration: opts.seconds });
+    const run = async (path: string, acceptEncoding: string | null = null) => {
+      const headers = acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding };
+      const result = await autocannon({ url: `${server!.url}${path}`, connections: opts.connections, duration: opts.seconds, headers });
       const codes = Object.entries(result.statusCodeStats)
         .filter(([code]) => !code.startsWith('2'))
         .map(([code, { count }]) => `${code}×${count}`);
       if (result.errors > 0) codes.push(`errors×${result.errors}`);
       if (result.timeouts > 0) codes.push(`timeouts×${result.timeouts}`);
-      return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, refused: codes.join(' ') || 'none' };
+      const kb = result.requests.average > 0 ? result.throughput.average / result.requests.average / 1024 : 0;
+      return {
+        rps: result.requests.average,
+        kb,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        max: result.latency.max,
+        refused: codes.join(' ') || 'none',
+      };
     };
     const warm = async (path: string) => {
       for (let i = 0; i < 20; i++) await (await fetch(`${server!.url}${path}`)).arrayBuffer();
     };
     log(`\n${opts.connections} connections × ${opts.seconds} s per figure; static = /favicon.svg measured just before each route`);
-    log('route                 |    req/s | p50 ms | p99 ms | max ms | not 2xx      || static req/s | static p99 ms | target');
+    log(`Accept-Encoding: "${BROWSER}" as a browser sends it, "${PROMETHEUS}" as Prometheus scrapes; "—" none (uncompressed)`);
+    log('route                 | Accept-Encoding   |    req/s | KB/answer | p50 ms | p99 ms | max ms | not 2xx      || static req/s | static p99 ms | target');
     for (const route of routes) {
       await warm(route.path);
       const base = await run('/favicon.svg');
-      const r = await run(route.path);
-      const target = route.target === null ? '—' : `p99 < ${route.target} ms: ${r.p99 < route.target ? 'MET' : 'MISSED'}`;
-      log(
-        `${route.name.padEnd(21)} | ${Math.round(r.rps).toLocaleString('en').padStart(8)} | ${String(r.p50).padStart(6)} | ${String(r.p99).padStart(6)} | ${String(r.max).padStart(6)} | ${r.refused.padEnd(12)} || ${Math.round(base.rps).toLocaleString('en').padStart(12)} | ${String(base.p99).padStart(13)} | ${target}`,
-      );
+      for (const acceptEncoding of [null, route.client]) {
+        const r = await run(route.path, acceptEncoding);
+        const target = route.target === null ? '—' : `p99 < ${route.target} ms: ${r.p99 < route.target ? 'MET' : 'MISSED'}`;
+        log(
+          `${route.name.padEnd(21)} | ${(acceptEncoding ?? '—').padEnd(17)} | ${Math.round(r.rps).toLocaleString('en').padStart(8)} | ${r.kb.toFixed(1).padStart(9)} | ${String(r.p50).padStart(6)} | ${String(r.p99).padStart(6)} | ${String(r.max).padStart(6)} | ${r.refused.padEnd(12)} || ${Math.round(base.rps).toLocaleString('en').padStart(12)} | ${String(base.p99).padStart(13)} | ${target}`,
+        );
+      }
     }
     const written = await activity.stop();
     activity = null;

@@ -9,29 +9,63 @@
  * LEASEBOARD_LIST_MAX_AGE_MS). Only the CSP nonce differs per response: each
  * answer from the cache carries the nonce of ITS response — every occurrence
  * of the rendering's nonce, in the body and the Link header, is replaced —
- * so a nonce is never sent twice.
+ * so a nonce is never sent twice. The replacing is cheap: an entry is cut at
+ * the rendering's nonce once, and its parts are compressed once
+ * (./spliced-gzip.ts); a response only joins them around its own nonce.
  *
  * Guarantees
  * - Only GET of the configured paths (query string part of the key), never a
  *   client-side navigation (RSC requests), never a non-200 or non-HTML answer.
- * - Concurrent misses of one key share one render (single-flight).
- * - An entry older than `maxAgeMs` (monotonic clock) is never served; at most
- *   `maxEntries` keys are kept (the oldest go first). `maxAgeMs` 0 disables it.
+ * - Concurrent misses of one key share one render (single-flight), also when
+ *   its visitor leaves before it finished (then one of the waiters renders
+ *   again for all, never each its own: a herd of renders took 17 s here). The
+ *   visitor whose request found the entry expired gets the new render; the
+ *   others, while it renders, get the previous entry if it is at most
+ *   `staleMs` past its max age (else they wait for the render). So a render
+ *   (hundreds of ms at 1,000 schedulers) never holds up every visitor once a
+ *   second, and an entry more than `maxAgeMs + staleMs` past the end of its
+ *   render (monotonic clock) is never served. Aging from the end, not the
+ *   start, bounds rendering to a share T / (T + maxAgeMs) of the time for a
+ *   render of T ms: aged from its start, a render slower than maxAgeMs (1.3 s
+ *   under 64 connections here) was stale at birth, and the server rendered
+ *   back to back. At most `maxEntries` keys are kept (the oldest go
+ *   first). `maxAgeMs` 0 disables it.
  * - Renders are asked for uncompressed HTML (the nonce must be replaceable);
- *   answers from the cache are gzipped when the client accepts it.
+ *   answers from the cache are gzipped when the client accepts it, and
+ *   carry `Vary: Accept-Encoding`.
  * Not guaranteed: that a visitor sees a render younger than `maxAgeMs`.
  */
 import type http from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { acceptsGzip } from '../http/accept-encoding';
+import { gzipWith, plainWith, type SplicedPage, splicePage } from './spliced-gzip';
 
 const REPLAYED_HEADERS = ['content-type', 'vary', 'link', 'cache-control'] as const;
 const RSC_HEADERS = ['rsc', 'next-router-prefetch', 'next-router-state-tree', 'next-router-segment-prefetch'];
 
-interface Entry {
-  atMs: number;
+/** A render as it finished: its nonce, its HTML and the headers replayed from it. */
+interface Rendered {
   nonce: string;
   body: string;
   headers: Partial<Record<(typeof REPLAYED_HEADERS)[number], string>>;
+}
+
+/** A render ready to answer with any nonce: each header and the body cut at the rendering's nonce. */
+interface Entry {
+  atMs: number;
+  headers: ReadonlyArray<readonly [name: string, parts: readonly string[]]>;
+  page: SplicedPage;
+}
+
+/** The answer depends on Accept-Encoding too (gzipped or not). */
+const varyOf = (vary: string | undefined) => (vary === undefined ? 'Accept-Encoding' : /\baccept-encoding\b/i.test(vary) ? vary : `${vary}, Accept-Encoding`);
+
+function entryOf(rendered: Rendered, atMs: number): Entry {
+  const replayed = { ...rendered.headers, vary: varyOf(rendered.headers.vary) };
+  return {
+    atMs,
+    headers: Object.entries(replayed).map(([name, value]) => [name, value.split(rendered.nonce)] as const),
+    page: splicePage(rendered.body, rendered.nonce),
+  };
 }
 
 export interface PageCacheOptions {
@@ -39,8 +73,12 @@ export interface PageCacheOptions {
   paths: readonly string[];
   maxAgeMs: number;
   maxEntries?: number;
+  /** How long past its max age an entry may still answer while its successor renders (default 2 s). */
+  staleMs?: number;
   monotonicMs?: () => number;
 }
+
+const DEFAULT_STALE_MS = 2_000;
 
 export interface PageCache {
   /**
@@ -54,9 +92,10 @@ export interface PageCache {
 export function pageCache(options: PageCacheOptions): PageCache {
   const paths = new Set(options.paths);
   const maxEntries = options.maxEntries ?? 64;
+  const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const mono = options.monotonicMs ?? (() => performance.now());
   const entries = new Map<string, Entry>();
-  const rendering = new Map<string, Promise<Entry | null>>();
+  const rendering = new Map<string, Promise<Entry | 'aborted' | null>>();
 
   const cacheable = (req: http.IncomingMessage): string | null => {
     if (options.maxAgeMs <= 0 || req.method !== 'GET') return null;
@@ -71,8 +110,13 @@ export function pageCache(options: PageCacheOptions): PageCache {
     const entry = entries.get(key);
     return entry && mono() - entry.atMs <= options.maxAgeMs ? entry : null;
   };
+  /** While a newer render of `key` is in flight: the previous entry, if it is not more than `staleMs` past its max age. */
+  const stale = (key: string): Entry | null => {
+    const entry = entries.get(key);
+    return entry && mono() - entry.atMs <= options.maxAgeMs + staleMs ? entry : null;
+  };
 
-  return {
+  const cache: PageCache = {
     serve(req, res, nonce, render) {
       const key = cacheable(req);
       if (key === null) return false;
@@ -82,15 +126,27 @@ export function pageCache(options: PageCacheOptions): PageCache {
         return true;
       }
       const shared = rendering.get(key);
-      if (shared) {
-        void shared.then((entry) => (entry ? reply(req, res, entry, nonce) : render()));
+      const previous = shared ? stale(key) : null;
+      if (previous) {
+        reply(req, res, previous, nonce);
         return true;
       }
-      const startedMs = mono();
-      const done = capture(req, res, nonce).then((entry) => {
+      if (shared) {
+        void shared.then((entry) => {
+          if (res.destroyed) return; // this visitor left too
+          if (entry === 'aborted') {
+            // Its visitor left before the render finished: one of us renders again, the others share it.
+            if (!cache.serve(req, res, nonce, render)) render();
+          } else if (entry) reply(req, res, entry, nonce);
+          else render();
+        });
+        return true;
+      }
+      const done = capture(req, res, nonce).then((rendered) => {
         rendering.delete(key);
-        if (entry === null) return null;
-        const stored = { ...entry, atMs: startedMs };
+        if (rendered === null || rendered === 'aborted') return rendered;
+        // Aged from when the render finished: a render slower than maxAgeMs (a loaded machine) must not be followed at once by the next.
+        const stored = entryOf(rendered, mono());
         entries.delete(key);
         entries.set(key, stored);
         while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
@@ -101,10 +157,12 @@ export function pageCache(options: PageCacheOptions): PageCache {
       return true;
     },
   };
+  return cache;
 }
 
 /** Tees the rendered body; resolves with it once the response finished as a 200 HTML page, else null. */
-function capture(req: http.IncomingMessage, res: http.ServerResponse, nonce: string): Promise<Omit<Entry, 'atMs'> | null> {
+/** 'aborted': the connection closed before the render finished; null: not a 200 HTML page. */
+function capture(req: http.IncomingMessage, res: http.ServerResponse, nonce: string): Promise<Rendered | 'aborted' | null> {
   delete req.headers['accept-encoding'];
   const chunks: Buffer[] = [];
   const keep = (chunk: unknown, encoding?: unknown) => {
@@ -119,8 +177,9 @@ function capture(req: http.IncomingMessage, res: http.ServerResponse, nonce: str
   return new Promise((resolve) => {
     res.once('close', () => {
       const type = String(res.getHeader('content-type') ?? '');
-      if (!res.writableFinished || res.statusCode !== 200 || !type.startsWith('text/html') || res.getHeader('content-encoding')) return resolve(null);
-      const headers: Entry['headers'] = {};
+      if (!res.writableFinished) return resolve('aborted');
+      if (res.statusCode !== 200 || !type.startsWith('text/html') || res.getHeader('content-encoding')) return resolve(null);
+      const headers: Rendered['headers'] = {};
       for (const name of REPLAYED_HEADERS) {
         const value = res.getHeader(name);
         if (value !== undefined) headers[name] = String(value);
@@ -131,13 +190,10 @@ function capture(req: http.IncomingMessage, res: http.ServerResponse, nonce: str
 }
 
 function reply(req: http.IncomingMessage, res: http.ServerResponse, entry: Entry, nonce: string): void {
-  const swap = (text: string) => text.split(entry.nonce).join(nonce);
-  for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, swap(value));
-  let body: Buffer = Buffer.from(swap(entry.body), 'utf8');
-  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
-    body = gzipSync(body, { level: 5 });
-    res.setHeader('content-encoding', 'gzip');
-  }
+  for (const [name, parts] of entry.headers) res.setHeader(name, parts.join(nonce));
+  const gzip = acceptsGzip(req.headers['accept-encoding']);
+  const body = gzip ? gzipWith(entry.page, nonce) : plainWith(entry.page, nonce);
+  if (gzip) res.setHeader('content-encoding', 'gzip');
   res.setHeader('content-length', body.length);
   res.writeHead(200);
   res.end(body);

@@ -12,6 +12,12 @@ let port = 0;
 let lastBytesRead = 0;
 const server = http.createServer(SERVER_OPTIONS, async (req, res) => {
   if (refuseEarly(req, res)) return;
+  if (req.url === '/at-once') {
+    // Answered inside the request event, as a cached page is: before the request is `complete`.
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' });
+    res.end('ok');
+    return;
+  }
   // A route that takes a bounded body, as lib/actions does.
   const body = await readBoundedText(nodeBodyStream(req), req.headers['content-length'] ?? null, { maxBytes: ROUTE_LIMIT });
   res.writeHead(body.ok ? 200 : body.refusal.status, { 'content-type': 'application/json' });
@@ -47,6 +53,31 @@ function raw(head: string, feed?: (socket: net.Socket) => void) {
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   return { answered, closed, socket };
 }
+
+describe('connections kept', () => {
+  it('a GET answered at once keeps its connection: a second request on it is answered', async () => {
+    const { answered, socket } = raw('GET /at-once HTTP/1.1\r\nHost: a\r\n\r\n');
+    const first = await answered;
+    expect(first.status).toBe(200);
+    expect(first.headers).toContain('connection: keep-alive');
+    const second = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+        if (text.includes('\r\n\r\nok')) resolve(text);
+      });
+    });
+    socket.write('GET /at-once HTTP/1.1\r\nHost: a\r\n\r\n');
+    expect(await second).toContain('HTTP/1.1 200');
+    socket.destroy();
+  });
+
+  it('a request whose body is not read yet when answered at once still closes its connection', async () => {
+    const { answered, closed } = raw('POST /at-once HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\n');
+    expect((await answered).headers).toContain('connection: close');
+    await closed;
+  });
+});
 
 describe('refused before routing', () => {
   it.each([

@@ -76,11 +76,20 @@ export function sendEarlyRefusal(res: http.ServerResponse, refusal: NonNullable<
   res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
 }
 
-/** When the answer starts before the request's body has arrived whole, the connection closes after it: the rest is never read. */
+/** Whether a request carries a body at all (RFC 9112 §6.3: Transfer-Encoding, or a Content-Length above 0). */
+function hasBody(headers: http.IncomingHttpHeaders): boolean {
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && Number(headers['content-length']) > 0);
+}
+
+/**
+ * When the answer starts before the request's body has arrived whole, the connection closes after it: the rest is never read.
+ * A request without a body keeps its connection, even answered at once (a GET answered from a cache inside the request
+ * event is not yet `complete`: closing it made every such answer cost a new connection).
+ */
 export function closeUnreadBodies(req: http.IncomingMessage, res: http.ServerResponse): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
   res.writeHead = ((...args: unknown[]) => {
-    if (!req.complete) res.shouldKeepAlive = false;
+    if (!req.complete && hasBody(req.headers)) res.shouldKeepAlive = false;
     return writeHead(...args);
   }) as typeof res.writeHead;
 }

@@ -38,8 +38,8 @@ export function jsonText(body: string | Uint8Array<ArrayBuffer>, status = 200): 
   return new Response(body, { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': NO_STORE } });
 }
 
-export function text(body: string | Uint8Array<ArrayBuffer>, contentType: string, status = 200): Response {
-  return new Response(body, { status, headers: { 'content-type': contentType, 'cache-control': NO_STORE } });
+export function text(body: string | Uint8Array<ArrayBuffer>, contentType: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { 'content-type': contentType, 'cache-control': NO_STORE, ...headers } });
 }
 
 export function errorResponse(error: HttpError): Response {

@@ -190,7 +190,7 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms('/api/healthz', await healthzRoute(() => dead));
     // Its reports are 1 s apart: report again, so a loaded machine's slow tests before this one never make it silent (unknown).
     await r.report(`${name}@2026-01-01T00:00:00Z`, 3);
-    const metrics = (await conforms('/api/metrics', await metricsRoute(() => live))) as string;
+    const metrics = (await conforms('/api/metrics', await metricsRoute(new Request('http://dashboard.invalid/api/metrics'), () => live))) as string;
     expect(metrics).toContain(`leaseboard_scheduler_health{scheduler="${name}",health="progressing"} 1`);
     await conforms('/api/v1/openapi.json', await openApiRoute());
   });

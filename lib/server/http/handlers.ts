@@ -11,8 +11,12 @@
  * in the error shape with `Cache-Control: no-store`; nothing a client sends
  * can produce a 5xx or a stack trace. A list page and a metrics text are
  * encoded once per live read, however many pollers ask (the service hands
- * them the same object).
+ * them the same object); the metrics text is gzipped once per read too, for
+ * the scrapes that accept it (`Vary: Accept-Encoding` on both answers).
  */
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { acceptsGzip } from '../../http/accept-encoding';
 import { errorResponse, guarded, json, jsonText, text } from '../../http/respond';
 import type { StatusService } from '../service';
 import { detailAnswer, historyAnswer, stripsAnswer } from './answers';
@@ -39,6 +43,20 @@ function encodedOnce(source: object, text: () => string): Uint8Array<ArrayBuffer
   let bytes = encoded.get(source);
   if (bytes === undefined) encoded.set(source, (bytes = utf8.encode(text())));
   return bytes;
+}
+
+const VARY_ENCODING = { vary: 'Accept-Encoding' };
+const gzipAsync = promisify(gzip);
+const gzipped = new WeakMap<object, Promise<Uint8Array<ArrayBuffer>>>();
+
+/** `bytes` gzipped, once per `source` object (concurrent callers share the one compression). */
+function gzippedOnce(source: object, bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  let compressed = gzipped.get(source);
+  if (compressed === undefined) {
+    compressed = gzipAsync(bytes).then((buffer) => new Uint8Array(buffer.buffer as ArrayBuffer, buffer.byteOffset, buffer.byteLength));
+    gzipped.set(source, compressed);
+  }
+  return compressed;
 }
 
 export function listRoute(request: Request, service: ServiceSource): Promise<Response> {
@@ -75,13 +93,18 @@ export function stripsRoute(request: Request, service: ServiceSource, gate: Heav
   });
 }
 
-export function metricsRoute(service: ServiceSource): Promise<Response> {
+/**
+ * The metrics text, gzipped for the clients that accept it (a Prometheus
+ * scrape sends `Accept-Encoding: gzip` unless enable_compression is off):
+ * compressed once per metrics text (once per live read), off the event loop,
+ * and the same bytes sent to every scrape of that read.
+ */
+export function metricsRoute(request: Request, service: ServiceSource): Promise<Response> {
   return guarded('metrics', async () => {
     const metrics = await service().metrics();
-    return text(
-      encodedOnce(metrics, () => metrics.body),
-      metrics.contentType,
-    );
+    const plain = encodedOnce(metrics, () => metrics.body);
+    if (!acceptsGzip(request.headers.get('accept-encoding'))) return text(plain, metrics.contentType, 200, VARY_ENCODING);
+    return text(await gzippedOnce(metrics, plain), metrics.contentType, 200, { ...VARY_ENCODING, 'content-encoding': 'gzip' });
   });
 }
 

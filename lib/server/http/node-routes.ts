@@ -10,7 +10,8 @@
  * path) are taken; everything else is left to Next.js. The security headers
  * the server sets before calling this stay on the response. The request is
  * built on a fixed base (never the client's Host: `Host: x:99999` used to make
- * `new Request` throw and leave the socket unanswered), and a failure while
+ * `new Request` throw and leave the socket unanswered) with only the client's
+ * Accept-Encoding (metrics are gzipped for the clients that accept it), and a failure while
  * answering is a 500 in the error shape — every request gets an answer.
  */
 import type http from 'node:http';
@@ -23,7 +24,7 @@ type Route = (request: Request) => Promise<Response>;
 export function hotReadRoutes(basePath: string): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   const routes = new Map<string, Route>([
     [`${basePath}/api/v1/schedulers`, (request) => listRoute(request, statusService)],
-    [`${basePath}/api/metrics`, () => metricsRoute(statusService)],
+    [`${basePath}/api/metrics`, (request) => metricsRoute(request, statusService)],
     [`${basePath}/api/healthz`, () => healthzRoute(statusService)],
   ]);
   return (req, res) => {
@@ -43,7 +44,9 @@ const BASE = 'http://dashboard.invalid';
 async function answer(route: Route, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   let response: Response;
   try {
-    response = await route(new Request(`${BASE}${req.url ?? '/'}`, { method: req.method }));
+    const encoding = req.headers['accept-encoding'];
+    const headers: Record<string, string> = encoding === undefined ? {} : { 'accept-encoding': encoding };
+    response = await route(new Request(`${BASE}${req.url ?? '/'}`, { method: req.method, headers }));
   } catch (error) {
     console.error('status api: hot read failed', error);
     response = errorResponse({ status: 500, code: 'internal', message: 'internal error in the status service' });

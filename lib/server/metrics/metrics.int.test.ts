@@ -5,6 +5,7 @@
 // stale when the store is unreadable; the stale-write rejection age that the
 // Prometheus StaleWritesRejected rule reads; the evaluator's delivery status.
 import { spawnSync } from 'node:child_process';
+import { gunzipSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../db/free-port';
@@ -69,7 +70,7 @@ describe('Prometheus metrics (real PostgreSQL)', () => {
   });
 
   it('passes `promtool check metrics`, with only scheduler/health/state labels and no holder tokens', async () => {
-    const response = await metricsRoute(() => service);
+    const response = await metricsRoute(new Request('http://dashboard.invalid/api/metrics'), () => service);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -96,6 +97,30 @@ describe('Prometheus metrics (real PostgreSQL)', () => {
     expect(text).toContain('leaseboard_alert_delivery_last_success_age_seconds{alertmanager="alertmanager-1"} 90');
     expect(text).toContain('# TYPE leaseboard_alert_delivery_sent_alerts_total counter');
     expect(text).toContain('leaseboard_alert_delivery_dropped_alerts_total{alertmanager="alertmanager-1"} 1');
+  });
+
+  it('gzips the exposition for a client that accepts it: the same text, compressed once per read; plain for the others', async () => {
+    // Within one live read (the service's max age) every answer is built from the same metrics text.
+    const shared = serviceOn(pool, 2_000, { listMaxAgeMs: 60_000 });
+    const ask = (acceptEncoding?: string) =>
+      metricsRoute(new Request('http://dashboard.invalid/api/metrics', { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }), () => shared);
+    const [plain, gzipped, again, refused, browser] = await Promise.all([ask(), ask('gzip'), ask('gzip'), ask('gzip;q=0, identity'), ask('gzip, deflate, br')]);
+    const text = await plain.text();
+    expect(text).toContain(`leaseboard_scheduler_health{scheduler="${name}",health="progressing"} 1`);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    for (const response of [gzipped, again, browser]) {
+      expect(response.headers.get('content-encoding')).toBe('gzip');
+      expect(response.headers.get('vary')).toBe('Accept-Encoding');
+      expect(response.headers.get('content-type')).toBe(plain.headers.get('content-type'));
+    }
+    const bytes = Buffer.from(await gzipped.arrayBuffer());
+    expect(gunzipSync(bytes).toString('utf8')).toBe(text);
+    expect(bytes.length).toBeLessThan(Buffer.byteLength(text) / 2);
+    expect(Buffer.from(await again.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(Buffer.from(await browser.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(refused.headers.get('content-encoding')).toBeNull();
+    expect(await refused.text()).toBe(text);
   });
 
   it('when the store is unreadable: observation_ok 0, every health unknown, no stale numbers', async () => {
