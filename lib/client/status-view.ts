@@ -138,8 +138,9 @@ function equalJson(a: unknown, b: unknown): boolean {
 /**
  * A status with what only moves because it was read at a later instant taken
  * out: the ages and time to expiry (a row advances them from its own
- * observation), an open gap's end (it is the observation instant), and the
- * reasons (their text carries those ages; a row does not show them).
+ * observation), an open gap's end (it is the observation instant), the
+ * reasons (their text carries those ages) and the last report's time: a row
+ * shows neither (what follows from them, health and work state, it does).
  */
 function rowFacts(status: SchedulerStatus, observedAt: IsoTime) {
   const gap = status.observation.gap;
@@ -148,7 +149,7 @@ function rowFacts(status: SchedulerStatus, observedAt: IsoTime) {
     ...status,
     reasons: null,
     authority: { ...status.authority, renewalAgeMs: null, expiresInMs: null },
-    work: { ...status.work, lastAdvanceAgeMs: null, lastReportAgeMs: null },
+    work: { ...status.work, lastAdvanceAgeMs: null, lastReportAt: null, lastReportAgeMs: null },
     observation: { ...status.observation, gap: open ? { ...gap, to: 'open' } : gap },
   };
 }

@@ -87,6 +87,14 @@ describe('sameRowFacts', () => {
     expect(sameRowFacts(first, NOW, second, LATER)).toBe(true);
   });
 
+  it('given only a report that said nothing new between the reads, then the row shows the same facts', () => {
+    const reported = readAt(LATER_MS, { progress: progress({ lastReportAt: ago(0, LATER_MS) }) });
+    const first = readAt(NOW_MS);
+    expect(reported.work.lastReportAt).not.toBe(first.work.lastReportAt);
+    expect(reported.health).toBe(first.health);
+    expect(sameRowFacts(first, NOW, reported, LATER)).toBe(true);
+  });
+
   it('given a renewal between the reads, then the facts differ', () => {
     const renewed = readAt(LATER_MS, { lease: lease({ renewedAt: ago(0, LATER_MS) }) });
     expect(sameRowFacts(readAt(NOW_MS), NOW, renewed, LATER)).toBe(false);
