@@ -18,12 +18,13 @@
  *    the median scores, the metrics behind the mobile score, and the
  *    JavaScript each page loads before it is interactive (first-load JS,
  *    compressed as sent) — and whether the chart library is among it.
- * 5. Before Lighthouse, the main-thread work after load on both pages
+ * 5. After Lighthouse, the main-thread work after load on both pages
  *    (scripts/bench-ui-main-thread.ts: a Chromium trace, unthrottled, phone
  *    viewport): with the store quiet, and with a writer renewing every lease
  *    every 5 s and reporting every 2 s (scripts/bench-status-data.ts
- *    `startActivity`), as a live fleet changes rows between polls.
- *    `--main-thread-only` stops there (no Lighthouse).
+ *    `startActivity`), as a live fleet changes rows between polls; last,
+ *    because the leases it renewed expire once it stops.
+ *    `--main-thread-only` skips Lighthouse.
  * Env: BENCH_UI_SCHEDULERS (default 1000), BENCH_UI_RUNS, BENCH_UI_TRACE_S
  * (recorded span, default 10), CHROME_PATH.
  */
@@ -192,29 +193,34 @@ async function main() {
       { name: 'overview (page 1 of 100 rows)', url: started.url },
       { name: 'scheduler page (sched-00004)', url: `${started.url}/schedulers/sched-00004` },
     ];
+    const mainThreadOnly = process.argv.includes('--main-thread-only');
+    if (!mainThreadOnly) await lighthouseScores(lh, pages, runs);
+    // Last: its writer leaves every lease it renewed expiring 15 s after it stops (the pages then show other states).
     await mainThread(database.url, schedulers, pages);
-    if (process.argv.includes('--main-thread-only')) return;
-    log(`\nLighthouse, median of ${runs} (targets: performance ≥ ${TARGETS.performance}, accessibility ≥ ${TARGETS.accessibility}; ${load()})`);
-    for (const page of pages) {
-      for (const desktop of [false, true]) {
-        const result = await score(lh, page.url, desktop, runs);
-        const verdict = result.performance >= TARGETS.performance && result.accessibility >= TARGETS.accessibility ? 'meets targets' : 'BELOW TARGET';
-        log(
-          `  ${page.name}, ${desktop ? 'desktop' : 'mobile'}: performance ${result.performance} [${result.perfRuns.join(', ')}] · accessibility ${result.accessibility} [${result.a11yRuns.join(', ')}] — ${verdict}`,
-        );
-        log(`    medians: ${result.medians}`);
-        log(`    ${load()}`);
-        if (!desktop) {
-          const js = result.javascript;
-          log(
-            `    first-load JS: ${js.firstKb.sent.toFixed(0)} kB sent (${js.firstKb.unpacked.toFixed(0)} kB unpacked, ${js.firstKb.files} files); chart library in it: ${js.chartFirst ? 'YES' : 'no'}; loaded later in the run: ${js.laterKb.sent.toFixed(0)} kB (${js.laterKb.files} files${js.chartLater ? ', with the chart library' : ''})`,
-          );
-        }
-      }
-    }
   } finally {
     server?.stop();
     await database.drop();
+  }
+}
+
+async function lighthouseScores(lh: Awaited<ReturnType<typeof loadLighthouse>>, pages: { name: string; url: string }[], runs: number) {
+  log(`\nLighthouse, median of ${runs} (targets: performance ≥ ${TARGETS.performance}, accessibility ≥ ${TARGETS.accessibility}; ${load()})`);
+  for (const page of pages) {
+    for (const desktop of [false, true]) {
+      const result = await score(lh, page.url, desktop, runs);
+      const verdict = result.performance >= TARGETS.performance && result.accessibility >= TARGETS.accessibility ? 'meets targets' : 'BELOW TARGET';
+      log(
+        `  ${page.name}, ${desktop ? 'desktop' : 'mobile'}: performance ${result.performance} [${result.perfRuns.join(', ')}] · accessibility ${result.accessibility} [${result.a11yRuns.join(', ')}] — ${verdict}`,
+      );
+      log(`    medians: ${result.medians}`);
+      log(`    ${load()}`);
+      if (!desktop) {
+        const js = result.javascript;
+        log(
+          `    first-load JS: ${js.firstKb.sent.toFixed(0)} kB sent (${js.firstKb.unpacked.toFixed(0)} kB unpacked, ${js.firstKb.files} files); chart library in it: ${js.chartFirst ? 'YES' : 'no'}; loaded later in the run: ${js.laterKb.sent.toFixed(0)} kB (${js.laterKb.files} files${js.chartLater ? ', with the chart library' : ''})`,
+        );
+      }
+    }
   }
 }
 
