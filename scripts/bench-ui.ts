@@ -18,18 +18,29 @@
  *    the median scores, the metrics behind the mobile score, and the
  *    JavaScript each page loads before it is interactive (first-load JS,
  *    compressed as sent) — and whether the chart library is among it.
- * Env: BENCH_UI_SCHEDULERS (default 1000), BENCH_UI_RUNS, CHROME_PATH.
+ * 5. After Lighthouse, the main-thread work after load on both pages
+ *    (scripts/bench-ui-main-thread.ts: a Chromium trace, unthrottled, phone
+ *    viewport): with the store quiet, and with a writer renewing every lease
+ *    every 5 s and reporting every 2 s (scripts/bench-status-data.ts
+ *    `startActivity`), as a live fleet changes rows between polls; last,
+ *    because the leases it renewed expire once it stops.
+ *    `--main-thread-only` skips Lighthouse.
+ * Env: BENCH_UI_SCHEDULERS (default 1000), BENCH_UI_RUNS, BENCH_UI_TRACE_S
+ * (recorded span, default 10), CHROME_PATH.
  */
+import { loadavg } from 'node:os';
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
 import { CHROMIUM_FLAGS, chromiumExecutable } from '../e2e/support/chromium';
-import { seed } from './bench-status-data';
+import { nameWidth, seed, startActivity } from './bench-status-data';
+import { formatFigures, launchChromium, measureMainThread } from './bench-ui-main-thread';
 import { ensureBuild, type RunningServer, startServer } from './bench-server';
 
 const TARGETS = { performance: 90, accessibility: 95 } as const;
 const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
+const load = () => `load average (1 min) ${loadavg()[0]!.toFixed(1)}`;
 const envInt = (name: string, fallback: number) => {
   const v = Number(process.env[name]);
   return Number.isInteger(v) && v > 0 ? v : fallback;
@@ -142,6 +153,28 @@ async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string
   return { performance: median(perf), accessibility: median(a11y), perfRuns: perf, a11yRuns: a11y, medians, javascript: javascript! };
 }
 
+/** Main-thread busy time after load, per page: the store quiet, then under a writer's renewals and reports. */
+async function mainThread(databaseUrl: string, schedulers: number, pages: { name: string; url: string }[]) {
+  const options = { settleMs: 2_000, recordMs: envInt('BENCH_UI_TRACE_S', 10) * 1_000 };
+  const names = Array.from({ length: schedulers }, (_, i) => `sched-${String(i + 1).padStart(nameWidth(schedulers), '0')}`);
+  log(
+    `\nMain thread after load (Chromium trace, unthrottled, phone viewport; ${options.settleMs / 1000} s settle, ${options.recordMs / 1000} s recorded; ${load()})`,
+  );
+  const browser = await launchChromium();
+  try {
+    for (const page of pages) log(`  ${page.name}, store quiet: ${formatFigures(await measureMainThread(browser, page.url, options))}`);
+    const writer = startActivity(databaseUrl, names);
+    try {
+      for (const page of pages) log(`  ${page.name}, leases renewing: ${formatFigures(await measureMainThread(browser, page.url, options))}`);
+    } finally {
+      const done = await writer.stop();
+      log(`    (writer: ${Math.round(done.renewals / done.seconds)} renewals/s, ${Math.round(done.reports / done.seconds)} reports/s)`);
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
 async function main() {
   const schedulers = envInt('BENCH_UI_SCHEDULERS', 1_000);
   const runs = envInt('BENCH_UI_RUNS', 5);
@@ -160,26 +193,34 @@ async function main() {
       { name: 'overview (page 1 of 100 rows)', url: started.url },
       { name: 'scheduler page (sched-00004)', url: `${started.url}/schedulers/sched-00004` },
     ];
-    log(`\nLighthouse, median of ${runs} (targets: performance ≥ ${TARGETS.performance}, accessibility ≥ ${TARGETS.accessibility})`);
-    for (const page of pages) {
-      for (const desktop of [false, true]) {
-        const result = await score(lh, page.url, desktop, runs);
-        const verdict = result.performance >= TARGETS.performance && result.accessibility >= TARGETS.accessibility ? 'meets targets' : 'BELOW TARGET';
-        log(
-          `  ${page.name}, ${desktop ? 'desktop' : 'mobile'}: performance ${result.performance} [${result.perfRuns.join(', ')}] · accessibility ${result.accessibility} [${result.a11yRuns.join(', ')}] — ${verdict}`,
-        );
-        log(`    medians: ${result.medians}`);
-        if (!desktop) {
-          const js = result.javascript;
-          log(
-            `    first-load JS: ${js.firstKb.sent.toFixed(0)} kB sent (${js.firstKb.unpacked.toFixed(0)} kB unpacked, ${js.firstKb.files} files); chart library in it: ${js.chartFirst ? 'YES' : 'no'}; loaded later in the run: ${js.laterKb.sent.toFixed(0)} kB (${js.laterKb.files} files${js.chartLater ? ', with the chart library' : ''})`,
-          );
-        }
-      }
-    }
+    const mainThreadOnly = process.argv.includes('--main-thread-only');
+    if (!mainThreadOnly) await lighthouseScores(lh, pages, runs);
+    // Last: its writer leaves every lease it renewed expiring 15 s after it stops (the pages then show other states).
+    await mainThread(database.url, schedulers, pages);
   } finally {
     server?.stop();
     await database.drop();
+  }
+}
+
+async function lighthouseScores(lh: Awaited<ReturnType<typeof loadLighthouse>>, pages: { name: string; url: string }[], runs: number) {
+  log(`\nLighthouse, median of ${runs} (targets: performance ≥ ${TARGETS.performance}, accessibility ≥ ${TARGETS.accessibility}; ${load()})`);
+  for (const page of pages) {
+    for (const desktop of [false, true]) {
+      const result = await score(lh, page.url, desktop, runs);
+      const verdict = result.performance >= TARGETS.performance && result.accessibility >= TARGETS.accessibility ? 'meets targets' : 'BELOW TARGET';
+      log(
+        `  ${page.name}, ${desktop ? 'desktop' : 'mobile'}: performance ${result.performance} [${result.perfRuns.join(', ')}] · accessibility ${result.accessibility} [${result.a11yRuns.join(', ')}] — ${verdict}`,
+      );
+      log(`    medians: ${result.medians}`);
+      log(`    ${load()}`);
+      if (!desktop) {
+        const js = result.javascript;
+        log(
+          `    first-load JS: ${js.firstKb.sent.toFixed(0)} kB sent (${js.firstKb.unpacked.toFixed(0)} kB unpacked, ${js.firstKb.files} files); chart library in it: ${js.chartFirst ? 'YES' : 'no'}; loaded later in the run: ${js.laterKb.sent.toFixed(0)} kB (${js.laterKb.files} files${js.chartLater ? ', with the chart library' : ''})`,
+        );
+      }
+    }
   }
 }
 

@@ -5,6 +5,7 @@
  * with database access) — what (from → to), why, when. Audit rows are never
  * pruned.
  */
+import { memo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { AuditEntry } from '@/lib/api/types';
@@ -76,7 +77,7 @@ function Target({ entry }: { entry: AuditEntry }) {
   );
 }
 
-export function AuditTable({ scheduler, headingId }: { scheduler: string | null; headingId: string }) {
+export const AuditTable = memo(function AuditTable({ scheduler, headingId }: { scheduler: string | null; headingId: string }) {
   const query = useQuery(auditQuery(scheduler));
   if (query.error) {
     return (
@@ -132,4 +133,4 @@ export function AuditTable({ scheduler, headingId }: { scheduler: string | null;
       ))}
     </ScrollTable>
   );
-}
+});

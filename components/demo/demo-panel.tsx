@@ -9,7 +9,7 @@
  * actions" and the Audit page.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import type { DemoAction, DemoProcess } from '@/lib/api/types';
 import { postDemoAction } from '@/lib/client/api';
 import { describeDemoProcess } from '@/lib/client/demo-process';
@@ -36,7 +36,7 @@ export function controlsFor(process: DemoProcess): Control[] {
   ];
 }
 
-export function DemoPanel({ lease }: { lease: string | null }) {
+export const DemoPanel = memo(function DemoPanel({ lease }: { lease: string | null }) {
   const queryClient = useQueryClient();
   const query = useQuery(demoProcessesQuery());
   const operator = useQuery(sessionQuery()).data?.body.role === 'operator';
@@ -116,4 +116,4 @@ export function DemoPanel({ lease }: { lease: string | null }) {
       </ReasonDialog>
     </section>
   );
-}
+});

@@ -95,6 +95,7 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
         <SchedulerTable
           statuses={statuses}
           observer={observer}
+          stamp={stamp}
           caption={worstOrder ? 'Schedulers, worst health in the window first' : 'Schedulers, worst health first'}
           strips={strips}
           axis={axis}

@@ -8,9 +8,10 @@
  * they wrap, never ellipsis, never only in a tooltip.
  */
 import Link from 'next/link';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { formatCursor } from '@/lib/client/format';
-import { viewStatus, type Observer } from '@/lib/client/status-view';
+import type { LocalStamp } from '@/lib/client/local-clock';
+import { sameRowFacts, viewStatus, type Observer } from '@/lib/client/status-view';
 import type { StripRow } from '@/lib/api/types';
 import type { StripAxis } from '@/lib/client/strip-view';
 import type { TimeMode } from '@/lib/client/time-zone';
@@ -20,6 +21,7 @@ import { AuthorityChip, WorkChip } from '../axis-chips';
 import { GapBadge } from '../gap-badge';
 import { HealthBadge } from '../health-badge';
 import { LastRunBadge } from '../last-run-badge';
+import { ObservationProvider } from '../observation-context';
 import { AgeText, ExpiryText } from '../ticking-text';
 import { RelativeTime } from '../timestamp';
 
@@ -41,78 +43,101 @@ function GroupHeading({ children }: { children: string }) {
   return <span className="card-group-heading">{children}</span>;
 }
 
-/** Memoised: re-renders when its status or the observation changes, not every second (the ages tick inside). */
 export interface SchedulerRowProps {
   status: SchedulerStatus;
   observer: Observer;
+  /** When `status` was observed, on the local clock: the row's ages advance from it. */
+  stamp: LocalStamp | null;
   strip: StripRow | undefined;
   axis: StripAxis | null;
   window: StripWindow;
   mode: TimeMode;
 }
 
-export const SchedulerRow = memo(function SchedulerRow({ status, observer, strip, axis, window, mode }: SchedulerRowProps) {
+/**
+ * A newer answer re-renders the row only when what it shows changed: its facts
+ * (not the ages, which it advances from its own answer's observation), whether
+ * the observation backs them, its strip, or the display settings.
+ */
+function sameRow(a: SchedulerRowProps, b: SchedulerRowProps): boolean {
+  return (
+    a.strip === b.strip &&
+    a.axis === b.axis &&
+    a.window === b.window &&
+    a.mode === b.mode &&
+    a.observer.stale === b.observer.stale &&
+    a.observer.storeOk === b.observer.storeOk &&
+    (a.stamp === null) === (b.stamp === null) &&
+    sameRowFacts(a.status, a.observer.observedAt, b.status, b.observer.observedAt)
+  );
+}
+
+/** Memoised (see `sameRow`); never re-rendered by the 1 s ticker (the ages write themselves in place). */
+export const SchedulerRow = memo(function SchedulerRow({ status, observer, stamp, strip, axis, window, mode }: SchedulerRowProps) {
   const view = viewStatus(status, observer);
   const { authority, work } = status;
   const stale = view.withdrawn === 'browser_stale';
   const rowStale = stale ? 'row-stale' : '';
+  const observation = useMemo(() => ({ stamp, live: true, stale: observer.stale, storeOk: observer.storeOk }), [stamp, observer.stale, observer.storeOk]);
   return (
-    <tr className={`scheduler-row ${rowStale}`} data-testid="scheduler-row" data-name={status.name} data-health={view.health}>
-      <th scope="row" className="cell-name">
-        <Link href={`/schedulers/${encodeURIComponent(status.name)}`} prefetch={false} data-testid="scheduler-link">
-          {status.name}
-        </Link>
-      </th>
-      <td className="cell-health">
-        <span className="stack">
-          <HealthBadge health={view.health} stale={stale} testId="health-badge" />
-          <LastRunBadge run={status.lastRun} stale={stale} quiet testId="last-run" />
-        </span>
-      </td>
-      <td className="cell-history" data-label="History">
-        <HealthStrip row={strip} axis={axis} window={window} mode={mode} />
-      </td>
-      <td className="cell-group-start cell-lease">
-        <GroupHeading>Authority</GroupHeading>
-        <AuthorityChip view={view} testId="authority-state" />
-      </td>
-      <td className="cell-leader" data-label="Leader">
-        <span className="stack">
-          <code data-testid="leader-token">{authority.holder ?? '—'}</code>
-          <span className="muted small" data-testid="leader-label">
-            {authority.label ?? '\u00a0'}
+    <ObservationProvider value={observation}>
+      <tr className={`scheduler-row ${rowStale}`} data-testid="scheduler-row" data-name={status.name} data-health={view.health}>
+        <th scope="row" className="cell-name">
+          <Link href={`/schedulers/${encodeURIComponent(status.name)}`} prefetch={false} data-testid="scheduler-link">
+            {status.name}
+          </Link>
+        </th>
+        <td className="cell-health">
+          <span className="stack">
+            <HealthBadge health={view.health} stale={stale} testId="health-badge" />
+            <LastRunBadge run={status.lastRun} stale={stale} quiet testId="last-run" />
           </span>
-        </span>
-      </td>
-      <td className="cell-epoch num" data-label="Epoch">
-        <span data-testid="epoch">{authority.epoch ?? '—'}</span>
-      </td>
-      <td className="cell-renewed num" data-label="Renewal">
-        <span className="stack">
-          <AgeText serverMs={authority.renewedAt === null ? null : authority.renewalAgeMs} testId="renewal-age" />
-          <ExpiryText serverMs={authority.expiresAt === null ? null : authority.expiresInMs} className="muted small" testId="expires-in" />
-        </span>
-      </td>
-      <td className="cell-group-start cell-work">
-        <GroupHeading>Progress</GroupHeading>
-        <WorkChip view={view} testId="work-state" />
-      </td>
-      <td className="cell-progress num" data-label="Last progress">
-        <RelativeTime iso={work.lastAdvanceAt} ageMs={work.lastAdvanceAgeMs} testId="last-progress" />
-      </td>
-      <td className="cell-occurrence" data-label="Occurrence · cursor">
-        <span className="stack">
-          <span className="wrap-anywhere" data-testid="occurrence">
-            <OccurrenceKey occurrence={work.occurrence} />
+        </td>
+        <td className="cell-history" data-label="History">
+          <HealthStrip row={strip} axis={axis} window={window} mode={mode} />
+        </td>
+        <td className="cell-group-start cell-lease">
+          <GroupHeading>Authority</GroupHeading>
+          <AuthorityChip view={view} testId="authority-state" />
+        </td>
+        <td className="cell-leader" data-label="Leader">
+          <span className="stack">
+            <code data-testid="leader-token">{authority.holder ?? '—'}</code>
+            <span className="muted small" data-testid="leader-label">
+              {authority.label ?? '\u00a0'}
+            </span>
           </span>
-          <span className="muted small num" data-testid="cursor">
-            cursor {formatCursor(work.cursor)}
+        </td>
+        <td className="cell-epoch num" data-label="Epoch">
+          <span data-testid="epoch">{authority.epoch ?? '—'}</span>
+        </td>
+        <td className="cell-renewed num" data-label="Renewal">
+          <span className="stack">
+            <AgeText serverMs={authority.renewedAt === null ? null : authority.renewalAgeMs} testId="renewal-age" />
+            <ExpiryText serverMs={authority.expiresAt === null ? null : authority.expiresInMs} className="muted small" testId="expires-in" />
           </span>
-        </span>
-      </td>
-      <td className="cell-observation" data-label="Observation">
-        <GapBadge gap={view.gap} stale={stale} testId="gap" />
-      </td>
-    </tr>
+        </td>
+        <td className="cell-group-start cell-work">
+          <GroupHeading>Progress</GroupHeading>
+          <WorkChip view={view} testId="work-state" />
+        </td>
+        <td className="cell-progress num" data-label="Last progress">
+          <RelativeTime iso={work.lastAdvanceAt} ageMs={work.lastAdvanceAgeMs} testId="last-progress" />
+        </td>
+        <td className="cell-occurrence" data-label="Occurrence · cursor">
+          <span className="stack">
+            <span className="wrap-anywhere" data-testid="occurrence">
+              <OccurrenceKey occurrence={work.occurrence} />
+            </span>
+            <span className="muted small num" data-testid="cursor">
+              cursor {formatCursor(work.cursor)}
+            </span>
+          </span>
+        </td>
+        <td className="cell-observation" data-label="Observation">
+          <GapBadge gap={view.gap} stale={stale} testId="gap" />
+        </td>
+      </tr>
+    </ObservationProvider>
   );
-});
+}, sameRow);

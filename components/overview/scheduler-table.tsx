@@ -3,8 +3,9 @@
  * "Authority" and "Progress" keep the two axes visibly apart, so "lease
  * healthy, work stalled" reads at one glance.
  */
-import { Suspense, useDeferredValue } from 'react';
+import { Suspense, useDeferredValue, useMemo } from 'react';
 import type { StripRow } from '@/lib/api/types';
+import type { LocalStamp } from '@/lib/client/local-clock';
 import type { Observer } from '@/lib/client/status-view';
 import type { StripAxis } from '@/lib/client/strip-view';
 import { useTimeMode } from '@/lib/client/time-zone';
@@ -15,6 +16,8 @@ import { StripAxisHeader } from './strip-controls';
 export interface SchedulerTableProps {
   statuses: readonly SchedulerStatus[];
   observer: Observer;
+  /** When `statuses` were observed, on the local clock. */
+  stamp: LocalStamp | null;
   caption: string;
   /** Each row's strip by name (absent while loading) on the shared `axis`. */
   strips: ReadonlyMap<string, StripRow>;
@@ -31,12 +34,23 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-export function SchedulerTable({ statuses: latest, observer: current, caption, strips, axis, window }: SchedulerTableProps) {
+export function SchedulerTable({
+  statuses: latest,
+  observer: current,
+  stamp: latestStamp,
+  caption,
+  strips: latestStrips,
+  axis: latestAxis,
+  window,
+}: SchedulerTableProps) {
   const mode = useTimeMode();
-  // A poll's new page re-renders up to 100 rows: deferred, React renders it in small slices a
-  // phone's main thread can interleave with input, instead of one long task.
-  const statuses = useDeferredValue(latest);
-  const observer = useDeferredValue(current);
+  // A poll's new page re-renders the rows whose facts changed, and a new strips answer every
+  // row's strip: deferred, React renders them in small slices a phone's main thread can
+  // interleave with input, instead of one long task. Values that belong together defer together.
+  const { statuses, observer, stamp } = useDeferredValue(
+    useMemo(() => ({ statuses: latest, observer: current, stamp: latestStamp }), [latest, current, latestStamp]),
+  );
+  const { strips, axis } = useDeferredValue(useMemo(() => ({ strips: latestStrips, axis: latestAxis }), [latestStrips, latestAxis]));
   const stale = observer.stale;
   return (
     <table className={`scheduler-table ${stale ? 'is-stale' : ''}`} data-testid="scheduler-table">
@@ -96,7 +110,16 @@ export function SchedulerTable({ statuses: latest, observer: current, caption, s
           // Each boundary hydrates in a task of its own: 100 rows never block a phone's main thread at once.
           <Suspense key={chunk[0]!.name}>
             {chunk.map((status) => (
-              <SchedulerRow key={status.name} status={status} observer={observer} strip={strips.get(status.name)} axis={axis} window={window} mode={mode} />
+              <SchedulerRow
+                key={status.name}
+                status={status}
+                observer={observer}
+                stamp={stamp}
+                strip={strips.get(status.name)}
+                axis={axis}
+                window={window}
+                mode={mode}
+              />
             ))}
           </Suspense>
         ))}

@@ -8,6 +8,7 @@
  * for this scheduler here. As of an instant: which alerts were pending or
  * firing then, no controls.
  */
+import { memo } from 'react';
 import Link from 'next/link';
 import type { SchedulerAlert, SchedulerAlertMode } from '@/lib/api/types';
 import { alertMoment, deliveryText, MODE_SOURCE_TEXT, runbookPath, schedulerAt } from '@/lib/client/alerts-display';
@@ -52,7 +53,17 @@ function AlertRow({ name, alert, live }: { name: string; alert: SchedulerAlert; 
   );
 }
 
-export function AlertsSection({ name, alerts, modes, asOf }: { name: string; alerts: SchedulerAlert[]; modes: SchedulerAlertMode[]; asOf: string | null }) {
+export const AlertsSection = memo(function AlertsSection({
+  name,
+  alerts,
+  modes,
+  asOf,
+}: {
+  name: string;
+  alerts: SchedulerAlert[];
+  modes: SchedulerAlertMode[];
+  asOf: string | null;
+}) {
   const live = asOf === null;
   return (
     <section className="panel" aria-labelledby="alerts-heading" data-testid="alerts-section">
@@ -103,4 +114,4 @@ export function AlertsSection({ name, alerts, modes, asOf }: { name: string; ale
       ) : null}
     </section>
   );
-}
+});

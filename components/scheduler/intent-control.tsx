@@ -8,7 +8,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import type { IntentResponse } from '@/lib/api/types';
 import type { SchedulerStatus } from '@/lib/status/types';
 import { postIntent } from '@/lib/client/api';
@@ -16,7 +16,7 @@ import { queryKeys, sessionQuery } from '@/lib/client/queries';
 import { ReasonDialog } from '../reason-dialog';
 import { Instant } from '@/components/instant';
 
-export function IntentControl({ name, intent }: { name: string; intent: SchedulerStatus['intent'] }) {
+export const IntentControl = memo(function IntentControl({ name, intent }: { name: string; intent: SchedulerStatus['intent'] }) {
   const queryClient = useQueryClient();
   const session = useQuery(sessionQuery());
   const dialog = useRef<HTMLDialogElement>(null);
@@ -87,4 +87,4 @@ export function IntentControl({ name, intent }: { name: string; intent: Schedule
       </ReasonDialog>
     </section>
   );
-}
+});

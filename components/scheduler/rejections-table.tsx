@@ -1,4 +1,5 @@
 /** Fenced writes the resource refused because their epoch was no longer current (a paused holder waking up). */
+import { memo } from 'react';
 import type { StaleWriteRejection } from '@/lib/api/types';
 import { ScrollTable } from '../scroll-table';
 import { Instant } from '@/components/instant';
@@ -10,7 +11,7 @@ const REASON: Record<StaleWriteRejection['reason'], string> = {
   no_lease: 'no lease exists',
 };
 
-export function RejectionsTable({ rejections }: { rejections: readonly StaleWriteRejection[] }) {
+export const RejectionsTable = memo(function RejectionsTable({ rejections }: { rejections: readonly StaleWriteRejection[] }) {
   return (
     <section className="panel" aria-labelledby="rejections-heading">
       <h2 id="rejections-heading">Stale-write rejections</h2>
@@ -41,4 +42,4 @@ export function RejectionsTable({ rejections }: { rejections: readonly StaleWrit
       )}
     </section>
   );
-}
+});

@@ -33,7 +33,7 @@ function useNearViewport(): [React.RefObject<HTMLElement | null>, boolean] {
   return [ref, near];
 }
 
-export function TimelineSection({ answer, error }: { answer: HistoryAnswer | undefined; error: Error | null }) {
+export const TimelineSection = memo(function TimelineSection({ answer, error }: { answer: HistoryAnswer | undefined; error: Error | null }) {
   const [ref, near] = useNearViewport();
   const history = answer?.kind === 'history' ? answer.history : undefined;
   return (
@@ -56,4 +56,4 @@ export function TimelineSection({ answer, error }: { answer: HistoryAnswer | und
       {history ? <AlertSpans history={history} /> : null}
     </section>
   );
-}
+});

@@ -13,9 +13,11 @@
  *   first appeared. All three are no later than the true observation, so a
  *   ticking age is never younger than the truth.
  * - The ticker also ticks at once when the tab becomes visible or the network
- *   comes back, so a woken laptop never shows a fresh-looking age.
- * Non-guarantees: ticks are throttled by the browser in background tabs
- * (harmless: nothing is visible there, and visibility forces a tick).
+ *   comes back, so a woken laptop never shows a fresh-looking age. It does not
+ *   tick while the tab is hidden (nothing is visible there).
+ * - One ticker per page: the ticking leaves (components/ticking-text.tsx)
+ *   listen with `onTick` and write their own text in place, without a React
+ *   render; the few components that must re-render each second use `useLocalNow`.
  */
 import { startTransition, useEffect, useState, useSyncExternalStore } from 'react';
 import type { Observed } from './api';
@@ -32,10 +34,17 @@ function tick(): void {
   for (const listener of listeners) listener();
 }
 
+/** Ticks every second while the tab is visible; at once when it becomes visible again. */
+function onVisibility(): void {
+  clearInterval(timer);
+  timer = document.hidden ? undefined : setInterval(tick, 1_000);
+  tick();
+}
+
 function start(): void {
   current = localNow();
-  timer = setInterval(tick, 1_000);
-  document.addEventListener('visibilitychange', tick);
+  timer = document.hidden ? undefined : setInterval(tick, 1_000);
+  document.addEventListener('visibilitychange', onVisibility);
   window.addEventListener('focus', tick);
   window.addEventListener('online', tick);
   window.addEventListener('offline', tick);
@@ -44,13 +53,14 @@ function start(): void {
 function stop(): void {
   clearInterval(timer);
   timer = undefined;
-  document.removeEventListener('visibilitychange', tick);
+  document.removeEventListener('visibilitychange', onVisibility);
   window.removeEventListener('focus', tick);
   window.removeEventListener('online', tick);
   window.removeEventListener('offline', tick);
 }
 
-function subscribe(listener: () => void): () => void {
+/** Calls `listener` on every tick (outside React); returns the unsubscribe. */
+export function onTick(listener: () => void): () => void {
   listeners.add(listener);
   if (listeners.size === 1) start();
   return () => {
@@ -61,15 +71,14 @@ function subscribe(listener: () => void): () => void {
 
 /**
  * The local clock, re-read every second; null on the server and while hydrating.
- * Each tick re-renders every ticking leaf of the page (300 on an overview of 100
- * rows) as a transition: React renders them in small slices instead of one long
- * task a phone's main thread could not interleave with input.
+ * Each tick re-renders the caller (as a transition): keep it to the few parts
+ * that cannot write their text in place (the page's "observed … ago" line).
  */
 export function useLocalNow(): LocalStamp | null {
   const [now, setNow] = useState<LocalStamp | null>(null);
   useEffect(() => {
     const listener = () => startTransition(() => setNow(current));
-    const unsubscribe = subscribe(listener);
+    const unsubscribe = onTick(listener);
     listener(); // the first value, right after hydration
     return unsubscribe;
   }, []);
@@ -129,7 +138,7 @@ export function useElapsedMs(stamp: LocalStamp | null, live: boolean): number | 
  */
 export function useIsStale(stamp: LocalStamp | null, thresholdMs: number, live: boolean): boolean {
   return useSyncExternalStore(
-    subscribe,
+    onTick,
     () => live && stamp !== null && current !== null && elapsedSince(stamp, current) > thresholdMs,
     () => false,
   );

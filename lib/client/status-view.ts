@@ -125,3 +125,41 @@ export function advance(serverMs: number | null, sinceMs: number | null, sign: 1
   if (serverMs === null || sinceMs === null) return null;
   return serverMs + sign * sinceMs;
 }
+
+/** Deep equality of JSON values (what the API answers). */
+function equalJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const aKeys = Object.keys(a);
+  if (aKeys.length !== Object.keys(b).length) return false;
+  return aKeys.every((key) => Object.hasOwn(b, key) && equalJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+
+/**
+ * A status with what only moves because it was read at a later instant taken
+ * out: the ages and time to expiry (a row advances them from its own
+ * observation), an open gap's end (it is the observation instant), the
+ * reasons (their text carries those ages) and the last report's time: a row
+ * shows neither (what follows from them, health and work state, it does).
+ */
+function rowFacts(status: SchedulerStatus, observedAt: IsoTime) {
+  const gap = status.observation.gap;
+  const open = gap !== null && Date.parse(gap.to) >= Date.parse(observedAt);
+  return {
+    ...status,
+    reasons: null,
+    authority: { ...status.authority, renewalAgeMs: null, expiresInMs: null },
+    work: { ...status.work, lastAdvanceAgeMs: null, lastReportAt: null, lastReportAgeMs: null },
+    observation: { ...status.observation, gap: open ? { ...gap, to: 'open' } : gap },
+  };
+}
+
+/**
+ * Whether an overview row read at `a` shows the same facts as one read at `b`:
+ * then the row may keep the older answer and go on advancing its ages from
+ * that answer's observation. Its ages stay as old as the truth or older: each
+ * is the server's age plus local time since a request sent before the read.
+ */
+export function sameRowFacts(a: SchedulerStatus, aObservedAt: IsoTime, b: SchedulerStatus, bObservedAt: IsoTime): boolean {
+  return a === b || equalJson(rowFacts(a, aObservedAt), rowFacts(b, bObservedAt));
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { project } from '../status';
-import { MIN, NOW, SEC, T, ago, facts, progress } from '../status/test-fixtures';
-import { advance, authorityChip, gapSpanText, viewStatus, workChip, type Observer } from './status-view';
+import { MIN, NOW, NOW_MS, SEC, T, ago, facts, lease, progress } from '../status/test-fixtures';
+import { advance, authorityChip, gapSpanText, sameRowFacts, viewStatus, workChip, type Observer } from './status-view';
 
 const healthy = () => project(facts(), NOW, T);
 const observer = (over: Partial<Observer> = {}): Observer => ({ observedAt: NOW, stale: false, storeOk: true, ...over });
@@ -72,5 +72,48 @@ describe('advance', () => {
   it('is unknown when stale or absent', () => {
     expect(advance(1_200, null)).toBeNull();
     expect(advance(null, 100)).toBeNull();
+  });
+});
+
+describe('sameRowFacts', () => {
+  const LATER_MS = NOW_MS + 2 * SEC;
+  const LATER = new Date(LATER_MS).toISOString();
+  const readAt = (nowMs: number, over: Parameters<typeof facts>[0] = {}) => project(facts(over), new Date(nowMs).toISOString(), T);
+
+  it('given the same facts read two seconds apart, then only ages, reasons and expiry moved: the row keeps the older answer', () => {
+    const first = readAt(NOW_MS);
+    const second = readAt(LATER_MS);
+    expect(second.authority.renewalAgeMs).not.toBe(first.authority.renewalAgeMs);
+    expect(sameRowFacts(first, NOW, second, LATER)).toBe(true);
+  });
+
+  it('given only a report that said nothing new between the reads, then the row shows the same facts', () => {
+    const reported = readAt(LATER_MS, { progress: progress({ lastReportAt: ago(0, LATER_MS) }) });
+    const first = readAt(NOW_MS);
+    expect(reported.work.lastReportAt).not.toBe(first.work.lastReportAt);
+    expect(reported.health).toBe(first.health);
+    expect(sameRowFacts(first, NOW, reported, LATER)).toBe(true);
+  });
+
+  it('given a renewal between the reads, then the facts differ', () => {
+    const renewed = readAt(LATER_MS, { lease: lease({ renewedAt: ago(0, LATER_MS) }) });
+    expect(sameRowFacts(readAt(NOW_MS), NOW, renewed, LATER)).toBe(false);
+  });
+
+  it('given a new cursor, a new health or a lease at risk, then the facts differ', () => {
+    const first = readAt(NOW_MS);
+    expect(sameRowFacts(first, NOW, { ...first, work: { ...first.work, cursor: (first.work.cursor ?? 0) + 1 } }, NOW)).toBe(false);
+    expect(sameRowFacts(first, NOW, { ...first, health: 'stalled' }, NOW)).toBe(false);
+    expect(sameRowFacts(first, NOW, { ...first, authority: { ...first.authority, atRisk: true } }, NOW)).toBe(false);
+  });
+
+  it('given a gap open at both reads, then its moving end is the same fact; once it closes, it is not', () => {
+    const silent = (nowMs: number) => readAt(nowMs, { progress: progress({ lastReportAt: ago(20 * SEC), lastAdvanceAt: ago(20 * SEC) }) });
+    const first = silent(NOW_MS);
+    const second = silent(LATER_MS);
+    expect(first.observation.gap!.to).not.toBe(second.observation.gap!.to);
+    expect(sameRowFacts(first, NOW, second, LATER)).toBe(true);
+    const closed = { ...second, observation: { gap: { ...second.observation.gap!, to: NOW } } };
+    expect(sameRowFacts(first, NOW, closed, LATER)).toBe(false);
   });
 });
