@@ -36,6 +36,7 @@ import { FleetUsageError, parseFleetArgs, type FleetPlan } from './fleet/plan';
 import { type FleetSample, fleetVerdict, sampleHeader, sampleLine } from './fleet/verdict';
 
 import { FleetWorkers } from './fleet/workers';
+import { RunControl } from './soak/run-control';
 
 const log = (line: string) => console.log(`[fleet] ${line}`);
 const UNHEALTHY = ['unknown', 'no_leader', 'stalled', 'disabled'] as const;
@@ -73,16 +74,8 @@ async function poll(service: StatusService): Promise<{ ms: number; ok: boolean; 
 
 async function main() {
   const plan = planOrExit();
-  const stop = new AbortController();
-  const cleanups: (() => Promise<unknown>)[] = [];
-  const failures: string[] = [];
-  let interrupted = false;
-  const onSignal = () => {
-    interrupted = true;
-    stop.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const run = new RunControl();
+  const { stop, cleanups, failures } = run;
   const judge = new FleetJudge(plan.pollMs, plan.recoveryMs);
   const samples: FleetSample[] = [];
   const listMs: number[] = [];
@@ -107,13 +100,13 @@ async function main() {
     const service = new StatusService({ db: listDb, readTimeoutMs: 5_000, pollIntervalMs: plan.pollMs, listMaxAgeMs: 60_000, log: () => {} });
     // After Ctrl-C the children get the terminal's SIGINT too and stop by themselves: not a failure then.
     const housekeeping = new SoakFleet(HOUSEKEEPING, database.url, {}, log, (id, code, last) => {
-      if (interrupted) return;
+      if (run.interrupted) return;
       failures.push(`${id} exited (${code}) during the run; last lines: ${last.join(' | ')}`);
       stop.abort();
     });
     cleanups.push(() => housekeeping.stop());
     const fleet = new FleetWorkers(plan, database.url, (i, code, last) => {
-      if (interrupted) return;
+      if (run.interrupted) return;
       failures.push(`scheduler process ${i} exited (${code}) unasked; last lines: ${last.join(' | ')}`);
       stop.abort();
     });
@@ -251,7 +244,7 @@ async function main() {
     speedTargets: plan.speedTargets,
   });
   for (const line of verdict.lines) console.log(line);
-  if (interrupted) {
+  if (run.interrupted) {
     console.log('fleet: interrupted');
     process.exit(130);
   }

@@ -30,6 +30,7 @@ import { parseSoakArgs, SOAK_DOCUMENTS, SoakUsageError, type SoakPlan } from './
 import { latencySummary, sampleHeader, sampleLine, verdictReport } from './soak/report';
 import { listTables, residentBytes, sampleTables, timeList, type SoakSample } from './soak/sample';
 import { soakVerdict } from './soak/verdict';
+import { RunControl } from './soak/run-control';
 
 const log = (line: string) => console.log(`[soak] ${line}`);
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
@@ -46,16 +47,8 @@ function planOrExit(): SoakPlan {
 
 async function main() {
   const plan = planOrExit();
-  const stop = new AbortController();
-  const cleanups: (() => Promise<unknown>)[] = [];
-  const failures: string[] = [];
-  let interrupted = false;
-  const onSignal = () => {
-    interrupted = true;
-    stop.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const run = new RunControl();
+  const { stop, cleanups, failures } = run;
 
   const samples: SoakSample[] = [];
   let judgeAfterMs = plan.judgeAfterMs;
@@ -119,7 +112,7 @@ async function main() {
   const verdict = soakVerdict(samples, judgeAfterMs, plan.partitionWidthMs);
   for (const line of verdictReport(verdict)) console.log(line);
   for (const failure of failures) console.log(`soak: FAILED — ${failure}`);
-  if (interrupted) {
+  if (run.interrupted) {
     console.log('soak: interrupted');
     process.exit(130);
   }

@@ -39,6 +39,8 @@ import {
 } from './gate-outcomes';
 
 const ROOT = path.resolve(__dirname, '..');
+/** LEASEBOARD_SKIPS_FAIL=1 (set by .ci/run): every skip fails the run, even one that says why. */
+const SKIPS_FAIL = process.env.LEASEBOARD_SKIPS_FAIL === '1';
 // One folder per database, so a run against DATABASE_URL beside a run against the embedded server
 // never reads the other's report.
 const reportsFor = (databaseUrl: string | undefined) => path.join(ROOT, 'test-reports', databaseUrl ? 'database-url' : 'embedded');
@@ -289,6 +291,11 @@ async function main(): Promise<void> {
       total.passed += outcome.passed;
       total.failed += outcome.failed;
       for (const skip of outcome.skipped) skips.push(`${step.name}: ${skip.test} — ${skip.reason ?? 'NO REASON GIVEN (counted as failed)'}`);
+      // CI installs everything every test needs (.ci/run): there, a skip with a reason is a missing install step, a failure.
+      if (SKIPS_FAIL && outcome.skipped.length > 0) {
+        total.failed += outcome.skipped.filter((skip) => skip.reason !== null).length;
+        broken = true;
+      }
     }
     if (!ok) broken = true;
     const result = outcome ? `${outcome.passed} passed, ${outcome.failed} failed` : status === 0 ? 'clean' : `exit ${status}`;
@@ -302,7 +309,7 @@ async function main(): Promise<void> {
     `\nSummary (database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}; wall ${sinceStart().toFixed(1)} s; load average ${load()})`,
   );
   for (const line of summary) console.log(`  ${line}`);
-  console.log(skips.length === 0 ? 'skipped: none' : `skipped: ${skips.length}`);
+  console.log(skips.length === 0 ? 'skipped: none' : `skipped: ${skips.length}${SKIPS_FAIL ? ' (LEASEBOARD_SKIPS_FAIL=1: each counted as failed)' : ''}`);
   for (const line of skips) console.log(`  ${line}`);
   if (broken && total.failed === 0) total.failed = 1; // a failed check (typecheck, lint) counts as a failure
   console.log(`tests: ${total.passed} passed, ${total.failed} failed`);

@@ -1,3 +1,6 @@
+-- Bounded: no new table. Runs live in progress_reports' partitions (the CREATE TABLE … PARTITION OF
+-- below is the pruner's existing partition round), a run never outlives its partition, and partitions are
+-- dropped whole past LEASEBOARD_RETAIN_REPORTS (lib/retention/policy.ts), as before.
 -- Reports stored by what they say (issue 21): a progress_reports row is a RUN of consecutive reports
 -- of one epoch, occurrence and cadence, each seq the one after, no break between them (the report-break
 -- rule, lib/status/report-break.ts, written out below). `seq`, `reported_at`, `cursor`, `advanced` are
