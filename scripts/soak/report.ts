@@ -42,7 +42,7 @@ export function sampleLine(sample: SoakSample): string {
 }
 
 function judgementLine(j: Judgement): string {
-  const size = j.kind === 'rss' ? MB : kB;
+  const size = j.kind === 'rss' ? MB : j.kind === 'rows' ? (n: number) => `${Math.round(n)} rows` : kB;
   const change = Number.isFinite(j.change) ? `${j.change >= 0 ? '+' : ''}${(j.change * 100).toFixed(1)} %` : 'from 0';
   return `${j.subject.padEnd(28)} ${pad(size(j.firstPeak), 12)} ${pad(size(j.lastMean), 12)} ${pad(change, 9)}  ${j.grew ? 'GREW' : 'flat'}`;
 }
@@ -54,7 +54,7 @@ export function verdictReport(verdict: Verdict): string[] {
     `${'subject'.padEnd(28)} ${pad('first peak', 12)} ${pad('last mean', 12)} ${pad('change', 9)}`,
     ...verdict.judgements.map(judgementLine),
   ];
-  if (verdict.kind === 'flat') lines.push('verdict: flat — every table, the total and every process RSS within 10 % after the horizon');
+  if (verdict.kind === 'flat') lines.push("verdict: flat — every table's rows and bytes, the total and every process RSS within 10 % after the horizon");
   else
     lines.push(
       `verdict: GREW — ${verdict.grew.map((j) => `${j.subject} ${Number.isFinite(j.change) ? `+${(j.change * 100).toFixed(0)} %` : 'from 0'}`).join(', ')}`,
