@@ -9,7 +9,7 @@ import { pgSessionStore } from '../auth/session-store';
 import { readAudit } from '../server/audit/read';
 import { demoActionRoute } from './control-client';
 import { seedDocuments } from '../jobs/demo/retention-planner/documents';
-import { FAST_FLAGS, poll } from '../scheduler/testing/fixtures';
+import { FAST_FLAGS, poll, PROCESS_START_MS } from '../scheduler/testing/fixtures';
 import { type ControlServer, startControlServer } from './control-server';
 import { DemoSupervisor, midWritePauseMs } from './supervisor';
 
@@ -46,10 +46,11 @@ describe('demo supervisor and its control endpoint', () => {
   it('"Pause mid-write": the leader stops with its fence in hand past its ttl, resumes by itself, and its write is refused', async () => {
     const leaseB = uniqueLease('demo-mid');
     supervisor.start({ id: 'm1', lease: leaseB, label: 'A', flags: FAST_FLAGS });
-    await poll(processes, (list) => list.find((p) => p.id === 'm1')?.state === 'running');
+    await poll(processes, (list) => list.find((p) => p.id === 'm1')?.state === 'running', PROCESS_START_MS);
     await poll(
       () => pool.query('SELECT cursor FROM occurrences WHERE lease = $1', [leaseB]),
       (r) => Number(r.rows[0]?.cursor ?? 0) > 0,
+      PROCESS_START_MS,
     );
     supervisor.start({ id: 'm2', lease: leaseB, label: 'B', flags: FAST_FLAGS });
     expect((await call('POST', '/processes/m1/pause-mid-write')).status).toBe(200);
@@ -67,7 +68,7 @@ describe('demo supervisor and its control endpoint', () => {
   });
 
   it('freezes, pauses, resumes, kills and restarts a real scheduler process', async () => {
-    await poll(processes, (list) => list[0]?.state === 'running');
+    await poll(processes, (list) => list[0]?.state === 'running', PROCESS_START_MS);
     expect((await processes())[0]).toMatchObject({ id: 'p1', pausingMidWrite: false });
     expect((await call('POST', '/processes/p1/freeze')).status).toBe(200);
     await poll(processes, (list) => list[0]!.frozen);
@@ -84,7 +85,7 @@ describe('demo supervisor and its control endpoint', () => {
     expect((await processes())[0]!.state).toBe('exited');
     expect((await call('POST', '/processes/p1/freeze')).status).toBe(409);
     await call('POST', '/processes/p1/restart');
-    const restarted = await poll(processes, (list) => list[0]!.state === 'running');
+    const restarted = await poll(processes, (list) => list[0]!.state === 'running', PROCESS_START_MS);
     expect(restarted[0]!.token).not.toBe(before);
     expect(restarted[0]!.droppingReports).toBe(false);
   });

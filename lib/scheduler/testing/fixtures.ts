@@ -25,6 +25,13 @@ export function useSchedulers(databaseUrl: () => string) {
   };
 }
 
+/**
+ * How long a just-spawned process may take to come up (start Node, connect, get its token) before a test
+ * calls it broken: seconds on a quiet machine, past 15 s at a load average of 17 on two cores. Its start
+ * is not what such a test checks.
+ */
+export const PROCESS_START_MS = 60_000;
+
 export async function poll<T>(read: () => Promise<T>, until: (value: T) => boolean, timeoutMs = 15_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
