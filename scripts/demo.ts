@@ -245,7 +245,8 @@ async function main() {
       if (next.exitCode === null && next.signalCode === null) next.kill('SIGTERM');
       await nextExited;
     });
-    await waitForHttp(`${url}/api/healthz`, 60_000);
+    // A production server answers in seconds; on a busy 2-core machine (load average 17) it took over 60 s.
+    await waitForHttp(`${url}/api/healthz`, 120_000);
     log(`dashboard: ${url}  (fault buttons on each scheduler's page; Ctrl-C stops everything)`);
     log(`operator token (printed once; sign in at ${url}/login to disable schedulers and use the fault buttons): ${operatorToken}`);
     if (yours.length > 0)
