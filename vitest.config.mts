@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
-// Two tiers, visible in the script names: `unit` is pure and fast (fake time),
-// `int` runs against a real PostgreSQL (DATABASE_URL, or an embedded one
-// started by the global setup) and real processes.
+// Three projects: `unit` is pure and fast (fake time), `int` runs against a real
+// PostgreSQL (DATABASE_URL, or an embedded one started by the global setup) and
+// real processes, `lint` proves the layer rules (`npm run lint` runs it).
 export default defineConfig({
   resolve: { alias: { '@': root } },
   test: {
@@ -19,6 +19,15 @@ export default defineConfig({
           // A guard against hangs, not a speed check: `npm test` runs this tier beside the others, and
           // the property tests (1,000 random schedulers) took 5.7 s there on a loaded machine.
           testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // `npm run lint` runs it: every layer rule of eslint.config.mjs refuses its probe, and the cycle check fails on a cycle.
+          name: 'lint',
+          include: ['scripts/**/*.lint.test.ts'],
+          testTimeout: 60_000,
         },
       },
       {

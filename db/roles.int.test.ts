@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { changeIntent } from '../lib/lease';
 import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
-import { SchedulerProcess } from '../lib/scheduler/process';
+import { SchedulerProcess } from '../lib/child/scheduler-process';
 import { FAST_FLAGS, poll } from '../lib/scheduler/testing/fixtures';
 import { acquire } from '../lib/server/testing/seed';
 import { migrateDatabase } from './migrate';

@@ -542,18 +542,6 @@ export const operatorSessions = pgTable(
   (t) => [index('operator_sessions_expires_at').on(t.expiresAt)],
 );
 
-export type LeaseRow = typeof leases.$inferSelect;
-export type LeaseEventRow = typeof leaseEvents.$inferSelect;
-export type StaleWriteRejectionRow = typeof staleWriteRejections.$inferSelect;
-export type SchedulerIntentRow = typeof schedulerIntents.$inferSelect;
-export type SchedulerRow = typeof schedulers.$inferSelect;
-export type OccurrenceRow = typeof occurrences.$inferSelect;
-export type ProgressSummaryRow = typeof progressSummaries.$inferSelect;
-export type ProgressReportRow = typeof progressReports.$inferSelect;
-export type AlertStateRow = typeof alertState.$inferSelect;
-export type AlertEventRow = typeof alertEvents.$inferSelect;
-export type AlertModeRow = typeof alertModes.$inferSelect;
-
 /**
  * Report tokens (lib/ingest): a bearer credential per scheduler for
  * `POST /api/v1/schedulers/{name}/reports`, for programs that report over

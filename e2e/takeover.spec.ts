@@ -5,7 +5,7 @@
  * write is refused by the database, and the scheduler page lists it within
  * seconds — every time, not only when a pause happens to land mid-batch.
  */
-import type { SchedulerProcess } from '../lib/scheduler/process';
+import type { SchedulerProcess } from '../lib/child/scheduler-process';
 import { expect, test } from './fixtures/test';
 import { keepScreenshot } from './support/screenshots';
 

@@ -6,7 +6,7 @@
  *
  * Guarantees: every `.ts`/`.tsx` module under the paths is read (default:
  * every source folder and the root configs; scripts/lint-fixtures, which
- * holds deliberate cycles for scripts/lint-rules.unit.test.ts, left out);
+ * holds deliberate cycles for scripts/lint-rules.lint.test.ts, left out);
  * an import of the project's own code that does not resolve fails the check
  * instead of dropping an edge; `@/` resolves from the repository root
  * whatever the working directory. Prints each cycle and exits 1 when there

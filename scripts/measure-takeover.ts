@@ -8,7 +8,7 @@
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
 import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
-import { SchedulerProcess } from '../lib/scheduler/process';
+import { SchedulerProcess } from '../lib/child/scheduler-process';
 import { FAST_FLAGS } from '../lib/scheduler/testing/fast-flags';
 
 const RUNS = Number(process.env.RUNS ?? 10);

@@ -27,7 +27,7 @@ import { listenToParent, SHUTDOWN_DEADLINE_MS, shutdownWithin } from '../lib/chi
 import { guardStdio } from '../lib/child/stdio';
 import { hostedJobs, startHostedJobs } from '../lib/host/hosted-jobs';
 import { type AuthConfig, authConfig } from '../lib/auth/config';
-import { serverEnv } from '../lib/server/env';
+import { servedBasePath, serverEnv } from '../lib/server/env';
 import { reportsPerToken } from '../lib/ingest/report-route';
 
 function fail(message: string): never {
@@ -69,7 +69,7 @@ async function main() {
     pageCacheMs: process.env.DATABASE_URL ? serverEnv().listMaxAgeMs : 0,
   });
   console.log(`dashboard: listening on ${server.url}`);
-  const linksTo = auth.publicUrl?.url ?? `${server.url}${process.env.LEASEBOARD_BASE_PATH ?? ''}`;
+  const linksTo = auth.publicUrl?.url ?? `${server.url}${servedBasePath()}`;
   console.log(
     `dashboard: links in alerts point at ${linksTo} (${auth.publicUrl ? `from ${auth.publicUrl.variable}` : 'the address this server listens on; set LEASEBOARD_PUBLIC_URL to the URL people open'})`,
   );

@@ -16,17 +16,12 @@
  * null — the server then uses the address it listens on (scripts/serve.ts).
  */
 
+import { parseBasePath } from './base-path';
+import { PublicUrlError } from './public-url-error';
+
 export const PUBLIC_URL_VARIABLE = 'LEASEBOARD_PUBLIC_URL';
 
-export class PublicUrlError extends Error {
-  override readonly name = 'PublicUrlError';
-  constructor(
-    readonly variable: string,
-    readonly problem: string,
-  ) {
-    super(`${variable} ${problem}`);
-  }
-}
+export { PublicUrlError };
 
 export interface PublicUrl {
   /** Absolute, with the base path, without a trailing slash: links are `${url}/schedulers/…`. */
@@ -78,7 +73,7 @@ export function parsePublicUrl(env: Env): PublicUrl | null {
   const fromOrigin = (() => {
     if (origin === null) return null;
     const base = absoluteBaseUrl('LEASEBOARD_PUBLIC_ORIGIN', origin);
-    return `${new URL(base).origin}${(env.LEASEBOARD_BASE_PATH ?? '').replace(/\/+$/, '')}`;
+    return `${new URL(base).origin}${parseBasePath(env.LEASEBOARD_BASE_PATH)}`;
   })();
   if (external !== null) {
     const url = absoluteBaseUrl('LEASEBOARD_EXTERNAL_URL', external);

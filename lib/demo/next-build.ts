@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseBasePath } from '../api/base-path';
 
 const INPUTS = ['app', 'components', 'lib', 'public', 'next.config.js', 'package-lock.json', 'tsconfig.json'];
 const SKIP = /\.(unit|int)\.test\.ts$|\/testing\//;
@@ -23,7 +24,7 @@ function files(root: string, entry: string): string[] {
 
 export function sourceHash(root: string, env: NodeJS.ProcessEnv = process.env): string {
   const hash = createHash('sha256');
-  hash.update(`basePath=${env.LEASEBOARD_BASE_PATH ?? ''}\n`);
+  hash.update(`basePath=${parseBasePath(env.LEASEBOARD_BASE_PATH)}\n`);
   for (const file of INPUTS.flatMap((entry) => files(root, entry))) hash.update(file).update(readFileSync(path.join(root, file)));
   return hash.digest('hex');
 }

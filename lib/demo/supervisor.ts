@@ -7,7 +7,7 @@
  * (SIGKILL after a grace period) and resolves when all have exited.
  */
 import type { DemoAction, DemoProcess } from '../api/types';
-import { SchedulerProcess } from '../scheduler/process';
+import { SchedulerProcess } from '../child/scheduler-process';
 
 export interface DemoSchedulerSpec {
   id: string;

@@ -6,7 +6,7 @@ import { retentionPlannerJob } from '../jobs/demo/retention-planner';
 import { LeaseAuthority, leaseTerms, newInstanceToken } from '../lease';
 import { schedulerConfig } from './config';
 import type { RuntimeEvent } from './events';
-import { SchedulerProcess } from './process';
+import { SchedulerProcess } from '../child/scheduler-process';
 import { SchedulerRuntime } from './runtime';
 import { FAST_FLAGS, poll } from './testing/fixtures';
 

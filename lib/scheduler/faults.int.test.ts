@@ -3,7 +3,7 @@ import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
 import { setIntent } from '../lease';
 import { seedDocuments } from '../jobs/demo/retention-planner/documents';
 import { ArchiveProcess } from '../archive/process';
-import type { SchedulerLine, SchedulerProcess } from './process';
+import type { SchedulerLine, SchedulerProcess } from '../child/scheduler-process';
 import { StatusService } from '../server/service';
 import { kernelState } from '../child/json-line-process';
 import { leaseRow, planItemsOutsideTenure, poll, summaryRow, useSchedulers } from './testing/fixtures';

@@ -37,7 +37,6 @@ export type { RuntimeDeps, RuntimeSnapshot } from './runtime';
 export { schedulerConfig, DEFAULT_SCHEDULER } from './config';
 export type { SchedulerConfig, SchedulerConfigInput } from './config';
 export type { RuntimeEvent, SideEffect, WriteStats } from './events';
-export { SchedulerProcess } from './process';
 export type { FencedStatement, FencedTable, FencedWrites, RowOf } from '../lease';
 /** The fence's SQLSTATEs: `LB001` a stale, expired or released epoch refused; `LB002` a DELETE without a fence (../lease/fence.ts). */
 export { FENCE_MISSING, FENCE_REFUSED } from '../lease';

@@ -19,6 +19,8 @@ import { z } from 'zod';
 import { READER_ROLE } from '../../db/reader-role';
 import { parseRetentionPolicy, RetentionConfigError, type RetentionPolicy } from '../retention';
 import { DEFAULT_MAX_STANDBY_LAG_MS } from '../status/durability';
+import { parseBasePath as parseServedPath } from '../api/base-path';
+import { PublicUrlError } from '../api/public-url-error';
 
 /** An integer setting: unset or empty → `fallback`; otherwise clamped to [min, max]. */
 const ms = (fallback: number, min: number, max: number) =>
@@ -64,17 +66,14 @@ const schema = z.object({
   ALERTMANAGER_URL: z.string().optional(),
 });
 
-/**
- * LEASEBOARD_BASE_PATH → '' at the root, else `/a/b`: one leading slash, none trailing (as Next
- * and the browser's withBasePath spell it, lib/client/base-path.ts). Whitespace, `?`, `#`, `\\`
- * and empty segments are refused, naming the variable.
- */
+/** LEASEBOARD_BASE_PATH, parsed once for every reader (lib/api/base-path.ts); a bad value is an EnvError naming it. */
 export function parseBasePath(raw: string | undefined): string {
-  const value = (raw ?? '').trim();
-  if (value === '' || value === '/') return '';
-  const withSlash = (value.startsWith('/') ? value : `/${value}`).replace(/\/+$/, '');
-  if (!/^(\/[^/\s?#\\]+)+$/.test(withSlash)) throw new EnvError('LEASEBOARD_BASE_PATH: a path such as /ops/leaseboard');
-  return withSlash;
+  try {
+    return parseServedPath(raw);
+  } catch (error) {
+    if (error instanceof PublicUrlError) throw new EnvError(error.message);
+    throw error;
+  }
 }
 
 let basePath: string | null = null;

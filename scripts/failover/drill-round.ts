@@ -13,7 +13,7 @@
  */
 import type pg from 'pg';
 import type { LocalPair } from '../../db/replication/local-pair';
-import type { SchedulerProcess } from '../../lib/scheduler/process';
+import type { SchedulerProcess } from '../../lib/child/scheduler-process';
 import type { DashboardWatch } from './dashboard-watch';
 
 export interface RoundResult {

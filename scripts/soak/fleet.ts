@@ -9,7 +9,7 @@
  * before `stop()` is reported through `onExit`. Children exit by themselves
  * if this process dies (LEASEBOARD_EXIT_WITH_PARENT, lib/child).
  */
-import { SchedulerProcess } from '../../lib/scheduler/process';
+import { SchedulerProcess } from '../../lib/child/scheduler-process';
 import type { SoakProcessSpec } from './plan';
 
 /** The events worth a line on the soak's output; everything else is counted, not printed. */

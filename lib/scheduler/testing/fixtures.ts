@@ -1,7 +1,7 @@
 // Test fixtures for real scheduler processes: short timings and cleanup.
 import type pg from 'pg';
 import { afterEach, expect } from 'vitest';
-import { SchedulerProcess } from '../process';
+import { SchedulerProcess } from '../../child/scheduler-process';
 import { FAST_FLAGS } from './fast-flags';
 
 export { FAST_FLAGS };

@@ -7,7 +7,7 @@
  * defaults; then ./logs-sql.ts for the whole span); the health at each bucket
  * end is lib/status `project` applied to the facts as of that instant
  * (./facts-at.ts), so no rule is re-implemented; the span's rules, each
- * written once (`askedSpanRefusal`, `resolveSpan`): defaults to = now, from = to − 1 h, but never before
+ * written once (`spanRefusal`, applied to the span asked and to the span resolved): defaults to = now, from = to − 1 h, but never before
  * the retention horizon (./horizon.ts); `to` after now is clamped to now;
  * span ≤ 24 h, inverted/empty → `invalid` (`invalid_span`); a `from` given
  * before the horizon, or a `to` before it → `outside_retention` naming the
@@ -71,10 +71,15 @@ type Span = { fromMs: number; toMs: number };
 const invalidSpan = (message: string): ReadError => ({ kind: 'invalid', code: 'invalid_span', message });
 
 /** A span given inverted or longer than 24 h, refused as asked: before the store is read, and before anything about retention. */
+/** The span rule, for the span asked and for the span resolved: non-empty, at most 24 h. */
+function spanRefusal(fromMs: number, toMs: number, emptyWhy = 'from must be before to'): ReadError | null {
+  if (fromMs >= toMs) return invalidSpan(emptyWhy);
+  return toMs - fromMs > HISTORY_MAX_SPAN_MS ? invalidSpan('span longer than 24 h') : null;
+}
+
+/** A span asked for in full is refused before the database is read when it breaks the rule. */
 function askedSpanRefusal(from: number | null, to: number | null): ReadError | null {
-  if (from === null || to === null) return null;
-  if (from >= to) return invalidSpan('from must be before to');
-  return to - from > HISTORY_MAX_SPAN_MS ? invalidSpan('span longer than 24 h') : null;
+  return from === null || to === null ? null : spanRefusal(from, to);
 }
 
 /**
@@ -90,9 +95,8 @@ function resolveSpan(nowMs: number, from: number | null, to: number | null, rete
   const defaultFrom = Math.max(toMs - HISTORY_DEFAULT_SPAN_MS, historyHorizonMs(retention, nowMs));
   // …and no earlier than the scheduler's birth, when it was born inside that span (younger than an hour).
   const fromMs = from ?? (bornMs !== null && bornMs > defaultFrom && bornMs < toMs ? bornMs : defaultFrom);
-  if (fromMs >= toMs) return failed(invalidSpan(from !== null && from >= nowMs ? "from: after the database's current time" : 'from must be before to'));
-  if (toMs - fromMs > HISTORY_MAX_SPAN_MS) return failed(invalidSpan('span longer than 24 h'));
-  return okResult({ fromMs, toMs });
+  const refusal = spanRefusal(fromMs, toMs, from !== null && from >= nowMs ? "from: after the database's current time" : undefined);
+  return refusal !== null ? failed(refusal) : okResult({ fromMs, toMs });
 }
 
 const BIRTH_SQL = `SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms,

@@ -6,8 +6,8 @@
  * (`stop()` leaves nothing running; a child stops by itself when this process
  * is gone), and `pauseMidWrite` always resumes the child it paused.
  */
-import { type JsonLine, JsonLineProcess } from '../child/json-line-process';
-import type { SideEffect } from './events';
+import { type JsonLine, JsonLineProcess } from './json-line-process';
+import type { SideEffect } from '../scheduler/events';
 
 export interface SchedulerProcessOptions {
   lease: string;
