@@ -19,8 +19,11 @@ describe('overview page cache', () => {
   /** How far the cache's clock moves during a render (a slow render). */
   let renderClockMs = 0;
   const cache = pageCache({ paths: ['/ops', '/ops/'], maxAgeMs: 1_000, monotonicMs: () => clockMs });
+  /** The nonces of the requests that reached the cache, in order (each is queued or rendering once listed). */
+  const arrived: string[] = [];
   const server = http.createServer((req, res) => {
     const nonce = String(req.headers['x-test-nonce']);
+    arrived.push(nonce);
     const render = () => {
       renders += 1;
       setTimeout(() => {
@@ -105,7 +108,8 @@ describe('overview page cache', () => {
     while (renders === 0) await new Promise((resolve) => setTimeout(resolve, 5)); // its render has started
     renderMs = 20;
     const waiting = Promise.all([get(path, 'M1'), get(path, 'M2'), get(path, 'M3')]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The three have reached the cache (and wait on the render) before the renderer's visitor leaves.
+    while (!['M1', 'M2', 'M3'].every((nonce) => arrived.includes(nonce))) await new Promise((resolve) => setTimeout(resolve, 5));
     leaving.destroy();
     const pages = await waiting;
     expect(renders).toBe(2);

@@ -2,7 +2,9 @@
 // mid-run: given an epoch reporting every 100 ms (a silence, lost reports),
 // another instance registering a slower cadence meanwhile (the epoch goes on
 // at its own, and falls silent again), then a new epoch reporting every 1 s
-// while a registration says 100 ms — when the live view is sampled
+// while a registration says 100 ms, which then changes its own cadence to
+// 200 ms (a silence by it) and back to 1 s (the same quiet no silence) —
+// when the live view is sampled
 // throughout, then each sample's instant is rebuilt from the logs, the gap
 // (reason, from, to) and the work state are the same, and history lists
 // every closed break the live view showed. The reports go through the real
@@ -68,6 +70,20 @@ describe('report breaks: the live view and ?at= agree while the cadence changes'
       await second.report(occurrence, 2);
       await look('epoch 2 at its own 1 s cadence');
     }
+    // The same epoch changes its own cadence: each quiet is judged by the cadence of the report before it.
+    second.every(200);
+    await second.report(occurrence, 2);
+    await second.report(occurrence, 2);
+    await look('epoch 2 now every 200 ms');
+    await sleep(700);
+    await look('epoch 2 silent 700 ms, over 3 × 200 ms');
+    await second.report(occurrence, 2);
+    await look('epoch 2: that silence closed');
+    second.every(1_000);
+    await second.report(occurrence, 2);
+    await sleep(700);
+    await second.report(occurrence, 2);
+    await look('epoch 2 back at 1 s: 700 ms is no silence');
 
     // The gaps planted are the ones the live view named.
     const reasons = Object.fromEntries(samples.map((s) => [s.label, s.gap?.reason ?? null]));
@@ -78,7 +94,13 @@ describe('report breaks: the live view and ?at= agree while the cadence changes'
       'silent again, registration now 1 s': 'silence',
       'that silence closed': 'silence',
       'epoch 2 at its own 1 s cadence': null,
+      'epoch 2 now every 200 ms': null,
+      'epoch 2 silent 700 ms, over 3 × 200 ms': 'silence',
+      'epoch 2: that silence closed': 'silence',
     });
+    // Back at 1 s, the 700 ms quiet is no new break: the gap shown is still the one closed before.
+    const byLabel = (label: string) => samples.find((s) => s.label === label)!;
+    expect(byLabel('epoch 2 back at 1 s: 700 ms is no silence').gap).toEqual(byLabel('epoch 2: that silence closed').gap);
     const open = samples.find((s) => s.label === 'silent for 700 ms')!;
     expect(open.gap!.to).toBe(open.at);
 
@@ -97,7 +119,7 @@ describe('report breaks: the live view and ?at= agree while the cadence changes'
     const history = await read.history(name, new Date(Date.parse(samples[0]!.at) - 1_000).toISOString(), samples.at(-1)!.at);
     if (!history.ok) throw new Error(history.error.message);
     const closed = samples.filter((s) => s.gap !== null && s.gap.to !== s.at).map((s) => s.gap!);
-    expect(closed.length).toBeGreaterThanOrEqual(3);
+    expect(closed.length).toBeGreaterThanOrEqual(4);
     for (const gap of closed) expect(history.value.gaps).toContainEqual(gap);
   });
 });

@@ -44,6 +44,10 @@ export function reporter(db: Db, grant: Grant, reportEveryMs = 1_000) {
     loseReports: (n: number) => {
       seq += n;
     },
+    /** From the next report on, this epoch reports at another cadence (each report carries its own). */
+    every: (ms: number) => {
+      reportEveryMs = ms;
+    },
   };
 }
 
