@@ -29,7 +29,7 @@ export function SignInForm({ next }: { next: string | null }) {
     mutation.mutate({ token, name });
   };
   return (
-    <form className="panel form" onSubmit={submit} data-testid="sign-in-form">
+    <form className="panel form" onSubmit={submit} data-testid="sign-in-form" data-next={next ?? '/'}>
       <label>
         Your name (recorded with every action you take)
         <input

@@ -9,6 +9,11 @@
  * so `/\evil.example/x` and `/<TAB>/evil.example/x` (what `?next=/%5Cevil…`
  * and `?next=/%09/evil…` decode to) become `//evil.example/x`. Pure; the
  * origin is an argument. Anything refused falls back to `/`.
+ *
+ * The login page resolves `next` on the server too (`nextPathOnServer`), so the
+ * HTML carries only the path the browser will go to (`data-next` on the form):
+ * the same answer, since a value that passes the checks before `new URL` is a
+ * path, which lands on whatever origin it is resolved against.
  */
 
 const UNSAFE = /[\\\u0000-\u001f\u007f]/;
@@ -22,4 +27,11 @@ export function safeNextPath(next: string | null, origin: string): string {
     return '/';
   }
   return url.origin === origin ? `${url.pathname}${url.search}${url.hash}` : '/';
+}
+
+/** Any origin will do for the server's check: a path lands on the origin it is resolved against, whichever it is. */
+const SERVER_SIDE_ORIGIN = 'http://leaseboard.invalid';
+
+export function nextPathOnServer(next: string | null): string {
+  return safeNextPath(next, SERVER_SIDE_ORIGIN);
 }
