@@ -37,6 +37,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { READER_ROLE } from './reader-role';
+import { databaseOf, withCredentials } from './url';
 
 export const ROLES = { reader: READER_ROLE, scheduler: 'leaseboard_scheduler', operator: 'leaseboard_operator' } as const;
 export type RoleKind = keyof typeof ROLES;
@@ -118,21 +119,14 @@ export function loginRoleName(kind: RoleKind, database: string): string {
 
 export type LoginUrls = Record<RoleKind, string>;
 
-/** The admin URL with another user and password. */
-function withLogin(adminUrl: string, user: string, password: string): string {
-  const url = new URL(adminUrl);
-  url.username = user;
-  url.password = password;
-  return url.toString();
-}
-
 /**
  * One LOGIN role per kind for the database `adminUrl` names, each with a
- * fresh password; returns their connection URLs (same host and database).
+ * fresh password; returns their connection URLs (the same nodes, database and
+ * parameters: a libpq host list included).
  * Needs the right to create roles, and `ensureRoles` done in that database.
  */
 export async function ensureLoginRoles(client: pg.ClientBase, adminUrl: string): Promise<LoginUrls> {
-  const database = decodeURIComponent(new URL(adminUrl).pathname.slice(1)) || 'postgres';
+  const database = databaseOf(adminUrl) ?? 'postgres';
   const urls = {} as LoginUrls;
   for (const kind of Object.keys(ROLES) as RoleKind[]) {
     const name = loginRoleName(kind, database);
@@ -144,7 +138,7 @@ export async function ensureLoginRoles(client: pg.ClientBase, adminUrl: string):
       END $$`);
     await client.query(`ALTER ROLE ${name} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE PASSWORD ${literal}`);
     await client.query(`GRANT ${ROLES[kind]} TO ${name}`);
-    urls[kind] = withLogin(adminUrl, name, password);
+    urls[kind] = withCredentials(adminUrl, name, password);
   }
   return urls;
 }

@@ -101,3 +101,20 @@ export function describeDatabaseUrl(url: string): string {
   const user = at < 0 ? '' : authority.slice(0, at).split(':')[0]!;
   return `${parts[1]!.toLowerCase()}${user ? `${user}@` : ''}${authority.slice(at + 1)}${parts[3]}`;
 }
+
+/** The same connection string (every node, every parameter) with another user and password. */
+export function withCredentials(url: string, user: string, password: string): string {
+  const parts = URL_PARTS.exec(url);
+  if (!parts) throw new DatabaseUrlError('expected postgres://[user[:password]@]host[:port][,host[:port]…][/database][?…]');
+  const [, scheme, authority] = parts as unknown as [string, string, string];
+  const hosts = authority.slice(authority.lastIndexOf('@') + 1);
+  return `${scheme}${encodeURIComponent(user)}:${encodeURIComponent(password)}@${hosts}${url.slice(scheme.length + authority.length)}`;
+}
+
+/** The database a connection string names (percent-decoded), or null when it names none. */
+export function databaseOf(url: string): string | null {
+  const parts = URL_PARTS.exec(url);
+  if (!parts) throw new DatabaseUrlError('expected postgres://[user[:password]@]host[:port][,host[:port]…][/database][?…]');
+  const name = decodeURIComponent(parts[3]!.replace(/^\//, ''));
+  return name === '' ? null : name;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeDatabaseUrl, parseDatabaseUrl } from './url';
+import { databaseOf, describeDatabaseUrl, parseDatabaseUrl, withCredentials } from './url';
 
 describe('connection strings with several nodes (libpq form)', () => {
   it('gives each node an opaque id and a string of its own, without target_session_attrs', () => {
@@ -46,5 +46,25 @@ describe('connection strings with several nodes (libpq form)', () => {
   it('describes a string without its password', () => {
     expect(describeDatabaseUrl('postgres://app:pw@h1:5432,h2:5432/db?target_session_attrs=read-write')).toBe('postgres://app@h1:5432,h2:5432/db');
     expect(describeDatabaseUrl('not a url')).toBe('(unparseable DATABASE_URL)');
+  });
+});
+
+describe('credentials and database of a connection string', () => {
+  it('swaps the user and password of a multi-node string, keeping every node and parameter', () => {
+    const url = 'postgres://admin:secret@h1:5432,[::1]:5433/leaseboard?target_session_attrs=read-write&sslmode=disable';
+    expect(withCredentials(url, 'lb_reader_x', 'p/w+?')).toBe(
+      'postgres://lb_reader_x:p%2Fw%2B%3F@h1:5432,[::1]:5433/leaseboard?target_session_attrs=read-write&sslmode=disable',
+    );
+    expect(withCredentials('postgresql://h/db', 'u', 'p')).toBe('postgresql://u:p@h/db');
+    expect(parseDatabaseUrl(withCredentials(url, 'u', 'p')).nodes.map((node) => node.address)).toEqual([
+      { host: 'h1', port: 5432 },
+      { host: '::1', port: 5433 },
+    ]);
+  });
+
+  it('reads the database a string names', () => {
+    expect(databaseOf('postgres://a@h1:5432,h2:5432/my%20db?x=1')).toBe('my db');
+    expect(databaseOf('postgres://a@h1:5432')).toBe(null);
+    expect(() => databaseOf('mysql://x')).toThrow(/database url/);
   });
 });

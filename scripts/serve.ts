@@ -5,7 +5,8 @@
  * 127.0.0.1 — set HOST=0.0.0.0 deliberately to listen everywhere).
  * It also hosts Leaseboard's own jobs (lib/host/hosted-jobs.ts) when
  * DATABASE_URL is set, connected as LEASEBOARD_SCHEDULER_DATABASE_URL (the
- * schedulers' login, db/roles.ts) when set.
+ * schedulers' login, db/roles.ts) when set; it warns at start for each per-role
+ * login left unset (that part then logs in as DATABASE_URL's user).
  * At start it checks the auth settings (a bad one: exit 2, naming it), says
  * which risks it accepted and which settings are deprecated, and which URL
  * links in alerts carry: LEASEBOARD_PUBLIC_URL, else the address it listens
@@ -28,6 +29,9 @@ import { guardStdio } from '../lib/child/stdio';
 import { hostedJobs, startHostedJobs } from '../lib/host/hosted-jobs';
 import { type AuthConfig, authConfig } from '../lib/auth/config';
 import { servedBasePath, serverEnv } from '../lib/server/env';
+
+/** The per-role logins (db/roles.ts) the status reads, the operator actions and the hosted jobs use when set. */
+const ROLE_URLS = ['LEASEBOARD_READER_DATABASE_URL', 'LEASEBOARD_ACTIONS_DATABASE_URL', 'LEASEBOARD_SCHEDULER_DATABASE_URL'];
 import { reportsPerToken } from '../lib/ingest/report-route';
 
 function fail(message: string): never {
@@ -77,6 +81,12 @@ async function main() {
     process.stderr.write('serve: warning: listening on every interface: nobody can open those links; set LEASEBOARD_PUBLIC_URL\n');
   }
   const databaseUrl = process.env.LEASEBOARD_SCHEDULER_DATABASE_URL?.trim() || process.env.DATABASE_URL;
+  const sharedLogins = ROLE_URLS.filter((variable) => !process.env[variable]?.trim());
+  if (process.env.DATABASE_URL && sharedLogins.length > 0) {
+    process.stderr.write(
+      `serve: warning: ${sharedLogins.join(', ')} unset: those parts log in as DATABASE_URL's user, not least privilege (db/roles.ts; the reads then rely on SET ROLE and read-only mode, which a session can undo)\n`,
+    );
+  }
   const log = (line: string) => console.log(line);
   const jobsEnv = { ...process.env, LEASEBOARD_PUBLIC_URL: linksTo };
   const jobs = databaseUrl ? startHostedJobs({ databaseUrl, jobs: hostedJobs(jobsEnv, log), log }) : null;

@@ -24,6 +24,7 @@ import { LastRunBadge } from '../last-run-badge';
 import { ObservationProvider } from '../observation-context';
 import { AgeText, ExpiryText } from '../ticking-text';
 import { RelativeTime } from '../timestamp';
+import { Epoch } from '@/components/epoch';
 
 /** `lease@2026-11-30T16:00:00Z`, allowed to wrap after the `@` (and anywhere, if it must): always shown whole. */
 function OccurrenceKey({ occurrence }: { occurrence: string | null }) {
@@ -109,7 +110,9 @@ export const SchedulerRow = memo(function SchedulerRow({ status, observer, stamp
           </span>
         </td>
         <td className="cell-epoch num" data-label="Epoch">
-          <span data-testid="epoch">{authority.epoch ?? '—'}</span>
+          <span data-testid="epoch">
+            <Epoch value={authority.epoch} />
+          </span>
         </td>
         <td className="cell-renewed num" data-label="Renewal">
           <span className="stack">

@@ -11,6 +11,7 @@ import { GapBadge } from '../gap-badge';
 import { AgeText, ExpiryText } from '../ticking-text';
 import { RelativeTime } from '../timestamp';
 import { Instant } from '@/components/instant';
+import { Epoch } from '@/components/epoch';
 
 function Item({ term, children, testId }: { term: string; children: React.ReactNode; testId?: string }) {
   return (
@@ -38,7 +39,9 @@ export function AxisPanels({ view }: { view: StatusView }) {
             <code>{authority.holder ?? dash}</code> {authority.label ? <span className="muted">({authority.label})</span> : null}
           </Item>
           <Item term="Epoch" testId="detail-epoch">
-            <span className="num">{authority.epoch ?? dash}</span>
+            <span className="num">
+              <Epoch value={authority.epoch} fallback={dash} />
+            </span>
           </Item>
           <Item term="Acquired">{authority.acquiredAt ? <Instant iso={authority.acquiredAt} /> : dash}</Item>
           <Item term="Renewed" testId="detail-renewal-age">

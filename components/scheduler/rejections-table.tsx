@@ -3,6 +3,7 @@ import { memo } from 'react';
 import type { StaleWriteRejection } from '@/lib/api/types';
 import { ScrollTable } from '../scroll-table';
 import { Instant } from '@/components/instant';
+import { Epoch } from '@/components/epoch';
 
 const REASON: Record<StaleWriteRejection['reason'], string> = {
   stale_epoch: 'a newer epoch holds the lease',
@@ -30,8 +31,12 @@ export const RejectionsTable = memo(function RejectionsTable({ rejections }: { r
               <td className="num">
                 <Instant iso={rejection.at} />
               </td>
-              <td className="num">{rejection.attemptedEpoch}</td>
-              <td className="num">{rejection.currentEpoch ?? '—'}</td>
+              <td className="num">
+                <Epoch value={rejection.attemptedEpoch} />
+              </td>
+              <td className="num">
+                <Epoch value={rejection.currentEpoch} />
+              </td>
               <td>
                 <code>{rejection.resource}</code>
               </td>

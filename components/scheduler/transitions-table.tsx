@@ -3,6 +3,7 @@ import type { Tenure } from '@/lib/api/types';
 import { formatDuration } from '@/lib/status';
 import { ScrollTable } from '../scroll-table';
 import { Instant } from '@/components/instant';
+import { Epoch } from '@/components/epoch';
 
 const BEGAN: Record<Tenure['began'], string> = { acquired: 'acquired', taken_over: 'took over' };
 const ENDED: Record<NonNullable<Tenure['ended']>, string> = { released: 'released', expired: 'expired' };
@@ -25,7 +26,9 @@ export function TransitionsTable({ transitions, observedAt }: { transitions: rea
         >
           {transitions.map((tenure) => (
             <tr key={tenure.epoch} data-testid="transition-row" data-epoch={tenure.epoch} data-holder={tenure.holder}>
-              <td className="num">{tenure.epoch}</td>
+              <td className="num">
+                <Epoch value={tenure.epoch} />
+              </td>
               <td>
                 <code>{tenure.holder}</code> {tenure.label ? <span className="muted">({tenure.label})</span> : null}
               </td>
