@@ -111,7 +111,7 @@ describe('failover with synchronous replication', () => {
     }
   });
 
-  it('every acknowledged grant survives a crash of the primary, and the next grant outranks them all', async () => {
+  it('every acknowledged grant survives a crash of the primary (a takeover committed on the primary alone was never acknowledged), and the next grant outranks them all', async () => {
     const acknowledged = new Map<string, { epoch: number; holder: string }>();
     for (let i = 0; i < 10; i++) {
       const lease = `sync-kept-${i}`;
@@ -119,6 +119,17 @@ describe('failover with synchronous replication', () => {
         const holder = new Holder(pool, lease);
         acknowledged.set(lease, { epoch: await holder.acquire(force), holder: holder.token });
       }
+    }
+    // What the same takeover does that async replication lost (async.int.test.ts): with the standby cut off, it
+    // commits on the primary alone — and is never acknowledged: the holder only ever hears "unknown".
+    await pair.detachStandby();
+    const impatient = createPool(pair.url, { applicationName: 'failover-sync-unacknowledged', statementTimeoutMs: 300 });
+    try {
+      await impatient.query(`UPDATE leases SET expires_at = clock_timestamp() - interval '1 millisecond' WHERE name = 'sync-kept-0'`).catch(() => undefined);
+      const takeover = await new LeaseAuthority(impatient).acquire(leaseTerms({ name: 'sync-kept-0', ttlMs: TTL_MS }), 'inst_0000beef');
+      expect(takeover.kind).toBe('unknown');
+    } finally {
+      await impatient.end();
     }
     await pair.failover(); // no wait for the standby to catch up: acknowledged means it has it
     await pair.rejoin(); // the promoted node waits for a standby of its own before it commits anything
