@@ -43,6 +43,17 @@ describe('lastRun', () => {
     expect(status.lastRun.message).not.toContain('lost');
   });
 
+  it("given its epoch's lease expired with nobody after it (a paused or self-suspecting holder stopped renewing), interrupted — and it says expired", () => {
+    const left = run({ state: 'running', epoch: 7, endedAt: null });
+    const expired = lease({ epoch: 7, renewedAt: ago(20 * 1_000), expiresAt: ago(5_000) });
+    const status = project({ ...facts({ lease: expired }), lastRun: { newest: left, ended: null } }, NOW, T);
+    expect(status.authority.state).toBe('expired');
+    expect(status.lastRun.state).toBe('interrupted');
+    expect(status.lastRun.message).toContain("epoch 7's lease expired before it ended");
+    // While the lease still holds, the same running occurrence is simply running: the last ended one speaks.
+    expect(project({ ...facts(), lastRun: { newest: left, ended: null } }, NOW, T).lastRun.state).toBe('none');
+  });
+
   it('never turns missing evidence into failed: not read, store unreadable, nothing ended yet', () => {
     const failed = run({ state: 'failed', exitCode: 1 });
     expect(project(facts(), NOW, T).lastRun.state).toBe('unknown');

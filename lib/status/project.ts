@@ -49,7 +49,7 @@ export function project(facts: SchedulerFacts, now: string, thresholds: Threshol
     observation: { gap: judged.gap },
     intent: facts.intent === null ? null : { ...facts.intent },
     reasons,
-    lastRun: judgeLastRun(facts),
+    lastRun: judgeLastRun(facts, authority.state),
   };
 }
 

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
+import { FreezableProxy } from '../../../db/testing/tcp-proxy';
 import { JsonLineProcess, kernelState, ROOT } from '../../child/json-line-process';
 import { processInfo } from '../../child/testing/process-tree';
 import { LeaseAuthority, leaseTerms } from '../../lease';
@@ -135,6 +136,38 @@ describe('leaseboard run: any program under a lease', () => {
     // The dashboard says why: the occurrence was interrupted, its epoch lost the lease.
     expect(await lastRun(lease)).toMatchObject({ state: 'interrupted', occurrence: started.occurrence });
     expect(await r.exit()).toBe(3);
+  });
+
+  it('on lease loss (self-suspicion: the database stops answering) the command is stopped, and the dashboard says the lease expired', async () => {
+    const lease = uniqueLease('exec-suspect');
+    const pidFile = path.join(dir, `${lease}.pid`);
+    const { proxy, url } = await FreezableProxy.before(databaseUrl());
+    try {
+      const r = runner('runner', ['--lease', lease, '--once', ...FAST, '--', 'sh', '-c', `echo $$ > ${pidFile}; while :; do sleep 0.1; done`], {
+        DATABASE_URL: url,
+      });
+      const started = await r.waitFor((line) => line.event === 'child_started');
+      const pid = await commandPid(pidFile);
+      // The database stops answering this runner (nobody else's): its renewals' outcomes become unknown, and
+      // once it can no longer prove its lease it suspects itself and stops the command — before the lease expires.
+      proxy.freeze();
+      const lost = await r.waitFor((line) => line.event === 'lost', 15_000);
+      expect(lost).toMatchObject({ why: 'self_suspected', epoch: started.epoch });
+      expect(await r.waitFor((line) => line.event === 'child_stopping')).toMatchObject({ why: 'self_suspected', signal: 'SIGTERM' });
+      await r.waitFor((line) => line.event === 'child_exited' && line.stoppedByUs === true, 5_000);
+      expect(processInfo(pid)).toBeNull();
+      // Nobody took over: once its lease has expired, the dashboard shows the run interrupted, and why it can tell.
+      await poll(
+        () => lastRun(lease),
+        (run) => run.state === 'interrupted',
+        15_000,
+      );
+      expect((await lastRun(lease)).message).toContain('lease expired before it ended');
+      proxy.thaw();
+      expect(await r.exit()).toBe(3);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('a runner whose supervisor is gone leaves nothing behind, even a command that ignores SIGTERM past the shutdown deadline', async () => {
