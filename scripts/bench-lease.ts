@@ -79,6 +79,12 @@ interface SuiteFigures {
   renew: Map<number, number>;
 }
 
+/** Ends a section's clients (and forgets them): sections connect up to 41 clients each, and servers allow 100. */
+async function endClients(clients: pg.Client[], all: pg.Client[]): Promise<void> {
+  await Promise.all(clients.map((client) => client.end()));
+  for (const client of clients) all.splice(all.indexOf(client), 1);
+}
+
 async function main() {
   if (process.argv.includes('--sync-standby')) return syncStandby();
   const database = await createTestDatabase(() => {});
@@ -161,6 +167,7 @@ async function suite(url: string, where: string): Promise<SuiteFigures> {
       console.log(
         `${String(n).padStart(7)} | ${f(renewLib)} | ${f(renewBare)} | ${(renewLib / renewBare).toFixed(2)}× | ${f(acquireLib)} | ${f(acquireBare)} | ${(acquireLib / acquireBare).toFixed(2)}×`,
       );
+      await endClients(clients, all);
     }
     console.log('\nrenew lib = LeaseAuthority.renew (one statement, keeping the renewal-gap bucket on the row); bare = the conditional UPDATE alone.');
     console.log('acquire lib = LeaseAuthority.acquire (grant, lease event and the explanation of a refusal in one statement); bare = the upsert alone.');
@@ -242,6 +249,7 @@ async function benchBatchedRenewals(url: string, all: pg.Client[]): Promise<void
     `  ratio library/bare: ${(libMean / bareMean).toFixed(2)}× (means), ${(libBest / bareBest).toFixed(2)}× (bests) — target ≥ 0.8×; library ≥ 50,000/s: ${libMean >= 50_000 ? 'MET' : 'MISSED'} (mean ${f(libMean)})`,
   );
   if (refused > 0) console.log(`  WARNING: ${refused} renewals refused during the bench (a lease expired?)`);
+  await endClients(clients, all);
 }
 
 /**
@@ -296,7 +304,10 @@ async function benchFunctionsAgainstInline(url: string, all: pg.Client[]): Promi
       () => timed(clients, (client, i) => client.query({ name: 'fn_renew', text: 'SELECT * FROM leaseboard_renew($1, $2, $3)', values: grants[i] })),
       () => timed(clients, (client, i) => client.query({ name: 'inline_renew', text: inline.renew, values: grants[i] })),
     );
-    if (n !== 8) continue;
+    if (n !== 8) {
+      await endClients(clients, all);
+      continue;
+    }
     const tokens = clients.map(() => newInstanceToken());
     await row(
       'acquire (contended), 8',
@@ -327,6 +338,7 @@ async function benchFunctionsAgainstInline(url: string, all: pg.Client[]): Promi
       () => timed(clients, (client, i) => client.query({ name: 'fn_renew_many', text: 'SELECT * FROM leaseboard_renew_many($1, $2, $3)', values: batches[i] })),
       () => timed(clients, (client, i) => client.query({ name: 'inline_renew_many', text: inline.renewMany, values: batches[i] })),
     );
+    await endClients(clients, all);
   }
 }
 
