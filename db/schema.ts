@@ -133,17 +133,21 @@ export const leaseEvents = pgTable(
   (t) => [index('lease_events_lease_at').on(t.lease, t.at), index('lease_events_at').on(t.at)],
 );
 
-/** Bounded renewal history: the longest renewal gap per epoch per minute. */
-export const renewalGaps = pgTable(
-  'renewal_gaps',
+/**
+ * Bounded renewal history, an hour to a row (migration 0030_renewal_gap_hours): per lease, epoch
+ * and UTC hour, `maxGapMs[i]` is the longest gap between renewals closed in minute i − 1 of the
+ * hour (null: no renewal closed that minute), `renewals` the renewals of the whole hour.
+ */
+export const renewalGapHours = pgTable(
+  'renewal_gap_hours',
   {
     lease: text('lease').notNull(),
     epoch: epochCol('epoch').notNull(),
-    minute: ts('minute').notNull(),
-    maxGapMs: integer('max_gap_ms').notNull(),
+    hour: ts('hour').notNull(),
+    maxGapMs: integer('max_gap_ms').array().notNull(),
     renewals: integer('renewals').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.lease, t.minute, t.epoch] }), index('renewal_gaps_minute').on(t.minute)],
+  (t) => [primaryKey({ columns: [t.lease, t.hour, t.epoch] }), index('renewal_gap_hours_hour').on(t.hour)],
 );
 
 /** Fenced writes refused at the resource because their epoch was not current. */

@@ -40,9 +40,9 @@ async function seedBacklog(db: pg.Pool, grants: Grant[]): Promise<void> {
     [planner!.name, planner!.epoch, ITEMS, PER_OCCURRENCE],
   );
   await db.query(
-    `INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals)
-     SELECT l.name, 1, date_trunc('minute', clock_timestamp() - interval '8 days') - m * interval '1 minute', 100, 12
-     FROM leases l, generate_series(1, 1440) m`,
+    `INSERT INTO renewal_gap_hours (lease, epoch, hour, max_gap_ms, renewals)
+     SELECT l.name, 1, leaseboard_gap_hour(clock_timestamp() - interval '8 days') - h * interval '1 hour', array_fill(100, ARRAY[60]), 720
+     FROM leases l, generate_series(1, 24) h`,
   );
   await db.query(
     `INSERT INTO stale_write_rejections (lease, attempted_epoch, resource, reason, at)
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     const { rows } = await db.query<{ server: string }>(`SELECT current_setting('server_version') AS server`);
     console.log(`bench:prune — PostgreSQL ${rows[0]!.server} (${process.env.DATABASE_URL ? 'DATABASE_URL server' : 'embedded'})`);
     console.log(
-      `backlog: ${ITEMS.toLocaleString('en')} plan items, ${(LEASES * 1440).toLocaleString('en')} renewal gaps, ${LEASES * 100} rejections and ${LEASES * 100} lease events past retention (seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+      `backlog: ${ITEMS.toLocaleString('en')} plan items, ${(LEASES * 24).toLocaleString('en')} renewal-gap hours, ${LEASES * 100} rejections and ${LEASES * 100} lease events past retention (seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
     );
 
     const until = Date.now() + SECONDS * 1_000;

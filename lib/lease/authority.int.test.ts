@@ -96,7 +96,8 @@ describe('lease authority on real PostgreSQL', () => {
         }
         expect((await authority.release(grant)).kind).toBe('released');
         const { rows } = await pool.query(
-          'SELECT epoch::int, sum(renewals)::int AS renewals, max(max_gap_ms) AS gap FROM renewal_gaps WHERE lease = $1 GROUP BY epoch',
+          `SELECT h.epoch::int, sum(h.renewals)::int AS renewals, max(m.gap) AS gap
+           FROM renewal_gap_hours h CROSS JOIN LATERAL (SELECT max(g) AS gap FROM unnest(h.max_gap_ms) g) m WHERE h.lease = $1 GROUP BY h.epoch`,
           [grant.name],
         );
         expect(rows).toHaveLength(1);

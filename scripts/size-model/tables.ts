@@ -94,12 +94,13 @@ export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
       ]),
     },
     {
-      table: 'renewal_gaps',
-      basis: 'one rollup row per minute held',
-      rows: { perDay: 24 * 60, keep: 'renewals' },
-      seedRows: 1_440,
-      insert: `INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals)
-               SELECT ${NAME}, 3, date_trunc('minute', now()) - t * interval '1 min', 5000 + t % 400, 12 ${EACH('')}`,
+      table: 'renewal_gap_hours',
+      basis: 'one rollup row per hour held: the longest gap of each of its 60 minutes',
+      rows: { perDay: 24, keep: 'renewals' },
+      seedRows: 240,
+      insert: `INSERT INTO renewal_gap_hours (lease, epoch, hour, max_gap_ms, renewals)
+               SELECT ${NAME}, 3, date_trunc('hour', now()) - t * interval '1 hour',
+                      (SELECT array_agg(5000 + (t * 60 + m) % 400) FROM generate_series(1, 60) m), 720 ${EACH('')}`,
     },
     {
       table: 'occurrences',

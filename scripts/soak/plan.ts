@@ -31,7 +31,7 @@ const BASE = { plannerEvery: 5 * MIN, compactionEvery: 4 * MIN, reportEvery: 2 *
 
 /**
  * Lease timing is NOT accelerated: renewals are rolled up per minute
- * (renewal_gaps), so renewing faster adds load but no rows, and a sub-second
+ * (renewal_gap_hours), so renewing faster adds load but no rows, and a sub-second
  * ttl on a shared 2-core machine would measure CPU starvation, not retention.
  */
 const LEASE_FLAGS = { ttl: 6_000, 'renew-every': 2_000, 'renew-deadline': 4_000, 'safety-margin': 1_000 } as const;

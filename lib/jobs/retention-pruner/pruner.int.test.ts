@@ -60,9 +60,15 @@ describe('the retention pruner (leaseboard-retention)', () => {
       ]);
     }
     // Renewal gaps (7 d), rejections (7 d), alert events (30 d): one just past, one just inside.
+    // Renewal gaps are an hour to a row: one whose last minute is past retention goes, one with a minute inside stays.
+    for (const at of [`- interval '7 days' - interval '1 hour'`, `- interval '7 days' + interval '10 minutes'`])
+      await q(
+        `INSERT INTO renewal_gap_hours (lease, epoch, hour, max_gap_ms, renewals) VALUES ($1, 1, leaseboard_gap_hour(clock_timestamp() ${at}), array_fill(100, ARRAY[60]), 10)`,
+        [names.old],
+      );
     for (const days of [8, 6]) {
       await q(
-        `INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals) VALUES ($1, 1, date_trunc('minute', clock_timestamp() - $2 * interval '1 day'), 100, 10)`,
+        `INSERT INTO renewal_gap_hours (lease, epoch, hour, max_gap_ms, renewals) VALUES ($1, 1, leaseboard_gap_hour(clock_timestamp() - $2 * interval '1 day'), array_fill(100, ARRAY[60]), 10)`,
         [names.old, days],
       );
       await q(
@@ -154,7 +160,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
       (await q(`SELECT round(extract(epoch FROM clock_timestamp() - ${column}) / 86400)::int AS d FROM ${table} WHERE lease = $1`, [names.old])).rows.map(
         (r: { d: number }) => r.d,
       );
-    expect(await days('renewal_gaps', 'minute')).toEqual([6]);
+    expect((await days('renewal_gap_hours', 'hour')).sort()).toEqual([6, 7]);
     expect(await days('stale_write_rejections', 'at')).toEqual([6]);
 
     const items = await q(`SELECT occurrence, count(*)::int AS n FROM plan_items WHERE lease = ANY ($1) GROUP BY occurrence ORDER BY occurrence`, [
@@ -196,7 +202,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
     const taken = await authority.acquire(leaseTerms({ name: lease, ttlMs: 60_000 }), newInstanceToken());
     expect(taken.kind).toBe('acquired');
     await q(
-      `INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals) VALUES ($1, 1, date_trunc('minute', clock_timestamp() - interval '9 days'), 1, 1)`,
+      `INSERT INTO renewal_gap_hours (lease, epoch, hour, max_gap_ms, renewals) VALUES ($1, 1, leaseboard_gap_hour(clock_timestamp() - interval '9 days'), '{1}', 1)`,
       [lease],
     );
     const partitionsBefore = (await q(`SELECT name FROM report_partitions ORDER BY name`)).rows;
@@ -213,7 +219,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
       });
     }
     expect((await q(`SELECT name FROM report_partitions ORDER BY name`)).rows).toEqual(partitionsBefore);
-    expect((await q(`SELECT count(*)::int AS n FROM renewal_gaps WHERE lease = $1`, [lease])).rows[0].n).toBe(1);
+    expect((await q(`SELECT count(*)::int AS n FROM renewal_gap_hours WHERE lease = $1`, [lease])).rows[0].n).toBe(1);
     const logged = await q(`SELECT DISTINCT resource FROM stale_write_rejections WHERE lease = $1 ORDER BY resource`, [lease]);
     expect(logged.rows.map((r: { resource: string }) => r.resource)).toEqual(
       [
@@ -224,12 +230,12 @@ describe('the retention pruner (leaseboard-retention)', () => {
         'occurrences',
         'plan_items',
         'progress_reports',
-        'renewal_gaps',
+        'renewal_gap_hours',
         'stale_write_rejections',
       ].sort(),
     );
     // And the pruned logs refuse a plain DELETE without any fence.
-    await expect(q(`DELETE FROM renewal_gaps WHERE lease = $1`, [lease])).rejects.toMatchObject({ code: 'LB002' });
+    await expect(q(`DELETE FROM renewal_gap_hours WHERE lease = $1`, [lease])).rejects.toMatchObject({ code: 'LB002' });
     await expect(q(`DELETE FROM progress_reports WHERE lease = $1`, [lease])).rejects.toMatchObject({ code: 'LB002' });
   });
 
@@ -239,7 +245,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
     const grant = await authority.acquire(leaseTerms({ name, ttlMs: 60_000 }), holder);
     if (grant.kind !== 'acquired') throw new Error(grant.kind);
     await q(
-      `INSERT INTO renewal_gaps (lease, epoch, minute, max_gap_ms, renewals) VALUES ($1, $2, date_trunc('minute', clock_timestamp() - interval '9 days'), 1, 1)`,
+      `INSERT INTO renewal_gap_hours (lease, epoch, hour, max_gap_ms, renewals) VALUES ($1, $2, leaseboard_gap_hour(clock_timestamp() - interval '9 days'), '{1}', 1)`,
       [name, grant.epoch],
     );
     const pruner = uniqueLease('pruner');
@@ -257,7 +263,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
     const other = await pool.connect();
     try {
       await batch.query('BEGIN');
-      await batch.query('SELECT leaseboard_fence($1, $2, $3)', [pruner, pruning.epoch, 'renewal_gaps']);
+      await batch.query('SELECT leaseboard_fence($1, $2, $3)', [pruner, pruning.epoch, 'renewal_gap_hours']);
       const { PgDialect } = await import('drizzle-orm/pg-core');
       const rendered = new PgDialect().sqlToQuery(statement!.dml);
       const deleted = await batch.query(rendered.sql, rendered.params);

@@ -26,7 +26,16 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { alertEvents, healthChanges, healthObservedMinutes, leaseEvents, occurrences, planItems, renewalGaps, staleWriteRejections } from '../../../db/schema';
+import {
+  alertEvents,
+  healthChanges,
+  healthObservedMinutes,
+  leaseEvents,
+  occurrences,
+  planItems,
+  renewalGapHours,
+  staleWriteRejections,
+} from '../../../db/schema';
 import type { RetentionKind } from '../../retention';
 
 /** How many of a lease's newest occurrences the plan-items rule looks at past the kept ones (older ones wait for the occurrence rule). */
@@ -84,8 +93,9 @@ export const PRUNE_RULES: readonly PruneRule[] = [
   },
   {
     step: 'renewal-gaps',
-    table: renewalGaps,
-    victims: (c, limit) => sql`SELECT g.ctid FROM renewal_gaps g WHERE g.minute < ${at(c, 'renewals')} LIMIT ${limit}::int`,
+    table: renewalGapHours,
+    // An hour row goes once its last minute is past retention (the whole hour is older than the cutoff).
+    victims: (c, limit) => sql`SELECT g.ctid FROM renewal_gap_hours g WHERE g.hour <= ${at(c, 'renewals')} - interval '1 hour' LIMIT ${limit}::int`,
   },
   {
     step: 'rejections',

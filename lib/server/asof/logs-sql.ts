@@ -3,7 +3,7 @@
  * scheduler and a span [from, to], everything needed to rebuild its facts as
  * of any instant in the span (./facts-at.ts) — lease events, intent audit,
  * per-epoch report state at `from`, per-bucket report aggregates, report
- * breaks, renewal-gap rollups and the occurrence slot at each bucket end.
+ * breaks, renewal-gap minutes and the occurrence slot at each bucket end.
  *
  * Reports are stored as runs (migration 0025_report_runs: a row stands for
  * consecutive reports of one occurrence with no break between them, each
@@ -14,7 +14,7 @@
  * Bounded by indexes: progress_reports only through (lease, epoch,
  * reported_at) with the epoch fixed and a reported_at range (widened by
  * REPORT_RUN_MAX_MS, the longest a run spans); lease_events and
- * intent_audit through (lease, at); renewal_gaps through its primary key.
+ * intent_audit through (lease, at); renewal_gap_hours through its primary key.
  * Work grows with the reports in the span (≤ 24 h), never with all reports.
  *
  * Alert transitions (alert_events, through (scheduler, at)): each rule's
@@ -84,6 +84,21 @@ function lastAdvance(epoch: string, instant: string): string {
 const REPORT_ROW = `e.reported_at, e.seq, e.occurrence, e.cursor, e.advanced, e.report_every_ms`;
 const WIN_ROW = `e.reported_at, e.seq, e.report_every_ms`;
 
+/**
+ * The renewal-gap minutes the span reads (from 2 minutes before its first minute to 1 minute past its
+ * end), unpacked from their hour rows (migration 0030_renewal_gap_hours: slot i of an hour is its
+ * minute i − 1; null, no renewal closed that minute): the minute rows of migration 0001, one for one.
+ */
+const RENEWAL_MINUTES = `renewal_minutes AS (
+    SELECT m.epoch, m.minute, m.max_gap_ms
+    FROM (SELECT date_trunc('minute', $2::timestamptz) - interval '2 minutes' AS lo, $3::timestamptz + interval '1 minute' AS hi) b
+    CROSS JOIN LATERAL (
+      SELECT h.epoch, h.hour + (u.slot - 1) * interval '1 minute' AS minute, u.max_gap_ms
+      FROM renewal_gap_hours h CROSS JOIN LATERAL unnest(h.max_gap_ms) WITH ORDINALITY u(max_gap_ms, slot)
+      WHERE h.lease = $1 AND h.hour >= leaseboard_gap_hour(b.lo) AND h.hour <= b.hi AND u.max_gap_ms IS NOT NULL) m
+    WHERE m.minute >= b.lo AND m.minute <= b.hi
+  )`;
+
 export const LOGS_SQL = `
 WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
   s AS (SELECT * FROM schedulers WHERE name = $1),
@@ -140,6 +155,7 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
       WHERE z.prev_at IS NOT NULL) y
     WHERE y.reason IS NOT NULL
   ),
+  ${RENEWAL_MINUTES},
   -- The due occurrence at each instant t, as the live read defines it: the
   -- newest occurrence claimed by t if it was still running then, else the
   -- slot after it, else the first slot since registration.
@@ -173,8 +189,7 @@ SELECT ${msOf('c.now')} AS now_ms, (SELECT known FROM known) AS known, (SELECT e
   (SELECT json_agg(x ORDER BY x.i, x.epoch) FROM (SELECT i, epoch::float8 AS epoch, n, adv, last_ms, adv_ms, seq, occ, cursor, every FROM buckets) x) AS buckets,
   (SELECT json_agg(x ORDER BY x.to_ms) FROM (SELECT epoch::float8 AS epoch, ${msOf('prev_at')} AS from_ms, ${msOf('reported_at')} AS to_ms, reason
      FROM breaks) x) AS breaks,
-  (SELECT json_agg(x) FROM (SELECT epoch::float8 AS epoch, ${msOf('minute')} AS minute_ms, max_gap_ms FROM renewal_gaps
-     WHERE lease = $1 AND minute >= date_trunc('minute', $2::timestamptz) - interval '2 minutes' AND minute <= $3::timestamptz + interval '1 minute') x) AS renewals,
+  (SELECT json_agg(x) FROM (SELECT epoch::float8 AS epoch, ${msOf('minute')} AS minute_ms, max_gap_ms FROM renewal_minutes) x) AS renewals,
   (SELECT json_agg(x ORDER BY x.i) FROM (SELECT (i - 1)::int AS i, ${msOf('slot')} AS slot_ms, key, running FROM slots) x) AS slots,
   (SELECT json_agg(x ORDER BY x.at_ms, x.id) FROM (
      (SELECT e.id, e.rule, e.from_state, e.to_state, e.mode, ${msOf('e.at')} AS at_ms FROM unnest($9::text[]) r(rule)
