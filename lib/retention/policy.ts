@@ -37,7 +37,7 @@ export const RETENTION_FLOOR_MS = 10 * SEC;
 
 export const RETENTION_SPECS: Readonly<Record<RetentionKind, KindSpec>> = Object.freeze({
   reports: { env: 'LEASEBOARD_RETAIN_REPORTS', table: 'progress_reports', defaultMs: 7 * DAY, ceilingMs: 90 * DAY, what: 'progress reports' },
-  renewals: { env: 'LEASEBOARD_RETAIN_RENEWALS', table: 'renewal_gaps', defaultMs: 7 * DAY, ceilingMs: 90 * DAY, what: 'renewal history' },
+  renewals: { env: 'LEASEBOARD_RETAIN_RENEWALS', table: 'renewal_gap_hours', defaultMs: 7 * DAY, ceilingMs: 90 * DAY, what: 'renewal history' },
   rejections: { env: 'LEASEBOARD_RETAIN_REJECTIONS', table: 'stale_write_rejections', defaultMs: 7 * DAY, ceilingMs: 90 * DAY, what: 'stale-write rejections' },
   leaseEvents: { env: 'LEASEBOARD_RETAIN_LEASE_EVENTS', table: 'lease_events', defaultMs: 30 * DAY, ceilingMs: 365 * DAY, what: 'lease events' },
   alertEvents: { env: 'LEASEBOARD_RETAIN_ALERT_EVENTS', table: 'alert_events', defaultMs: 30 * DAY, ceilingMs: 365 * DAY, what: 'alert transitions' },
