@@ -253,6 +253,23 @@ export const occurrences = pgTable(
   ],
 );
 
+/**
+ * Old occurrences, an hour to a row (migration 0031_occurrence_hours, folded by the pruner): per lease
+ * and UTC hour, occurrence i was scheduled `scheduledMs[i]` ms after the hour, claimed `claimedUs[i]` µs
+ * after its slot, and ended `endedUs[i]` µs after its claim (null: never ended); its key is its slot's.
+ */
+export const occurrenceHours = pgTable(
+  'occurrence_hours',
+  {
+    lease: text('lease').notNull(),
+    hour: ts('hour').notNull(),
+    scheduledMs: integer('scheduled_ms').array().notNull(),
+    claimedUs: bigint('claimed_us', { mode: 'number' }).array().notNull(),
+    endedUs: bigint('ended_us', { mode: 'number' }).array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lease, t.hour] }), index('occurrence_hours_hour').on(t.hour)],
+);
+
 /** Synthetic documents the retention planner scans. Never deleted. */
 export const documents = pgTable('documents', {
   id: bigint('id', { mode: 'number' }).primaryKey(),

@@ -13,6 +13,7 @@ import { RETENTION_PLANNER_EVERY_MS } from '../../lib/jobs/demo/retention-planne
 import { DEFAULT_REPORT_EVERY_MS } from '../../lib/status/thresholds';
 
 const DAY_MS = 24 * 60 * 60_000;
+const HOUR_MS = 60 * 60_000;
 
 /** Names as the product writes them: `scheduler-00042`, its occurrence keys, an instance token. */
 const NAME = `'scheduler-' || lpad(s::text, 5, '0')`;
@@ -104,11 +105,22 @@ export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
     },
     {
       table: 'occurrences',
-      basis: `one per ${RETENTION_PLANNER_EVERY_MS / 60_000} min cadence (retention-planner)`,
-      rows: { perDay: DAY_MS / RETENTION_PLANNER_EVERY_MS, keep: 'occurrences' },
+      basis: `one per ${RETENTION_PLANNER_EVERY_MS / 60_000} min cadence (retention-planner), until folded: the last two hours'`,
+      rows: { fixed: (2 * 60 * 60_000) / RETENTION_PLANNER_EVERY_MS },
       seedRows: 288,
       insert: `INSERT INTO occurrences (key, lease, scheduled_at, state, epoch, claimed_at, completed_at, step, cursor)
                SELECT ${KEY}, ${NAME}, now() - t * interval '5 min', 'completed', 3, now() - t * interval '5 min', now() - t * interval '5 min' + interval '40 s', 1, 50000 ${EACH('')}`,
+    },
+    {
+      table: 'occurrence_hours',
+      basis: `the older occurrences folded, an hour to a row (${HOUR_MS / RETENTION_PLANNER_EVERY_MS} slots in it)`,
+      rows: { perDay: 24, keep: 'occurrences' },
+      seedRows: 240,
+      insert: `INSERT INTO occurrence_hours (lease, hour, scheduled_ms, claimed_us, ended_us)
+               SELECT ${NAME}, date_trunc('hour', now()) - t * interval '1 hour',
+                      (SELECT array_agg(k * ${RETENTION_PLANNER_EVERY_MS}) FROM generate_series(0, ${HOUR_MS / RETENTION_PLANNER_EVERY_MS - 1}) k),
+                      (SELECT array_agg(1000000 + (t * 13 + k * 7919) % 900000) FROM generate_series(1, ${HOUR_MS / RETENTION_PLANNER_EVERY_MS}) k),
+                      (SELECT array_agg(40000000 + (t * 17 + k * 104729) % 9000000) FROM generate_series(1, ${HOUR_MS / RETENTION_PLANNER_EVERY_MS}) k) ${EACH('')}`,
     },
     {
       table: 'plan_items',

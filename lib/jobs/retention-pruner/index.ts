@@ -6,10 +6,13 @@
  *   partitions    progress_reports: partitions made ahead, whole partitions
  *                 past retention dropped (leaseboard_retention_partitions,
  *                 which checks the fence before any DDL)
- *   plan-items, occurrences, lease-events, renewal-gaps, rejections,
- *   health-changes, health-observed, alert-events
+ *   plan-items, occurrences, occurrence-hours, lease-events, renewal-gaps,
+ *   rejections, health-changes, health-observed, alert-events
  *                 batches of at most `LEASEBOARD_RETENTION_BATCH` rows past
  *                 retention (./victims.ts says which rows each keeps)
+ *   occurrence-fold
+ *                 batches of occurrences no live read takes any more folded
+ *                 into hour rows (migration 0031_occurrence_hours)
  *
  * Guarantees
  * - Every delete and every partition drop is fenced: the database refuses a
@@ -75,6 +78,24 @@ function partitionStep(policy: RetentionPolicy): Step {
   });
 }
 
+/**
+ * Occurrences folded into hour rows (migration 0031_occurrence_hours: those a newer ended occurrence
+ * of their lease supersedes, an hour after their hour; the view occurrences_foldable says which),
+ * a batch per write, by leaseboard_fold_occurrences, which checks the fence first.
+ */
+function foldStep(policy: RetentionPolicy): Step {
+  return fencedStep({
+    name: 'occurrence-fold',
+    read: async ({ db, cursor }) => {
+      if (cursor >= MAX_BATCHES) return null;
+      const { rows } = await db.query<{ more: boolean }>('SELECT EXISTS (SELECT 1 FROM occurrences_foldable) AS more');
+      return rows[0]!.more ? { data: policy.batchRows, next: cursor + 1 } : null;
+    },
+    plan: (batch: number) => batch,
+    write: (w, batch) => [w.call<number>('leaseboard_fold_occurrences', [sql`${batch}::int`], { resource: 'occurrences' })],
+  });
+}
+
 function pruneStep(rule: PruneRule, policy: RetentionPolicy): Step {
   return fencedStep({
     name: rule.step,
@@ -94,7 +115,7 @@ export function retentionPrunerJob(policy: RetentionPolicy): Job {
   return defineJob({
     name: RETENTION_PRUNER_JOB,
     everyMs: policy.pruneEveryMs,
-    steps: [partitionStep(policy), ...PRUNE_RULES.map((rule) => pruneStep(rule, policy))],
+    steps: [partitionStep(policy), ...PRUNE_RULES.map((rule) => pruneStep(rule, policy)), foldStep(policy)],
   });
 }
 

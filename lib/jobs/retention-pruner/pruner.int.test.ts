@@ -179,6 +179,45 @@ describe('the retention pruner (leaseboard-retention)', () => {
     expect((await q(`SELECT count(*)::int AS n FROM intent_audit WHERE lease = $1`, [names.old])).rows[0].n).toBe(1);
   });
 
+  it('folds occurrences a newer ended one supersedes into hour rows, and drops an hour row once all of it is past retention', async () => {
+    const name = uniqueLease('folded');
+    const grant = await authority.acquire(leaseTerms({ name, ttlMs: 600_000 }), newInstanceToken());
+    if (grant.kind !== 'acquired') throw new Error(grant.kind);
+    const slotAt = `date_trunc('hour', clock_timestamp() - $3 * interval '1 hour') + $4 * interval '5 minutes'`;
+    // 9 days old (past retention: pruned as before), three in one hour 3 days ago, the newest a minute ago.
+    for (const [hoursAgo, slot] of [
+      [9 * 24, 0],
+      [72, 1],
+      [72, 2],
+      [72, 3],
+      [0, -1],
+    ] as const)
+      await q(
+        `INSERT INTO occurrences (key, lease, scheduled_at, state, epoch, claimed_at, completed_at)
+         SELECT $1 || '@' || to_char(s AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), $1, s, 'completed', $2, s + interval '1 s', s + interval '40 s'
+         FROM (SELECT ${slotAt} AS s) x`,
+        [name, grant.epoch, hoursAgo, slot],
+      );
+    await q(
+      `INSERT INTO occurrence_hours (lease, hour, scheduled_ms, claimed_us, ended_us) VALUES ($1, leaseboard_gap_hour(clock_timestamp() - interval '8 days'), '{0}', '{1}', '{2}')`,
+      [name],
+    );
+    await runOneRound();
+    const rows = await q(`SELECT round(extract(epoch FROM clock_timestamp() - scheduled_at) / 3600)::int AS h FROM occurrences WHERE lease = $1`, [name]);
+    expect(rows.rows).toEqual([{ h: 0 }]);
+    const hours = await q(
+      `SELECT round(extract(epoch FROM clock_timestamp() - hour) / 3600)::int AS h, scheduled_ms, claimed_us, ended_us FROM occurrence_hours WHERE lease = $1`,
+      [name],
+    );
+    expect(hours.rows).toHaveLength(1);
+    expect(hours.rows[0]).toMatchObject({
+      scheduled_ms: [300_000, 600_000, 900_000],
+      claimed_us: ['1000000', '1000000', '1000000'],
+      ended_us: ['39000000', '39000000', '39000000'],
+    });
+    expect(Math.abs(hours.rows[0].h - 72)).toBeLessThanOrEqual(1);
+  });
+
   it('prunes the health rollup past the reports retention, keeping the health carried into the oldest window of a scheduler that exists', async () => {
     await runOneRound();
     const ages = async (name: string) =>
@@ -210,7 +249,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
     const cutoffs = cutoffsAt(DEFAULT_RETENTION, Date.now());
     const input = { lease, key: `${lease}@x`, scheduledAt: new Date(), cursor: 0, next: 1 };
     for (const step of job.steps as FencedStep<unknown, unknown>[]) {
-      const plan = step.name === 'partitions' ? new Date(Date.now() + 30 * DAY).toISOString() : cutoffs;
+      const plan = step.name === 'partitions' ? new Date(Date.now() + 30 * DAY).toISOString() : step.name === 'occurrence-fold' ? 100 : cutoffs;
       const result = await writeFenced(pool, fence, (w) => step.write(w, plan, input));
       expect({ step: step.name, kind: result.kind, reason: result.kind === 'rejected' ? result.reason : null }).toEqual({
         step: step.name,
@@ -227,6 +266,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
         'health_changes',
         'health_observed_minutes',
         'lease_events',
+        'occurrence_hours',
         'occurrences',
         'plan_items',
         'progress_reports',

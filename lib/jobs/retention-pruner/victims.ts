@@ -31,6 +31,7 @@ import {
   healthChanges,
   healthObservedMinutes,
   leaseEvents,
+  occurrenceHours,
   occurrences,
   planItems,
   renewalGapHours,
@@ -82,6 +83,12 @@ export const PRUNE_RULES: readonly PruneRule[] = [
       WHERE o.scheduled_at < ${at(c, 'occurrences')} AND ${SUPERSEDED}
         AND NOT EXISTS (SELECT 1 FROM plan_items p WHERE p.occurrence = o.key)
       LIMIT ${limit}::int`,
+  },
+  {
+    step: 'occurrence-hours',
+    table: occurrenceHours,
+    // Folded occurrences (./index.ts, migration 0031_occurrence_hours): an hour row goes once its last slot is past retention.
+    victims: (c, limit) => sql`SELECT h.ctid FROM occurrence_hours h WHERE h.hour <= ${at(c, 'occurrences')} - interval '1 hour' LIMIT ${limit}::int`,
   },
   {
     step: 'lease-events',

@@ -3,7 +3,8 @@
  * scheduler and a span [from, to], everything needed to rebuild its facts as
  * of any instant in the span (./facts-at.ts) — lease events, intent audit,
  * per-epoch report state at `from`, per-bucket report aggregates, report
- * breaks, renewal-gap minutes and the occurrence slot at each bucket end.
+ * breaks, renewal-gap minutes and the occurrence slot at each bucket end (rows and
+ * folded hours, migration 0031_occurrence_hours).
  *
  * Reports are stored as runs (migration 0025_report_runs: a row stands for
  * consecutive reports of one occurrence with no break between them, each
@@ -89,6 +90,22 @@ const WIN_ROW = `e.reported_at, e.seq, e.report_every_ms`;
  * end), unpacked from their hour rows (migration 0030_renewal_gap_hours: slot i of an hour is its
  * minute i − 1; null, no renewal closed that minute): the minute rows of migration 0001, one for one.
  */
+/**
+ * The newest folded occurrence claimed by \`e.t\` (migration 0031_occurrence_hours: slot i of an hour
+ * row is one occurrence — its slot scheduled_ms[i] after the hour, its claim claimed_us[i] after its
+ * slot, its end ended_us[i] after its claim — keyed by its slot). A claim is never before its slot,
+ * so no hour after \`e.t\` holds one; the hours are walked newest first and the first with a claim by
+ * \`e.t\` answers (an hour's slots all come after the older hours').
+ */
+const FOLDED_OCCURRENCE_CLAIMED_BY_T = `SELECT ${occurrenceKeySql('$1', 'f.scheduled_at')} AS key, f.scheduled_at, f.completed_at
+         FROM occurrence_hours h CROSS JOIN LATERAL (
+           SELECT u.scheduled_at, u.scheduled_at + u.claimed_us * interval '1 microsecond' AS claimed_at,
+                  u.scheduled_at + (u.claimed_us + u.ended_us) * interval '1 microsecond' AS completed_at
+           FROM (SELECT h.hour + z.ms * interval '1 millisecond' AS scheduled_at, z.claimed_us, z.ended_us
+                 FROM unnest(h.scheduled_ms, h.claimed_us, h.ended_us) z(ms, claimed_us, ended_us)) u) f
+         WHERE h.lease = $1 AND h.hour <= e.t AND f.claimed_at <= e.t
+         ORDER BY h.hour DESC, f.scheduled_at DESC LIMIT 1`;
+
 const RENEWAL_MINUTES = `renewal_minutes AS (
     SELECT m.epoch, m.minute, m.max_gap_ms
     FROM (SELECT date_trunc('minute', $2::timestamptz) - interval '2 minutes' AS lo, $3::timestamptz + interval '1 minute' AS hi) b
@@ -164,9 +181,12 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
     FROM s
     CROSS JOIN unnest($4::timestamptz[]) WITH ORDINALITY e(t, i)
     LEFT JOIN LATERAL (
-      SELECT o.key, o.scheduled_at, (o.completed_at IS NULL OR o.completed_at > e.t) AS running
-      FROM occurrences o WHERE o.lease = $1 AND o.claimed_at <= e.t
-      ORDER BY o.scheduled_at DESC LIMIT 1
+      SELECT o.key, o.scheduled_at, (o.completed_at IS NULL OR o.completed_at > e.t) AS running FROM (
+        (SELECT o.key, o.scheduled_at, o.completed_at
+         FROM occurrences o WHERE o.lease = $1 AND o.claimed_at <= e.t
+         ORDER BY o.scheduled_at DESC LIMIT 1)
+        UNION ALL (${FOLDED_OCCURRENCE_CLAIMED_BY_T})
+      ) o ORDER BY o.scheduled_at DESC LIMIT 1
     ) o ON true
     CROSS JOIN LATERAL (
       SELECT CASE WHEN o.running THEN o.key ELSE ${occurrenceKeySql('$1', 'x.slot')} END AS key, x.slot,
