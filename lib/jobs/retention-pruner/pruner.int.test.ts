@@ -204,7 +204,8 @@ describe('the retention pruner (leaseboard-retention)', () => {
     );
     await runOneRound();
     const rows = await q(`SELECT round(extract(epoch FROM clock_timestamp() - scheduled_at) / 3600)::int AS h FROM occurrences WHERE lease = $1`, [name]);
-    expect(rows.rows).toEqual([{ h: 0 }]);
+    expect(rows.rows).toHaveLength(1); // the newest, 5 to 65 minutes ago
+    expect(rows.rows[0].h).toBeLessThanOrEqual(1);
     const hours = await q(
       `SELECT round(extract(epoch FROM clock_timestamp() - hour) / 3600)::int AS h, scheduled_ms, claimed_us, ended_us FROM occurrence_hours WHERE lease = $1`,
       [name],
