@@ -416,6 +416,25 @@ export const alertEvents = pgTable(
 );
 
 /**
+ * Old alert transitions, a day to a row (migration 0032_alert_event_days, folded by the pruner): per
+ * scheduler and UTC day, slot i of the arrays is one transition, at `atUs[i]` µs after the day.
+ */
+export const alertEventDays = pgTable(
+  'alert_event_days',
+  {
+    scheduler: text('scheduler').notNull(),
+    day: ts('day').notNull(),
+    ids: bigint('ids', { mode: 'number' }).array().notNull(),
+    rules: text('rules').array().notNull(),
+    fromStates: text('from_states').array().notNull(),
+    toStates: text('to_states').array().notNull(),
+    modes: text('modes').array().notNull(),
+    atUs: bigint('at_us', { mode: 'number' }).array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scheduler, t.day] }), index('alert_event_days_day').on(t.day)],
+);
+
+/**
  * Alert modes: operator intent, per rule (scheduler NULL) and per rule × scheduler override.
  * Written only by an operator (`npm run alerts -- mode`, PUT /api/v1/alerts/rules/{rule}/mode),
  * never by automation; bounded by rules × (schedulers + 1).

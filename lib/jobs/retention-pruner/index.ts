@@ -7,12 +7,13 @@
  *                 past retention dropped (leaseboard_retention_partitions,
  *                 which checks the fence before any DDL)
  *   plan-items, occurrences, occurrence-hours, lease-events, renewal-gaps,
- *   rejections, health-changes, health-observed, alert-events
+ *   rejections, health-changes, health-observed, alert-events, alert-event-days
  *                 batches of at most `LEASEBOARD_RETENTION_BATCH` rows past
  *                 retention (./victims.ts says which rows each keeps)
- *   occurrence-fold
- *                 batches of occurrences no live read takes any more folded
- *                 into hour rows (migration 0031_occurrence_hours)
+ *   occurrence-fold, alert-events-fold
+ *                 batches of rows no live read takes any more folded into
+ *                 packed rows: occurrences an hour to a row, alert
+ *                 transitions a day to a row (migrations 0031, 0032)
  *
  * Guarantees
  * - Every delete and every partition drop is fenced: the database refuses a
@@ -78,21 +79,33 @@ function partitionStep(policy: RetentionPolicy): Step {
   });
 }
 
+/** A log folded into packed rows by a leaseboard_fold_* function, which checks the fence first; `foldable` is the view of what it may take now. */
+interface FoldRule {
+  step: string;
+  foldable: string;
+  fn: string;
+  resource: string;
+}
+
 /**
- * Occurrences folded into hour rows (migration 0031_occurrence_hours: those a newer ended occurrence
- * of their lease supersedes, an hour after their hour; the view occurrences_foldable says which),
- * a batch per write, by leaseboard_fold_occurrences, which checks the fence first.
+ * Old rows no live read takes folded into packed rows, a batch per write: occurrences into hours
+ * (migration 0031_occurrence_hours), alert transitions into days (migration 0032_alert_event_days).
  */
-function foldStep(policy: RetentionPolicy): Step {
+const FOLD_RULES: readonly FoldRule[] = [
+  { step: 'occurrence-fold', foldable: 'occurrences_foldable', fn: 'leaseboard_fold_occurrences', resource: 'occurrences' },
+  { step: 'alert-events-fold', foldable: 'alert_events_foldable', fn: 'leaseboard_fold_alert_events', resource: 'alert_events' },
+];
+
+function foldStep(rule: FoldRule, policy: RetentionPolicy): Step {
   return fencedStep({
-    name: 'occurrence-fold',
+    name: rule.step,
     read: async ({ db, cursor }) => {
       if (cursor >= MAX_BATCHES) return null;
-      const { rows } = await db.query<{ more: boolean }>('SELECT EXISTS (SELECT 1 FROM occurrences_foldable) AS more');
+      const { rows } = await db.query<{ more: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${rule.foldable}) AS more`);
       return rows[0]!.more ? { data: policy.batchRows, next: cursor + 1 } : null;
     },
     plan: (batch: number) => batch,
-    write: (w, batch) => [w.call<number>('leaseboard_fold_occurrences', [sql`${batch}::int`], { resource: 'occurrences' })],
+    write: (w, batch) => [w.call<number>(rule.fn, [sql`${batch}::int`], { resource: rule.resource })],
   });
 }
 
@@ -115,7 +128,7 @@ export function retentionPrunerJob(policy: RetentionPolicy): Job {
   return defineJob({
     name: RETENTION_PRUNER_JOB,
     everyMs: policy.pruneEveryMs,
-    steps: [partitionStep(policy), ...PRUNE_RULES.map((rule) => pruneStep(rule, policy)), foldStep(policy)],
+    steps: [partitionStep(policy), ...PRUNE_RULES.map((rule) => pruneStep(rule, policy)), ...FOLD_RULES.map((rule) => foldStep(rule, policy))],
   });
 }
 

@@ -250,7 +250,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
     const cutoffs = cutoffsAt(DEFAULT_RETENTION, Date.now());
     const input = { lease, key: `${lease}@x`, scheduledAt: new Date(), cursor: 0, next: 1 };
     for (const step of job.steps as FencedStep<unknown, unknown>[]) {
-      const plan = step.name === 'partitions' ? new Date(Date.now() + 30 * DAY).toISOString() : step.name === 'occurrence-fold' ? 100 : cutoffs;
+      const plan = step.name === 'partitions' ? new Date(Date.now() + 30 * DAY).toISOString() : step.name.endsWith('-fold') ? 100 : cutoffs;
       const result = await writeFenced(pool, fence, (w) => step.write(w, plan, input));
       expect({ step: step.name, kind: result.kind, reason: result.kind === 'rejected' ? result.reason : null }).toEqual({
         step: step.name,
@@ -263,6 +263,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
     const logged = await q(`SELECT DISTINCT resource FROM stale_write_rejections WHERE lease = $1 ORDER BY resource`, [lease]);
     expect(logged.rows.map((r: { resource: string }) => r.resource)).toEqual(
       [
+        'alert_event_days',
         'alert_events',
         'health_changes',
         'health_observed_minutes',

@@ -27,6 +27,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import {
+  alertEventDays,
   alertEvents,
   healthChanges,
   healthObservedMinutes,
@@ -127,5 +128,11 @@ export const PRUNE_RULES: readonly PruneRule[] = [
     step: 'alert-events',
     table: alertEvents,
     victims: (c, limit) => sql`SELECT a.ctid FROM alert_events a WHERE a.at < ${at(c, 'alertEvents')} LIMIT ${limit}::int`,
+  },
+  {
+    step: 'alert-event-days',
+    table: alertEventDays,
+    // Folded transitions (./index.ts, migration 0032_alert_event_days): a day row goes once all of its day is past retention.
+    victims: (c, limit) => sql`SELECT d.ctid FROM alert_event_days d WHERE d.day <= ${at(c, 'alertEvents')} - interval '1 day' LIMIT ${limit}::int`,
   },
 ];

@@ -18,7 +18,8 @@
  * intent_audit through (lease, at); renewal_gap_hours through its primary key.
  * Work grows with the reports in the span (≤ 24 h), never with all reports.
  *
- * Alert transitions (alert_events, through (scheduler, at)): each rule's
+ * Alert transitions (alert_events through (scheduler, at), and alert_event_days through its primary
+ * key: ALERT_LOG): each rule's
  * last one at or before `from` (the alert's state then) and those in the span.
  *
  * Params: $1 name, $2 from, $3 to, $4 bucket ends (timestamptz[]),
@@ -106,6 +107,19 @@ const FOLDED_OCCURRENCE_CLAIMED_BY_T = `SELECT ${occurrenceKeySql('$1', 'f.sched
          WHERE h.lease = $1 AND h.hour <= e.t AND f.claimed_at <= e.t
          ORDER BY h.hour DESC, f.scheduled_at DESC LIMIT 1`;
 
+/**
+ * The scheduler's alert transitions up to the span's end: rows, and the days folded a day to a row
+ * (migration 0032_alert_event_days: slot i of a day is one transition, at at_us[i] after the day).
+ */
+const ALERT_LOG = `alert_log AS MATERIALIZED (
+    SELECT a.id, a.rule, a.from_state, a.to_state, a.mode, a.at FROM alert_events a WHERE a.scheduler = $1 AND a.at <= $3
+    UNION ALL
+    SELECT u.id, u.rule, u.from_state, u.to_state, u.mode, d.day + u.at_us * interval '1 microsecond'
+    FROM alert_event_days d
+    CROSS JOIN LATERAL unnest(d.ids, d.rules, d.from_states, d.to_states, d.modes, d.at_us) u(id, rule, from_state, to_state, mode, at_us)
+    WHERE d.scheduler = $1 AND d.day <= $3
+  )`;
+
 const RENEWAL_MINUTES = `renewal_minutes AS (
     SELECT m.epoch, m.minute, m.max_gap_ms
     FROM (SELECT date_trunc('minute', $2::timestamptz) - interval '2 minutes' AS lo, $3::timestamptz + interval '1 minute' AS hi) b
@@ -173,6 +187,7 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
     WHERE y.reason IS NOT NULL
   ),
   ${RENEWAL_MINUTES},
+  ${ALERT_LOG},
   -- The due occurrence at each instant t, as the live read defines it: the
   -- newest occurrence claimed by t if it was still running then, else the
   -- slot after it, else the first slot since registration.
@@ -213,8 +228,8 @@ SELECT ${msOf('c.now')} AS now_ms, (SELECT known FROM known) AS known, (SELECT e
   (SELECT json_agg(x ORDER BY x.i) FROM (SELECT (i - 1)::int AS i, ${msOf('slot')} AS slot_ms, key, running FROM slots) x) AS slots,
   (SELECT json_agg(x ORDER BY x.at_ms, x.id) FROM (
      (SELECT e.id, e.rule, e.from_state, e.to_state, e.mode, ${msOf('e.at')} AS at_ms FROM unnest($9::text[]) r(rule)
-        CROSS JOIN LATERAL (SELECT * FROM alert_events a WHERE a.scheduler = $1 AND a.rule = r.rule AND a.at <= $2
+        CROSS JOIN LATERAL (SELECT * FROM alert_log a WHERE a.rule = r.rule AND a.at <= $2
                             ORDER BY a.at DESC, a.id DESC LIMIT 1) e)
-     UNION ALL (SELECT id, rule, from_state, to_state, mode, ${msOf('at')} FROM alert_events
-                WHERE scheduler = $1 AND at > $2 AND at <= $3 ORDER BY at, id LIMIT $8::int)) x) AS alerts
+     UNION ALL (SELECT id, rule, from_state, to_state, mode, ${msOf('at')} FROM alert_log
+                WHERE at > $2 AND at <= $3 ORDER BY at, id LIMIT $8::int)) x) AS alerts
 FROM c`;
