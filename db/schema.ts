@@ -426,9 +426,8 @@ export const alertEventDays = pgTable(
     day: ts('day').notNull(),
     ids: bigint('ids', { mode: 'number' }).array().notNull(),
     rules: text('rules').array().notNull(),
-    fromStates: text('from_states').array().notNull(),
-    toStates: text('to_states').array().notNull(),
-    modes: text('modes').array().notNull(),
+    /** from × 16 + to × 4 + mode, each its place in ALERT_STATE_KINDS / ALERT_MODE_NAMES (SQL: leaseboard_alert_kind). */
+    kinds: smallint('kinds').array().notNull(),
     atUs: bigint('at_us', { mode: 'number' }).array().notNull(),
   },
   (t) => [primaryKey({ columns: [t.scheduler, t.day] }), index('alert_event_days_day').on(t.day)],

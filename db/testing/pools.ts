@@ -1,6 +1,6 @@
 // Test-side helpers: pools on this worker's database (./worker-database.ts) that are closed after each file.
 import type pg from 'pg';
-import { afterAll, inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createPool, type PoolOptions } from '../pool';
 import { workerDatabaseUrl } from './worker-database';
 
@@ -14,6 +14,22 @@ export function usePool(options: PoolOptions = {}): pg.Pool {
   const pool = createPool(databaseUrl(), { applicationName: 'leaseboard-test', ...options });
   afterAll(() => pool.end());
   return pool;
+}
+
+/** One connection of `pool` held for the file's tests (statements that must share a backend or a session setting); `.db` once they run. */
+export function useConnection(pool: pg.Pool): { readonly db: pg.PoolClient } {
+  const held = {} as { db: pg.PoolClient };
+  beforeAll(async () => {
+    held.db = await pool.connect();
+  });
+  afterAll(() => held.db.release());
+  return held;
+}
+
+/** Microseconds since the Unix epoch as an ISO string PostgreSQL reads exactly (a JS Date holds only milliseconds). */
+export function isoUs(us: number): string {
+  const ms = Math.floor(us / 1000);
+  return new Date(ms).toISOString().replace('Z', String(us - ms * 1000).padStart(3, '0') + 'Z');
 }
 
 /** A lease name unique to this test, so tests never see each other's rows. */

@@ -159,13 +159,11 @@ export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
       basis: `the older transitions folded, a day to a row (${RARE_PER_DAY} in it)`,
       rows: { perDay: 1, keep: 'alertEvents' },
       seedRows: 60,
-      insert: `INSERT INTO alert_event_days (scheduler, day, ids, rules, from_states, to_states, modes, at_us)
+      insert: `INSERT INTO alert_event_days (scheduler, day, ids, rules, kinds, at_us)
                SELECT ${NAME}, date_trunc('day', now()) - t * interval '1 day',
                       (SELECT array_agg((t * 100000 + s) * 24 + k) FROM generate_series(1, ${RARE_PER_DAY}) k),
                       (SELECT array_agg((ARRAY['SchedulerStalled', 'SchedulerNoLeader', 'SchedulerOverdue'])[1 + (s + k) % 3]) FROM generate_series(1, ${RARE_PER_DAY}) k),
-                      (SELECT array_agg((ARRAY['inactive', 'pending', 'firing'])[1 + k % 3]) FROM generate_series(1, ${RARE_PER_DAY}) k),
-                      (SELECT array_agg((ARRAY['pending', 'firing', 'inactive'])[1 + k % 3]) FROM generate_series(1, ${RARE_PER_DAY}) k),
-                      (SELECT array_agg('shadow'::text) FROM generate_series(1, ${RARE_PER_DAY}) k),
+                      (SELECT array_agg(((k % 3) * 16 + ((k + 1) % 3) * 4 + 1)::smallint) FROM generate_series(1, ${RARE_PER_DAY}) k),
                       (SELECT array_agg(k * 3600000000::bigint + (s * 7919 + t) % 1000000) FROM generate_series(1, ${RARE_PER_DAY}) k) ${EACH('')}`,
     },
     {

@@ -109,14 +109,16 @@ const FOLDED_OCCURRENCE_CLAIMED_BY_T = `SELECT ${occurrenceKeySql('$1', 'f.sched
 
 /**
  * The scheduler's alert transitions up to the span's end: rows, and the days folded a day to a row
- * (migration 0032_alert_event_days: slot i of a day is one transition, at at_us[i] after the day).
+ * (migration 0032_alert_event_days: slot i of a day is one transition, its states and mode in kinds[i],
+ * at at_us[i] after the day).
  */
 const ALERT_LOG = `alert_log AS MATERIALIZED (
     SELECT a.id, a.rule, a.from_state, a.to_state, a.mode, a.at FROM alert_events a WHERE a.scheduler = $1 AND a.at <= $3
     UNION ALL
-    SELECT u.id, u.rule, u.from_state, u.to_state, u.mode, d.day + u.at_us * interval '1 microsecond'
+    SELECT u.id, u.rule, k.from_state, k.to_state, k.mode, d.day + u.at_us * interval '1 microsecond'
     FROM alert_event_days d
-    CROSS JOIN LATERAL unnest(d.ids, d.rules, d.from_states, d.to_states, d.modes, d.at_us) u(id, rule, from_state, to_state, mode, at_us)
+    CROSS JOIN LATERAL unnest(d.ids, d.rules, d.kinds, d.at_us) u(id, rule, kind, at_us)
+    CROSS JOIN LATERAL leaseboard_alert_kind_names(u.kind) k
     WHERE d.scheduler = $1 AND d.day <= $3
   )`;
 

@@ -7,9 +7,8 @@
 // end, a microsecond either side, hour edges and random instants; then the pruner's fold runs in
 // small batches (so hours are merged into more than once) and the same read must return the same,
 // while the newest occurrence and the newest ended one — all the live read takes — stay rows.
-import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueLease, usePool } from '../../../db/testing/pools';
+import { describe, expect, it } from 'vitest';
+import { isoUs, uniqueLease, useConnection, usePool } from '../../../db/testing/pools';
 import { seededRandom } from '../../../db/testing/random';
 import { LeaseAuthority, leaseTerms, newInstanceToken, occurrenceKey } from '../../lease';
 import { LOGS_SQL } from './logs-sql';
@@ -26,12 +25,6 @@ interface Occurrence {
   completedUs: number | null;
   state: 'running' | 'completed' | 'failed';
   planItem: boolean;
-}
-
-/** Microseconds since the Unix epoch as an ISO string PostgreSQL reads exactly. */
-function isoUs(us: number): string {
-  const ms = Math.floor(us / 1000);
-  return new Date(ms).toISOString().replace('Z', String(us - ms * 1000).padStart(3, '0') + 'Z');
 }
 
 function stream(next: () => number, lease: string, firstSlotMs: number, lastSlotMs: number): Occurrence[] {
@@ -58,14 +51,10 @@ function stream(next: () => number, lease: string, firstSlotMs: number, lastSlot
 describe('occurrences folded an hour to a row read exactly as the rows did', () => {
   const pool = usePool();
   const authority = new LeaseAuthority(pool);
-  let db: pg.PoolClient;
-  beforeAll(async () => {
-    db = await pool.connect();
-  });
-  afterAll(() => db.release());
+  const held = useConnection(pool);
 
   async function logs(name: string, fromUs: number, toUs: number, ends: number[]) {
-    const { rows } = await db.query(LOGS_SQL, [
+    const { rows } = await held.db.query(LOGS_SQL, [
       name,
       isoUs(fromUs),
       isoUs(toUs),
@@ -97,12 +86,12 @@ describe('occurrences folded an hour to a row read exactly as the rows did', () 
       last.scheduledUs = Math.floor(nowMs / EVERY_MS) * EVERY_MS * 1000;
       last.key = occurrenceKey(name, new Date(last.scheduledUs / 1000));
       last.claimedUs = last.scheduledUs + 1_000;
-      await db.query(
+      await held.db.query(
         `INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at) VALUES ($1, $2, 2000, 300000, 300000, $3)`,
         [name, EVERY_MS, isoUs(firstSlotMs * 1000 - 60_000_000)],
       );
       for (const o of occurrences) {
-        await db.query(
+        await held.db.query(
           `INSERT INTO occurrences (key, lease, scheduled_at, state, epoch, claimed_at, completed_at, exit_code) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
           [
             o.key,
@@ -116,7 +105,7 @@ describe('occurrences folded an hour to a row read exactly as the rows did', () 
           ],
         );
         if (o.planItem)
-          await db.query(
+          await held.db.query(
             `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, 1, 'short', $2, $3, clock_timestamp())`,
             [o.key, name, grant.epoch],
           );
@@ -139,19 +128,19 @@ describe('occurrences folded an hour to a row read exactly as the rows did', () 
 
       let folded = 0;
       for (let round = 0; round < 200; round++) {
-        const { rows } = await db.query<{ n: number }>('SELECT leaseboard_fold_occurrences($1, $2, 7) AS n', [name, grant.epoch]);
+        const { rows } = await held.db.query<{ n: number }>('SELECT leaseboard_fold_occurrences($1, $2, 7) AS n', [name, grant.epoch]);
         if (rows[0]!.n === 0) break;
         folded += rows[0]!.n;
       }
       const foldable = occurrences.slice(0, -1).filter((o) => o.scheduledUs < (Math.floor(nowMs / HOUR) - 1) * HOUR * 1000);
       expect(folded).toBeGreaterThan(foldable.length / 2);
-      const hours = await db.query<{ n: number; merged: number }>(
+      const hours = await held.db.query<{ n: number; merged: number }>(
         `SELECT count(*)::int AS n, count(*) FILTER (WHERE cardinality(scheduled_ms) > 7)::int AS merged FROM occurrence_hours WHERE lease = $1`,
         [name],
       );
       expect(hours.rows[0]!.n).toBeGreaterThan(5);
       expect(hours.rows[0]!.merged).toBeGreaterThan(0); // hours merged into by more than one batch
-      const kept = await db.query<{ key: string }>(`SELECT key FROM occurrences WHERE lease = $1`, [name]);
+      const kept = await held.db.query<{ key: string }>(`SELECT key FROM occurrences WHERE lease = $1`, [name]);
       const keptKeys = new Set(kept.rows.map((r) => r.key));
       expect(keptKeys.has(last.key)).toBe(true);
       const newestEnded = occurrences.filter((o) => o.state !== 'running').at(-1)!;
