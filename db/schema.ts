@@ -134,6 +134,26 @@ export const leaseEvents = pgTable(
 );
 
 /**
+ * Old lease events, a day to a row (migration 0034_lease_event_days, folded by the pruner): per lease
+ * and UTC day, event i is `nums[i]` — id, µs after the day × 4 + kind (its place in
+ * LEASE_EVENT_KINDS), epoch, previous epoch, µs from the previous tenure's end and from the last
+ * renewal to the event — and the i-th of the unit-separator-joined holders and labels (a null label
+ * is U+001E). SQL reads them back with leaseboard_lease_log. previous_holder is not kept.
+ */
+export const leaseEventDays = pgTable(
+  'lease_event_days',
+  {
+    lease: text('lease').notNull(),
+    day: ts('day').notNull(),
+    /** A two-dimensional array, [event][6]; drizzle has no type for it. */
+    nums: bigint('nums', { mode: 'number' }).array().notNull(),
+    holders: text('holders').notNull(),
+    labels: text('labels').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lease, t.day] }), index('lease_event_days_day').on(t.day)],
+);
+
+/**
  * Bounded renewal history, an hour to a row (migration 0030_renewal_gap_hours): per lease, epoch
  * and UTC hour, `maxGapMs[i]` is the longest gap between renewals closed in minute i − 1 of the
  * hour (null: no renewal closed that minute), `renewals` the renewals of the whole hour.

@@ -6,14 +6,16 @@
  *   partitions    progress_reports: partitions made ahead, whole partitions
  *                 past retention dropped (leaseboard_retention_partitions,
  *                 which checks the fence before any DDL)
- *   plan-items, occurrences, occurrence-hours, lease-events, renewal-gaps,
- *   rejections, health-changes, health-observed, alert-events, alert-event-days
+ *   plan-items, occurrences, occurrence-hours, lease-events, lease-event-days,
+ *   renewal-gaps, rejections, health-changes, health-observed, alert-events,
+ *   alert-event-days
  *                 batches of at most `LEASEBOARD_RETENTION_BATCH` rows past
  *                 retention (./victims.ts says which rows each keeps)
- *   occurrence-fold, alert-events-fold
+ *   occurrence-fold, alert-events-fold, lease-events-fold
  *                 batches of rows no live read takes any more folded into
  *                 packed rows: occurrences an hour to a row, alert
- *                 transitions a day to a row (migrations 0031, 0032)
+ *                 transitions and lease events a day to a row (migrations
+ *                 0031, 0032, 0034)
  *
  * Guarantees
  * - Every delete and every partition drop is fenced: the database refuses a
@@ -89,11 +91,13 @@ interface FoldRule {
 
 /**
  * Old rows no live read takes folded into packed rows, a batch per write: occurrences into hours
- * (migration 0031_occurrence_hours), alert transitions into days (migration 0032_alert_event_days).
+ * (migration 0031_occurrence_hours), alert transitions into days (migration 0032_alert_event_days),
+ * lease events into days (migration 0034_lease_event_days).
  */
 const FOLD_RULES: readonly FoldRule[] = [
   { step: 'occurrence-fold', foldable: 'occurrences_foldable', fn: 'leaseboard_fold_occurrences', resource: 'occurrences' },
   { step: 'alert-events-fold', foldable: 'alert_events_foldable', fn: 'leaseboard_fold_alert_events', resource: 'alert_events' },
+  { step: 'lease-events-fold', foldable: 'lease_events_foldable', fn: 'leaseboard_fold_lease_events', resource: 'lease_events' },
 ];
 
 function foldStep(rule: FoldRule, policy: RetentionPolicy): Step {

@@ -47,7 +47,12 @@ describe('the retention pruner (leaseboard-retention)', () => {
         [names.planner, epoch(names.planner), days],
       );
     }
-    // Lease events: `old` at 40, 35 and 20 days; `lonely` once, 50 days ago.
+    // Lease events: `old` at 40, 35 and 20 days, and a day folded 45 days back (migration 0034); `lonely` once, 50 days ago.
+    await q(
+      `INSERT INTO lease_event_days (lease, day, nums, holders, labels)
+       VALUES ($1, date_trunc('day', clock_timestamp() - interval '45 days', 'UTC'), ARRAY[[1, 4 * 3600000000::bigint, 1, NULL, NULL, NULL]], 'h', E'\\x1e')`,
+      [names.old],
+    );
     for (const [name, days] of [
       [names.old, 40],
       [names.old, 35],
@@ -146,11 +151,18 @@ describe('the retention pruner (leaseboard-retention)', () => {
 
   it('keeps what each rule promises: anchors, the newest occurrence, the newest plans, running work, audit trails; an abandoned occurrence goes', async () => {
     const events = await q(
-      `SELECT lease, round(extract(epoch FROM clock_timestamp() - at) / 86400)::int AS days FROM lease_events WHERE lease IN ($1, $2) ORDER BY lease, at`,
+      `SELECT l.lease, round(extract(epoch FROM clock_timestamp() - e.at) / 86400)::int AS days
+       FROM unnest(ARRAY[$1, $2]) l(lease) CROSS JOIN LATERAL leaseboard_lease_log(l.lease, 'infinity') e ORDER BY l.lease, e.at`,
       [names.old, names.lonely],
     );
-    // Per lease, oldest first (the grants in beforeAll added today's events): `old` keeps its anchor — the
-    // newest event at or before the 30-day cutoff — and what follows; `lonely` keeps its only old event.
+    // Per lease, oldest first (the grants in beforeAll added today's events), rows and folded days alike:
+    // `old` keeps its anchor — the newest event at or before the 30-day cutoff — and what follows (its
+    // day 45 days back went); `lonely` keeps its only old event. The old ones are folded into days.
+    const rowsLeft = await q(`SELECT count(*)::int AS n FROM lease_events WHERE lease IN ($1, $2) AND at < clock_timestamp() - interval '2 days'`, [
+      names.old,
+      names.lonely,
+    ]);
+    expect(rowsLeft.rows[0].n).toBe(0);
     expect(events.rows).toEqual(
       [...[50, 0].map((days) => ({ lease: names.lonely, days })), ...[35, 20, 0].map((days) => ({ lease: names.old, days }))].sort((a, b) =>
         a.lease.localeCompare(b.lease),
@@ -267,6 +279,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
         'alert_events',
         'health_changes',
         'health_observed_minutes',
+        'lease_event_days',
         'lease_events',
         'occurrence_hours',
         'occurrences',

@@ -5,8 +5,9 @@
  * so a row is deleted only if it is past retention when the delete runs.
  *
  * Guarantees (the rows each rule never selects)
- * - lease_events: the newest event at or before the cutoff of each lease —
- *   the anchor every as-of rebuild of a later instant starts from.
+ * - lease_events and lease_event_days (the events folded a day to a row):
+ *   the newest event at or before the cutoff of each lease — the anchor
+ *   every as-of rebuild of a later instant starts from — row or day.
  * - occurrences: running ones that are still the lease's newest (work in
  *   flight, however long it takes), and the newest of each lease (what the
  *   status reads as its latest occurrence); an occurrence goes only once its
@@ -31,6 +32,7 @@ import {
   alertEvents,
   healthChanges,
   healthObservedMinutes,
+  leaseEventDays,
   leaseEvents,
   occurrenceHours,
   occurrences,
@@ -62,6 +64,14 @@ const at = (cutoffs: Cutoffs, kind: RetentionKind) => sql`${cutoffs.before[kind]
 
 /** Occurrence `o` has a newer one of its lease beside it: it is done with, completed or abandoned. */
 const SUPERSEDED = sql`EXISTS (SELECT 1 FROM occurrences n WHERE n.lease = o.lease AND n.scheduled_at > o.scheduled_at)`;
+
+/**
+ * A folded day of the lease after the instant, all of it past retention: it holds an event newer than
+ * the instant and at or before the cutoff (every day row holds one, and all of its day is after the instant).
+ */
+const dayPastAfter = (c: Cutoffs, lease: string, instant: string) =>
+  sql`EXISTS (SELECT 1 FROM lease_event_days n WHERE n.lease = ${sql.raw(lease)} AND n.day > ${sql.raw(instant)}
+        AND n.day <= ${at(c, 'leaseEvents')} - interval '1 day')`;
 
 export const PRUNE_RULES: readonly PruneRule[] = [
   {
@@ -96,7 +106,19 @@ export const PRUNE_RULES: readonly PruneRule[] = [
     table: leaseEvents,
     victims: (c, limit) => sql`SELECT e.ctid FROM lease_events e
       WHERE e.at < ${at(c, 'leaseEvents')}
-        AND EXISTS (SELECT 1 FROM lease_events n WHERE n.lease = e.lease AND n.at <= ${at(c, 'leaseEvents')} AND (n.at, n.id) > (e.at, e.id))
+        AND (EXISTS (SELECT 1 FROM lease_events n WHERE n.lease = e.lease AND n.at <= ${at(c, 'leaseEvents')} AND (n.at, n.id) > (e.at, e.id))
+          OR ${dayPastAfter(c, 'e.lease', 'e.at')})
+      LIMIT ${limit}::int`,
+  },
+  {
+    step: 'lease-event-days',
+    table: leaseEventDays,
+    // Folded events (./index.ts, migration 0034_lease_event_days): a day row goes once all of its day is
+    // past retention and a later event is too (a row, or a later day all past retention).
+    victims: (c, limit) => sql`SELECT d.ctid FROM lease_event_days d
+      WHERE d.day <= ${at(c, 'leaseEvents')} - interval '1 day'
+        AND (EXISTS (SELECT 1 FROM lease_events n WHERE n.lease = d.lease AND n.at >= d.day + interval '1 day' AND n.at <= ${at(c, 'leaseEvents')})
+          OR ${dayPastAfter(c, 'd.lease', "d.day + interval '1 day' - interval '1 microsecond'")})
       LIMIT ${limit}::int`,
   },
   {

@@ -9,10 +9,10 @@
 // same read must return the same.
 import { describe, expect, it } from 'vitest';
 import { isoUs, uniqueLease, useConnection, usePool } from '../../../db/testing/pools';
+import { foldUntilDone } from '../../../db/testing/folds';
 import { seededRandom } from '../../../db/testing/random';
 import { LeaseAuthority, leaseTerms, newInstanceToken } from '../../lease';
-import { LOGS_SQL } from './logs-sql';
-import { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS } from '../../status/thresholds';
+import { logsForSpan } from './testing/logs-span';
 
 const DAY_US = 86_400_000_000;
 const RULES = ['scheduler_stalled', 'scheduler_no_leader', 'scheduler_overdue'];
@@ -24,18 +24,7 @@ describe('alert transitions folded a day to a row read exactly as the rows did',
   const held = useConnection(pool);
 
   async function alerts(name: string, fromUs: number, toUs: number, limit: number): Promise<unknown> {
-    const { rows } = await held.db.query(LOGS_SQL, [
-      name,
-      isoUs(fromUs),
-      isoUs(toUs),
-      [isoUs(toUs)],
-      60_000,
-      DEFAULT_THRESHOLDS.stallAfterMs,
-      DEFAULT_REPORT_EVERY_MS,
-      limit,
-      RULES.slice(0, 2),
-    ]);
-    return rows[0].alerts;
+    return (await logsForSpan(held.db, name, { fromUs, toUs, limit, rules: RULES.slice(0, 2) })).alerts;
   }
 
   it.each([1, 2, 3])(
@@ -87,15 +76,7 @@ describe('alert transitions folded a day to a row read exactly as the rows did',
       const before = await read();
       expect(before.filter((a) => a !== null).length).toBeGreaterThan(spans.length / 2);
 
-      const fold = async () => {
-        let folded = 0;
-        for (let round = 0; round < 500; round++) {
-          const { rows } = await held.db.query<{ n: number }>('SELECT leaseboard_fold_alert_events($1, $2, 5) AS n', [writer, grant.epoch]);
-          if (rows[0]!.n === 0) return folded;
-          folded += rows[0]!.n;
-        }
-        throw new Error('fold did not finish');
-      };
+      const fold = () => foldUntilDone(held.db, 'leaseboard_fold_alert_events', { lease: writer, epoch: grant.epoch });
       expect(await fold()).toBeGreaterThan(instants.length / 2);
       const days = await held.db.query<{ n: number; events: number }>(
         `SELECT count(*)::int AS n, coalesce(sum(cardinality(ids)), 0)::int AS events FROM alert_event_days WHERE scheduler = $1`,

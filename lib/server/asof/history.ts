@@ -99,9 +99,10 @@ function resolveSpan(nowMs: number, from: number | null, to: number | null, rete
   return refusal !== null ? failed(refusal) : okResult({ fromMs, toMs });
 }
 
-const BIRTH_SQL = `SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms,
+/** The database's now and when `name` began to exist (exported for tests). */
+export const BIRTH_SQL = `SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms,
   ceil(extract(epoch FROM LEAST((SELECT first_registered_at FROM schedulers WHERE name = $1),
-                                 (SELECT min(at) FROM lease_events WHERE lease = $1))) * 1000)::float8 AS born_ms`;
+                                 (SELECT min(at) FROM leaseboard_lease_log($1, 'infinity')))) * 1000)::float8 AS born_ms`;
 
 /** The database's now, and when `name` began to exist (whole ms, rounded up): its first registration, or its oldest lease event kept if earlier (null: neither). */
 async function nowAndBirth(db: ReadDeps['db'], name: string): Promise<{ nowMs: number; bornMs: number | null }> {

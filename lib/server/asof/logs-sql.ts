@@ -14,8 +14,11 @@
  *
  * Bounded by indexes: progress_reports only through (lease, epoch,
  * reported_at) with the epoch fixed and a reported_at range (widened by
- * REPORT_RUN_MAX_MS, the longest a run spans); lease_events and
- * intent_audit through (lease, at); renewal_gap_hours through its primary key.
+ * REPORT_RUN_MAX_MS, the longest a run spans); intent_audit through (lease,
+ * at); renewal_gap_hours through its primary key. Lease events: the lease's
+ * whole log, rows (through (lease, at)) and folded days (through the primary
+ * key of lease_event_days, migration 0034), as leaseboard_lease_log unpacks
+ * them — bounded by retention (about 24 a day kept 30 days, assumed).
  * Work grows with the reports in the span (≤ 24 h), never with all reports.
  *
  * Alert transitions (alert_events through (scheduler, at), and alert_event_days through its primary
@@ -141,10 +144,11 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
                 OR EXISTS (SELECT 1 FROM scheduler_intents WHERE lease = $1) AS known),
   cfg AS (SELECT COALESCE((SELECT stall_after_ms FROM s), $6::int) AS stall_ms,
                  COALESCE((SELECT report_every_ms FROM s), (SELECT report_every_ms FROM p), $7::int) AS every_ms),
+  lease_log AS MATERIALIZED (SELECT * FROM leaseboard_lease_log($1, 'infinity')),
   ev AS (
-    (SELECT * FROM lease_events WHERE lease = $1 AND at < $2 ORDER BY at DESC, id DESC LIMIT 2)
-    UNION ALL (SELECT * FROM lease_events WHERE lease = $1 AND at >= $2 AND at <= $3 ORDER BY at, id LIMIT $8::int)
-    UNION ALL (SELECT * FROM lease_events WHERE lease = $1 AND at > $3 ORDER BY at, id LIMIT 1)
+    (SELECT * FROM lease_log WHERE at < $2 ORDER BY at DESC, id DESC LIMIT 2)
+    UNION ALL (SELECT * FROM lease_log WHERE at >= $2 AND at <= $3 ORDER BY at, id LIMIT $8::int)
+    UNION ALL (SELECT * FROM lease_log WHERE at > $3 ORDER BY at, id LIMIT 1)
   ),
   ep0 AS (SELECT epoch FROM ev UNION SELECT epoch FROM l),
   ep AS (
