@@ -297,7 +297,7 @@ export const progressReports = pgTable(
      * (migrations 0025_report_runs, 0028_report_events): `seq`, `reported_at`, `occurrence`,
      * `cursor` and `advanced` are its first report's; `last_seq`/`last_at` its last's (null: a run
      * of one). `packed` holds the later reports, about half a byte each: quiet offsets from the
-     * cadence (two within ±7 ms to a byte) and, as events before a report, a cursor move (a delta)
+     * cadence (two in −2…12 ms to a byte) and, as events before a report, a cursor move (a delta)
      * or another occurrence. A break, another cadence, the cap (1,800 reports, an hour) or the
      * partition's end starts a new row (leaseboard_report); leaseboard_run_reports expands a run back
      * into reports (lib/server/asof/logs-sql.ts).
