@@ -11,6 +11,7 @@ import { DEFAULT_RETENTION, type RetentionKind } from '../../lib/retention/polic
 import { DEFAULT_LEASE_TIMING } from '../../lib/lease';
 import { RETENTION_PLANNER_EVERY_MS } from '../../lib/jobs/demo/retention-planner';
 import { DEFAULT_REPORT_EVERY_MS } from '../../lib/status/thresholds';
+import { MEASURED_REPORT_JITTER } from './jitter';
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -35,49 +36,59 @@ export interface ModeledTable {
 export const RARE_PER_DAY = 24;
 
 /**
- * Reports are stored as runs (migration 0025_report_runs): a row per occurrence, cadence change or
- * break; one byte per report in it, ten more for one that moves the cursor. The modeled job is the
- * retention planner's shape: an occurrence every 5 min whose cursor moves at each of its first
- * ADVANCES_PER_OCCURRENCE reports (40 s of work at a report every 2 s) — one run — then one run of
- * idle reports (nothing in flight) until the next.
+ * Reports are stored as runs (migrations 0025_report_runs, 0028_report_events): a row per hour
+ * (the cap, 1,800 reports) unless a break or a cadence change comes first; in it about half a byte
+ * per quiet report, a few bytes per cursor move or occurrence change. The modeled job is the
+ * retention planner's shape: an occurrence every 5 min, claimed at cursor 0, whose cursor moves
+ * by CURSOR_STEP at each of its first ADVANCES_PER_OCCURRENCE reports (40 s of work at a report
+ * every 2 s), then idle (nothing in flight) until the next. No break all day: each lost report or
+ * silence would add a row.
  */
 export const ADVANCES_PER_OCCURRENCE = 20;
+/** The cursor's move between two reports of the modeled job: its 50,000 documents in 20 reports. */
+const CURSOR_STEP = 2_500;
 const REPORTS_PER_OCCURRENCE = RETENTION_PLANNER_EVERY_MS / DEFAULT_REPORT_EVERY_MS;
-const REPORT_RUNS_BASIS = `a report every ${DEFAULT_REPORT_EVERY_MS / 1000} s, as runs: 2 per ${RETENTION_PLANNER_EVERY_MS / 60_000} min occurrence (${ADVANCES_PER_OCCURRENCE} advancing reports, then ${REPORTS_PER_OCCURRENCE - ADVANCES_PER_OCCURRENCE} idle)`;
+const REPORTS_PER_RUN = 1_800;
+const RUNS_PER_DAY = DAY_MS / (REPORTS_PER_RUN * DEFAULT_REPORT_EVERY_MS);
+const REPORT_RUNS_BASIS = `a report every ${DEFAULT_REPORT_EVERY_MS / 1000} s, as runs of an hour (${REPORTS_PER_RUN.toLocaleString('en-US')} reports, the cap): ${RETENTION_PLANNER_EVERY_MS / 60_000} min occurrences (${ADVANCES_PER_OCCURRENCE} advancing reports, then ${REPORTS_PER_OCCURRENCE - ADVANCES_PER_OCCURRENCE} idle) inside, jitter as measured`;
 
-/** A run as the size model writes it: its reports, and how many of the later ones moved the cursor. */
-interface RunShape {
-  reports: number;
-  steps: number;
-}
+/** Distinct packed runs the seed draws from (their lengths vary with the jitter drawn). */
+const VARIANTS = 64;
 
 /**
- * Runs of the given shapes in turn (row t has shape t mod shapes). Offset bytes are random, so
- * incompressible (real jitter compresses better); steps are the run's first later reports.
+ * Runs of REPORTS_PER_RUN reports, packed by the store's own encoder (the leaseboard_run_pack
+ * aggregate over leaseboard_run_append), each quiet drawn from the jitter measured here
+ * (./jitter.ts), never zeros that would pack or compress unrealistically well. `working`: the
+ * modeled job; else a scheduler whose reports change nothing.
  */
-export function reportRunsInsert(shapes: readonly RunShape[]): string {
-  const pick = (f: (shape: RunShape) => string) => `(CASE t % ${shapes.length} ${shapes.map((shape, i) => `WHEN ${i} THEN ${f(shape)}`).join(' ')} END)`;
-  const bytes = (n: number) =>
-    n === 0
-      ? 'NULL::bytea'
-      : `substring((SELECT string_agg(decode(md5(s::text || '/' || t::text || '/' || k::text), 'hex'), ''::bytea)
-                    FROM generate_series(1, ${Math.ceil(n / 16)}) k) FROM 1 FOR ${n})`;
-  return `INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms, last_seq, last_at, offsets, steps, step_cursors)
-          SELECT ${NAME}, 3, t * 1000, ${KEY}, t * 500, true, now() - t * interval '2 s', ${DEFAULT_REPORT_EVERY_MS},
-                 ${pick((r) => (r.reports > 1 ? `t * 1000 + ${r.reports - 1}` : 'NULL::int'))},
-                 ${pick((r) => (r.reports > 1 ? `now() - t * interval '2 s' + ${r.reports - 1} * interval '2 s'` : 'NULL::timestamptz'))},
-                 ${pick((r) => bytes(r.reports - 1))},
-                 ${pick((r) => (r.steps > 0 ? `(SELECT array_agg(k::smallint) FROM generate_series(1, ${r.steps}) k)` : 'NULL::smallint[]'))},
-                 ${pick((r) => (r.steps > 0 ? `(SELECT array_agg((t * 500 + k * 17)::bigint) FROM generate_series(1, ${r.steps}) k)` : 'NULL::bigint[]'))} ${EACH('')}`;
+export function reportRunsInsert(working: boolean): string {
+  const jitter = MEASURED_REPORT_JITTER.flatMap(([offset, count]) => Array<number>(count).fill(offset));
+  const inFlight = `k % ${REPORTS_PER_OCCURRENCE} < ${ADVANCES_PER_OCCURRENCE}`;
+  const occurrence = working
+    ? `CASE WHEN ${inFlight} THEN 'scheduler-00000@' || to_char(timestamp '2026-12-03' + (k / ${REPORTS_PER_OCCURRENCE}) * interval '5 min', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') END`
+    : 'NULL::text';
+  const cursor = working ? `CASE WHEN ${inFlight} THEN (k % ${REPORTS_PER_OCCURRENCE}) * ${CURSOR_STEP} END::bigint` : '1::bigint';
+  return `WITH stream AS (
+            SELECT v, k, (${`ARRAY[${jitter.join(',')}]`})[1 + floor(('x' || substr(md5(v || '/' || k), 1, 8))::bit(32)::bigint / 4294967296.0 * ${jitter.length})::int] AS off,
+                   ${occurrence} AS occ, ${cursor} AS cur
+            FROM generate_series(0, ${VARIANTS - 1}) v, generate_series(0, ${REPORTS_PER_RUN - 1}) k),
+          variants AS (
+            SELECT v, leaseboard_run_pack('scheduler-00000', off, prev_occ, occ, prev_cur, cur ORDER BY k) AS packed
+            FROM (SELECT stream.*, lag(occ) OVER w AS prev_occ, lag(cur) OVER w AS prev_cur FROM stream WINDOW w AS (PARTITION BY v ORDER BY k)) x
+            WHERE k > 0 GROUP BY v)
+          INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms, last_seq, last_at, packed, later_advance)
+          SELECT ${NAME}, 3, t * ${REPORTS_PER_RUN}, ${working ? KEY : 'NULL'}, ${working ? '0' : '1'}, true, now() - t * interval '1 hour', ${DEFAULT_REPORT_EVERY_MS},
+                 t * ${REPORTS_PER_RUN} + ${REPORTS_PER_RUN - 1}, now() - t * interval '1 hour' + ${REPORTS_PER_RUN - 1} * interval '2 s',
+                 (SELECT packed FROM variants WHERE v = (s * 7 + t) % ${VARIANTS}), ${working ? 'true' : 'NULL::boolean'} ${EACH('')}`;
 }
 
-/** A scheduler whose reports change nothing all day: runs of 1,800 reports (the cap: an hour), 24 a day. */
+/** A scheduler whose reports change nothing all day: the same runs, with nothing in them but the jitter. */
 export const QUIET_REPORTS: ModeledTable = {
   table: 'progress_reports',
-  basis: 'a quiet scheduler: a report every 2 s that changes nothing, runs of 1,800 (the cap: an hour)',
-  rows: { perDay: 24, keep: 'reports' },
-  seedRows: 100,
-  insert: reportRunsInsert([{ reports: 1_800, steps: 0 }]),
+  basis: `a quiet scheduler: a report every 2 s that changes nothing, runs of ${REPORTS_PER_RUN.toLocaleString('en-US')} (the cap: an hour)`,
+  rows: { perDay: RUNS_PER_DAY, keep: 'reports' },
+  seedRows: 48,
+  insert: reportRunsInsert(false),
 };
 
 export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
@@ -86,12 +97,9 @@ export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
     {
       table: 'progress_reports',
       basis: REPORT_RUNS_BASIS,
-      rows: { perDay: (DAY_MS / RETENTION_PLANNER_EVERY_MS) * 2, keep: 'reports' },
-      seedRows: 1_000,
-      insert: reportRunsInsert([
-        { reports: ADVANCES_PER_OCCURRENCE, steps: ADVANCES_PER_OCCURRENCE - 1 },
-        { reports: REPORTS_PER_OCCURRENCE - ADVANCES_PER_OCCURRENCE, steps: 0 },
-      ]),
+      rows: { perDay: RUNS_PER_DAY, keep: 'reports' },
+      seedRows: 48,
+      insert: reportRunsInsert(true),
     },
     {
       table: 'renewal_gaps',
