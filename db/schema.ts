@@ -297,8 +297,9 @@ export const progressReports = pgTable(
      * (migrations 0025_report_runs, 0028_report_events): `seq`, `reported_at`, `occurrence`,
      * `cursor` and `advanced` are its first report's; `last_seq`/`last_at` its last's (null: a run
      * of one). `packed` holds the later reports, about half a byte each: quiet offsets from the
-     * cadence (two in −2…12 ms to a byte) and, as events before a report, a cursor move (a delta)
-     * or another occurrence. A break, another cadence, the cap (1,800 reports, an hour) or the
+     * cadence (two in −1…12 ms to a byte) and, as events before a report, a cursor move (a delta;
+     * the run's last move again: a byte with the quiet) or another occurrence. A break, another
+     * cadence, the cap (1,800 reports, an hour, 1,000 packed bytes) or the
      * partition's end starts a new row (leaseboard_report); leaseboard_run_reports expands a run back
      * into reports (lib/server/asof/logs-sql.ts).
      */
@@ -307,6 +308,8 @@ export const progressReports = pgTable(
     packed: bytea('packed'),
     /** True when a report after the first advanced (null: none did). */
     laterAdvance: boolean('later_advance'),
+    /** The run's last cursor move by a delta (null: none yet): the writer's "the same move again", a byte. */
+    lastMove: bigint('last_move', { mode: 'number' }),
   },
   (t) => [primaryKey({ columns: [t.id, t.reportedAt] }), index('progress_reports_lease_epoch_at').on(t.lease, t.epoch, t.reportedAt)],
 );

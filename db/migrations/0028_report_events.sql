@@ -7,11 +7,15 @@
 -- `later_advance` true when one of them advanced (null: none did), so the last advance is found as before.
 --
 -- `packed`, byte by byte (leaseboard_run_append writes it, leaseboard_run_reports reads it back;
--- an offset is a report's quiet after the one before, in ms, minus the cadence):
---   0–224    two reports, offsets b / 15 − 2 and b % 15 − 2 (both in −2…12 ms: the usual jitter, as a report
+-- an offset is a report's quiet after the one before, in ms, minus the cadence; `last_move` is the
+-- run's last cursor move by a delta, kept in its column for the writer):
+--   0–195    two reports, offsets b / 14 − 1 and b % 14 − 1 (both in −1…12 ms: the usual jitter, as a report
 --            loop that sleeps its cadence after each report is always a little late: measured here,
---            88 % of quiets were 0–14 ms past the cadence, none before it)
---   225–239  one report, offset b − 227 (the next report, if in −2…12 ms and with no event, turns it into a pair)
+--            86 % of quiets were 0–12 ms past the cadence, none before it)
+--   196–225  one report, offset b − 197 (−1…28 ms; at 196–209, −1…12 ms, the next report, if in −1…12 ms
+--            and with no event, turns it into a pair)
+--   226–239  one report that moves the cursor by the run's last move again, offset b − 227 (−1…12 ms):
+--            a job working through batches costs a byte a report
 --   240 v    one report, offset zigzag(v)           v: an unsigned LEB128 varint
 --   241 v    the next report moves the cursor by zigzag(v)
 --   242 v    the next report's cursor is zigzag(v) (it had none)
@@ -19,21 +23,25 @@
 --   244      the next report's occurrence is none
 --   245 n s  the next report's occurrence is `lease || '@' || s` (s: n UTF-8 bytes; the product's key shape)
 --   246 n s  the next report's occurrence is s
---   247–255  the next report moves the cursor by b − 246 (1 to 9)
+--   247–254  the next report moves the cursor by b − 246 (1 to 8)
+--   255 v    the next report's occurrence is `lease@` and its slot, the run's first second + zigzag(v)
+--            seconds, as the product writes it (YYYY-MM-DDTHH:MM:SSZ, UTC)
 -- Events come before the code of the report they belong to, and a report advanced iff an event did:
 -- within a run the epoch is the summary's, so an advance is exactly a moved cursor or another
--- occurrence. The stream always ends on a report code, so its last byte is a 225–239 single only when
+-- occurrence. The stream always ends on a report code, so its last byte is a 196–209 single only when
 -- it really is one (a varint's last byte is < 128). Every report's seq, millisecond, occurrence, cursor
 -- and advance are kept exactly: the as-of rebuild (lib/server/asof/logs-sql.ts) sees what a row per
 -- report held (lib/server/asof/report-runs.int.test.ts).
 --
 -- A run extends only the summary's own last report (same epoch, seq and time, so the summary's
 -- in_flight and cursor are the run's last), and breaks, as in 0025, at a seq jump, a silence past its
--- bound, another cadence, 1,800 reports or an hour (REPORT_RUN_MAX_MS), its partition's end; and at a
--- cursor beyond ±2^61 (its zigzag delta must fit a bigint). A late report of an older epoch is a row
+-- bound, another cadence, 1,800 reports or an hour (REPORT_RUN_MAX_MS), its partition's end; at a
+-- cursor beyond ±2^61 (its zigzag delta must fit a bigint); and once packed holds 1,000 bytes, so a
+-- row stays far below TOAST's 2 kB (never compressed or moved out of line) and the new row version
+-- each report writes (a HOT update, its WAL) stays small. A late report of an older epoch is a row
 -- of its own. Lock order as 0025 (ROW EXCLUSIVE on the parent first).
 --
--- Bounded: no new table; packed grows by ½ byte per quiet report in −2…12 ms, 1 + a varint past that, a few per event,
+-- Bounded: no new table; packed grows by ½ byte per quiet report in −1…12 ms, 1 up to 28 ms, 1 + a varint past that, a few per event,
 -- capped with its run (1,800 reports).
 CREATE OR REPLACE FUNCTION leaseboard_varint(p_value bigint) RETURNS bytea
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
@@ -51,27 +59,47 @@ END $$;
 CREATE OR REPLACE FUNCTION leaseboard_zigzag(p_value bigint) RETURNS bigint
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT CASE WHEN p_value >= 0 THEN 2 * p_value ELSE -2 * p_value - 1 END $$;
 --> statement-breakpoint
--- One more report onto a run's packed bytes: its quiet offset (ms), and its occurrence and cursor beside the report's before it.
-CREATE OR REPLACE FUNCTION leaseboard_run_append(p_packed bytea, p_lease text, p_offset int, p_prev_occurrence text, p_occurrence text,
-                                                 p_prev_cursor bigint, p_cursor bigint) RETURNS bytea
+-- One more report onto a run's packed bytes: its quiet offset (ms), its occurrence and cursor beside the
+-- report's before it, the run's first report's time and its last cursor move (null: none, or not known).
+CREATE OR REPLACE FUNCTION leaseboard_run_append(p_packed bytea, p_lease text, p_run_at timestamptz, p_offset int,
+                                                 p_prev_occurrence text, p_occurrence text, p_prev_cursor bigint, p_cursor bigint,
+                                                 p_last_move bigint) RETURNS bytea
 LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
 DECLARE
   packed bytea := COALESCE(p_packed, '\x'::bytea);
   events bytea := '\x';
   n int := length(packed);
-  suffix bytea;
+  suffix text;
+  bytes bytea;
+  slot timestamptz;
   delta bigint;
+  again boolean := false;
   last int;
 BEGIN
   IF p_occurrence IS DISTINCT FROM p_prev_occurrence THEN
     IF p_occurrence IS NULL THEN
       events := events || '\xf4'::bytea;
     ELSIF left(p_occurrence, length(p_lease) + 1) = p_lease || '@' THEN
-      suffix := convert_to(substr(p_occurrence, length(p_lease) + 2), 'UTF8');
-      events := events || '\xf5'::bytea || leaseboard_varint(length(suffix)) || suffix;
+      suffix := substr(p_occurrence, length(p_lease) + 2);
+      slot := NULL;
+      IF suffix ~ '^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$' THEN
+        BEGIN
+          slot := suffix::timestamptz;
+        EXCEPTION WHEN others THEN
+          slot := NULL;
+        END;
+        IF to_char(slot AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') IS DISTINCT FROM suffix THEN slot := NULL; END IF;
+      END IF;
+      IF slot IS NOT NULL THEN
+        events := events || '\xff'::bytea
+          || leaseboard_varint(leaseboard_zigzag(extract(epoch FROM slot - date_trunc('second', p_run_at))::bigint));
+      ELSE
+        bytes := convert_to(suffix, 'UTF8');
+        events := events || '\xf5'::bytea || leaseboard_varint(length(bytes)) || bytes;
+      END IF;
     ELSE
-      suffix := convert_to(p_occurrence, 'UTF8');
-      events := events || '\xf6'::bytea || leaseboard_varint(length(suffix)) || suffix;
+      bytes := convert_to(p_occurrence, 'UTF8');
+      events := events || '\xf6'::bytea || leaseboard_varint(length(bytes)) || bytes;
     END IF;
   END IF;
   IF p_cursor IS DISTINCT FROM p_prev_cursor THEN
@@ -81,27 +109,32 @@ BEGIN
       events := events || '\xf2'::bytea || leaseboard_varint(leaseboard_zigzag(p_cursor));
     ELSE
       delta := p_cursor - p_prev_cursor;
-      IF delta BETWEEN 1 AND 9 THEN
+      IF delta = p_last_move AND p_offset BETWEEN -1 AND 12 THEN
+        again := true;
+      ELSIF delta BETWEEN 1 AND 8 THEN
         events := events || set_byte('\x00'::bytea, 0, (246 + delta)::int);
       ELSE
         events := events || '\xf1'::bytea || leaseboard_varint(leaseboard_zigzag(delta));
       END IF;
     END IF;
   END IF;
-  IF p_offset BETWEEN -2 AND 12 THEN
-    IF length(events) = 0 AND n > 0 THEN
-      last := get_byte(packed, n - 1);
-      IF last BETWEEN 225 AND 239 THEN
-        RETURN set_byte(packed, n - 1, (last - 225) * 15 + p_offset + 2);
-      END IF;
-    END IF;
+  IF again THEN
     RETURN packed || events || set_byte('\x00'::bytea, 0, 227 + p_offset);
+  END IF;
+  IF p_offset BETWEEN -1 AND 12 AND length(events) = 0 AND n > 0 THEN
+    last := get_byte(packed, n - 1);
+    IF last BETWEEN 196 AND 209 THEN
+      RETURN set_byte(packed, n - 1, (last - 196) * 14 + p_offset + 1);
+    END IF;
+  END IF;
+  IF p_offset BETWEEN -1 AND 28 THEN
+    RETURN packed || events || set_byte('\x00'::bytea, 0, 197 + p_offset);
   END IF;
   RETURN packed || events || '\xf0'::bytea || leaseboard_varint(leaseboard_zigzag(p_offset));
 END $$;
 --> statement-breakpoint
 -- The same, over reports in order (the size model and the conversion below pack runs with it).
-CREATE AGGREGATE leaseboard_run_pack(text, int, text, text, bigint, bigint) (
+CREATE AGGREGATE leaseboard_run_pack(text, timestamptz, int, text, text, bigint, bigint, bigint) (
   SFUNC = leaseboard_run_append, STYPE = bytea, INITCOND = ''
 );
 --> statement-breakpoint
@@ -121,6 +154,7 @@ DECLARE
   ms bigint := 0;
   cur bigint := p_cursor;
   occ text := p_occurrence;
+  last_move bigint;
   moved boolean := false;
 BEGIN
   reported_at := p_at; seq := p_seq; occurrence := p_occurrence; cursor := p_cursor; advanced := p_advanced; report_every_ms := p_every;
@@ -128,7 +162,7 @@ BEGIN
   WHILE i < n LOOP
     b := get_byte(p_packed, i);
     i := i + 1;
-    IF b IN (240, 241, 242, 245, 246) THEN
+    IF b IN (240, 241, 242, 245, 246, 255) THEN
       v := 0; shift := 0;
       LOOP
         x := get_byte(p_packed, i);
@@ -137,10 +171,17 @@ BEGIN
         EXIT WHEN x < 128;
         shift := shift + 7;
       END LOOP;
+      IF b NOT IN (245, 246) THEN
+        v := CASE WHEN v & 1 = 0 THEN v >> 1 ELSE -((v + 1) >> 1) END; -- zigzag (a length is not)
+      END IF;
     END IF;
     IF b <= 240 THEN
-      offsets := CASE WHEN b <= 224 THEN ARRAY[b / 15 - 2, b % 15 - 2] WHEN b <= 239 THEN ARRAY[b - 227]
-                      ELSE ARRAY[(CASE WHEN v & 1 = 0 THEN v >> 1 ELSE -((v + 1) >> 1) END)::int] END;
+      IF b BETWEEN 226 AND 239 THEN
+        cur := cur + last_move;
+        moved := true;
+      END IF;
+      offsets := CASE WHEN b <= 195 THEN ARRAY[b / 14 - 1, b % 14 - 1] WHEN b <= 225 THEN ARRAY[b - 197]
+                      WHEN b <= 239 THEN ARRAY[b - 227] ELSE ARRAY[v::int] END;
       FOREACH x IN ARRAY offsets LOOP
         ms := ms + p_every + x;
         reported_at := p_at + ms * interval '1 millisecond';
@@ -149,14 +190,16 @@ BEGIN
       END LOOP;
     ELSE
       moved := true;
-      IF b = 241 THEN cur := cur + (CASE WHEN v & 1 = 0 THEN v >> 1 ELSE -((v + 1) >> 1) END);
-      ELSIF b = 242 THEN cur := CASE WHEN v & 1 = 0 THEN v >> 1 ELSE -((v + 1) >> 1) END;
+      IF b = 241 THEN cur := cur + v; last_move := v;
+      ELSIF b = 242 THEN cur := v;
       ELSIF b = 243 THEN cur := NULL;
       ELSIF b = 244 THEN occ := NULL;
       ELSIF b IN (245, 246) THEN
         occ := (CASE WHEN b = 245 THEN p_lease || '@' ELSE '' END) || convert_from(substring(p_packed FROM i + 1 FOR v::int), 'UTF8');
         i := i + v::int;
-      ELSE cur := cur + (b - 246);
+      ELSIF b = 255 THEN
+        occ := p_lease || '@' || to_char((date_trunc('second', p_at) + v * interval '1 second') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"');
+      ELSE cur := cur + (b - 246); last_move := b - 246;
       END IF;
     END IF;
   END LOOP;
@@ -164,9 +207,11 @@ END $$;
 --> statement-breakpoint
 ALTER TABLE "progress_reports" ADD COLUMN "packed" "bytea";--> statement-breakpoint
 ALTER TABLE "progress_reports" ADD COLUMN "later_advance" boolean;--> statement-breakpoint
--- 0025's runs, packed: each later report's offset byte, and its cursor from its step (one occurrence a run then).
+ALTER TABLE "progress_reports" ADD COLUMN "last_move" bigint;--> statement-breakpoint
+-- 0025's runs, packed: each later report's offset byte, and its cursor from its step (one occurrence a run then;
+-- no last move, so no `again` codes: their last_move stays null).
 UPDATE progress_reports r SET later_advance = CASE WHEN cardinality(r.steps) > 0 THEN true END,
-  packed = (SELECT leaseboard_run_pack(r.lease, g.off, r.occurrence, r.occurrence, g.prev_cursor, g.cur ORDER BY g.k)
+  packed = (SELECT leaseboard_run_pack(r.lease, r.reported_at, g.off, r.occurrence, r.occurrence, g.prev_cursor, g.cur, NULL ORDER BY g.k)
             FROM (SELECT h.k, h.off, h.cur, lag(h.cur, 1, r.cursor) OVER (ORDER BY h.k) AS prev_cursor
                   FROM (SELECT g.k, get_byte(r.offsets, g.k - 1) - 128 AS off,
                                (CASE WHEN COALESCE(max(st.j) OVER (ORDER BY g.k), 0) = 0 THEN r.cursor
@@ -212,13 +257,16 @@ WITH c AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS now),
       AND (CASE WHEN r.seq <> COALESCE(o.last_seq, o.seq) + 1 THEN 'lost_reports'
       WHEN r.now - COALESCE(o.last_at, o.reported_at) > 3 * (o.report_every_ms) * interval '1 millisecond' THEN 'silence' END) IS NULL
       AND COALESCE(o.last_seq, o.seq) - o.seq < 1799 AND r.now - o.reported_at < interval '1 hour'
+      AND COALESCE(length(o.packed), 0) < 1000
       AND (r.cursor IS NULL OR r.cursor BETWEEN -2305843009213693951 AND 2305843009213693951)
       AND (r.prev_cursor IS NULL OR r.prev_cursor BETWEEN -2305843009213693951 AND 2305843009213693951)
       AND EXISTS (SELECT 1 FROM report_partitions p WHERE p."from" <= o.reported_at AND o.reported_at < p."to" AND r.now < p."to")
   ),
   extended AS (
     UPDATE progress_reports o SET last_seq = r.seq, last_at = r.now,
-           packed = leaseboard_run_append(o.packed, r.lease, open_run.quiet_offset, r.prev_occurrence, r.occurrence, r.prev_cursor, r.cursor),
+           packed = leaseboard_run_append(o.packed, r.lease, o.reported_at, open_run.quiet_offset, r.prev_occurrence, r.occurrence,
+                                           r.prev_cursor, r.cursor, o.last_move),
+           last_move = CASE WHEN r.cursor <> r.prev_cursor THEN r.cursor - r.prev_cursor ELSE o.last_move END,
            later_advance = CASE WHEN r.advanced THEN true ELSE o.later_advance END
     FROM open_run, r
     WHERE o.id = open_run.id AND o.reported_at = open_run.reported_at AND COALESCE(o.last_seq, o.seq) = open_run.last_seq

@@ -57,7 +57,8 @@ const VARIANTS = 64;
 
 /**
  * Runs of REPORTS_PER_RUN reports, packed by the store's own encoder (the leaseboard_run_pack
- * aggregate over leaseboard_run_append), each quiet drawn from the jitter measured here
+ * aggregate over leaseboard_run_append; the run's last cursor move, which leaseboard_report keeps in
+ * last_move, is CURSOR_STEP once the run has made one: every move of the modeled job is), each quiet drawn from the jitter measured here
  * (./jitter.ts), never zeros that would pack or compress unrealistically well. `working`: the
  * modeled job; else a scheduler whose reports change nothing.
  */
@@ -73,8 +74,10 @@ export function reportRunsInsert(working: boolean): string {
                    ${occurrence} AS occ, ${cursor} AS cur
             FROM generate_series(0, ${VARIANTS - 1}) v, generate_series(0, ${REPORTS_PER_RUN - 1}) k),
           variants AS (
-            SELECT v, leaseboard_run_pack('scheduler-00000', off, prev_occ, occ, prev_cur, cur ORDER BY k) AS packed
-            FROM (SELECT stream.*, lag(occ) OVER w AS prev_occ, lag(cur) OVER w AS prev_cur FROM stream WINDOW w AS (PARTITION BY v ORDER BY k)) x
+            SELECT v, leaseboard_run_pack('scheduler-00000', timestamptz '2026-12-03T00:00:00Z', off, prev_occ, occ, prev_cur, cur,
+                                          CASE WHEN moves_before > 0 THEN ${CURSOR_STEP}::bigint END ORDER BY k) AS packed
+            FROM (SELECT y.*, count(*) FILTER (WHERE cur <> prev_cur) OVER (PARTITION BY v ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS moves_before
+                  FROM (SELECT stream.*, lag(occ) OVER w AS prev_occ, lag(cur) OVER w AS prev_cur FROM stream WINDOW w AS (PARTITION BY v ORDER BY k)) y) x
             WHERE k > 0 GROUP BY v)
           INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms, last_seq, last_at, packed, later_advance)
           SELECT ${NAME}, 3, t * ${REPORTS_PER_RUN}, ${working ? KEY : 'NULL'}, ${working ? '0' : '1'}, true, now() - t * interval '1 hour', ${DEFAULT_REPORT_EVERY_MS},

@@ -1,6 +1,6 @@
 // Reports stored as runs (migrations 0025_report_runs, 0028_report_events) rebuild exactly what the
 // row-per-report store did. Differential: each random report stream, with faults (lost reports,
-// silences at and 1 ms past the bound, jitter in −2…12 ms (two reports to a byte) and past it,
+// silences at and 1 ms past the bound, jitter in −1…12 ms (two reports to a byte) and past it,
 // epoch, occurrence (in the product's `lease@slot` shape too), cursor (small, negative, large moves)
 // and cadence changes, stretches where the cursor moves at nearly every report, a late report of an older epoch), is written twice with the same injected times — once by
 // the report statement as migration 0018 wrote it (a row per report), once by today's
@@ -50,8 +50,8 @@ function stream(next: () => number, startMs: number, count: number): { reports: 
   for (let i = 0; i < count; i++) {
     reports.push({ ...cur });
     const fault = next();
-    // Mostly the usual jitter (−2…12 ms: two reports to a byte), else wider.
-    let quiet = cur.everyMs + (next() < 0.7 ? Math.round(next() * 14) - 2 : Math.round((next() - 0.5) * 60));
+    // Mostly the usual jitter (−1…12 ms: two reports to a byte), else wider (to 28 ms a byte, past that more).
+    let quiet = cur.everyMs + (next() < 0.7 ? Math.round(next() * 13) - 1 : Math.round((next() - 0.5) * 100));
     let seq = cur.seq + 1;
     if (fault < 0.03)
       seq += 1; // one lost report
