@@ -299,7 +299,7 @@ export const progressReports = pgTable(
      * of one). `packed` holds the later reports, about half a byte each: quiet offsets from the
      * cadence (two in −1…12 ms to a byte) and, as events before a report, a cursor move (a delta;
      * the run's last move again: a byte with the quiet) or another occurrence. A break, another
-     * cadence, the cap (1,800 reports, an hour, 1,000 packed bytes) or the
+     * cadence, the cap (1,800 reports, an hour, 1,600 packed bytes) or the
      * partition's end starts a new row (leaseboard_report); leaseboard_run_reports expands a run back
      * into reports (lib/server/asof/logs-sql.ts).
      */

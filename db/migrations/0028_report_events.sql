@@ -36,7 +36,7 @@
 -- A run extends only the summary's own last report (same epoch, seq and time, so the summary's
 -- in_flight and cursor are the run's last), and breaks, as in 0025, at a seq jump, a silence past its
 -- bound, another cadence, 1,800 reports or an hour (REPORT_RUN_MAX_MS), its partition's end; at a
--- cursor beyond ±2^61 (its zigzag delta must fit a bigint); and once packed holds 1,000 bytes, so a
+-- cursor beyond ±2^61 (its zigzag delta must fit a bigint); and once packed holds 1,600 bytes, so a
 -- row stays far below TOAST's 2 kB (never compressed or moved out of line) and the new row version
 -- each report writes (a HOT update, its WAL) stays small. A late report of an older epoch is a row
 -- of its own. Lock order as 0025 (ROW EXCLUSIVE on the parent first).
@@ -257,7 +257,7 @@ WITH c AS (SELECT date_trunc('milliseconds', clock_timestamp()) AS now),
       AND (CASE WHEN r.seq <> COALESCE(o.last_seq, o.seq) + 1 THEN 'lost_reports'
       WHEN r.now - COALESCE(o.last_at, o.reported_at) > 3 * (o.report_every_ms) * interval '1 millisecond' THEN 'silence' END) IS NULL
       AND COALESCE(o.last_seq, o.seq) - o.seq < 1799 AND r.now - o.reported_at < interval '1 hour'
-      AND COALESCE(length(o.packed), 0) < 1000
+      AND COALESCE(length(o.packed), 0) < 1600
       AND (r.cursor IS NULL OR r.cursor BETWEEN -2305843009213693951 AND 2305843009213693951)
       AND (r.prev_cursor IS NULL OR r.prev_cursor BETWEEN -2305843009213693951 AND 2305843009213693951)
       AND EXISTS (SELECT 1 FROM report_partitions p WHERE p."from" <= o.reported_at AND o.reported_at < p."to" AND r.now < p."to")
