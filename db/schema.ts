@@ -9,7 +9,7 @@
  * statement or transaction that appends, so readers are O(schedulers).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, customType, index, integer, pgTable, primaryKey, smallint, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, customType, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string', precision: 6 });
 
@@ -334,20 +334,23 @@ export const progressReports = pgTable(
     /** The cadence the report was sent with: the report-break rule judges the quiet after it by this (null before migration 0013_report_cadence). */
     reportEveryMs: integer('report_every_ms'),
     /**
-     * A row is a RUN of consecutive reports of one occurrence and cadence with no break between
-     * them (migration 0025_report_runs): `seq`, `reported_at`, `cursor` and `advanced` are its first
-     * report's; `last_seq`/`last_at` its last's (null: a run of one). `offsets` holds one byte per
-     * later report: its quiet after the one before, in ms, minus `report_every_ms`, plus 128; a
-     * cursor move is a step (`steps`, `step_cursors`). Only another occurrence or cadence, or a
-     * break, starts a new row (leaseboard_report); lib/server/asof/logs-sql.ts expands runs back
-     * into reports.
+     * A row is a RUN of consecutive reports of one epoch and cadence with no break between them
+     * (migrations 0025_report_runs, 0028_report_events): `seq`, `reported_at`, `occurrence`,
+     * `cursor` and `advanced` are its first report's; `last_seq`/`last_at` its last's (null: a run
+     * of one). `packed` holds the later reports, about half a byte each: quiet offsets from the
+     * cadence (two in −1…12 ms to a byte) and, as events before a report, a cursor move (a delta;
+     * the run's last move again: a byte with the quiet) or another occurrence. A break, another
+     * cadence, the cap (1,800 reports, an hour, 1,600 packed bytes) or the
+     * partition's end starts a new row (leaseboard_report); leaseboard_run_reports expands a run back
+     * into reports (lib/server/asof/logs-sql.ts).
      */
     lastSeq: integer('last_seq'),
     lastAt: ts('last_at'),
-    offsets: bytea('offsets'),
-    /** Later reports of the run that moved the cursor: their index k (the first report is 0), in order, and the cursor from each on. */
-    steps: smallint('steps').array(),
-    stepCursors: bigint('step_cursors', { mode: 'number' }).array(),
+    packed: bytea('packed'),
+    /** True when a report after the first advanced (null: none did). */
+    laterAdvance: boolean('later_advance'),
+    /** The run's last cursor move by a delta (null: none yet): the writer's "the same move again", a byte. */
+    lastMove: bigint('last_move', { mode: 'number' }),
   },
   (t) => [primaryKey({ columns: [t.id, t.reportedAt] }), index('progress_reports_lease_epoch_at').on(t.lease, t.epoch, t.reportedAt)],
 );

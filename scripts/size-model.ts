@@ -117,7 +117,7 @@ async function main() {
     const quiet = await measure(client, QUIET_REPORTS, schedulers);
     const quietBytes = quiet.bytesPerRow * quiet.steadyRows;
     console.log(
-      `progress_reports for ${quiet.spec.basis}: ${Math.round(quiet.bytesPerRow)} B a run, ${size(quiet.bytesPerRow * 24)} per scheduler per day, ${size(quietBytes * FLEET)} for ${FLEET.toLocaleString('en-US')}.`,
+      `progress_reports for ${quiet.spec.basis}: ${Math.round(quiet.bytesPerRow)} B an hour, ${size(quiet.bytesPerRow * 24)} per scheduler per day, ${size(quietBytes * FLEET)} for ${FLEET.toLocaleString('en-US')}.`,
     );
   } finally {
     await client.end().catch(() => {});

@@ -26,7 +26,7 @@ export function rowPerReportStatement(): string {
   return atInjectedTime(match[1]!);
 }
 
-/** Today's leaseboard_report (runs, migration 0025_report_runs), at an injected time. */
+/** Today's leaseboard_report (runs, migrations 0025_report_runs, 0028_report_events), at an injected time. */
 export async function runsStatement(db: Pick<pg.Pool, 'query'>): Promise<string> {
   return atInjectedTime(await protocolStatement(db, 'leaseboard_report'));
 }

@@ -1,7 +1,8 @@
 /**
- * Progress report storage: `progress_reports`, stored as runs (migration
- * 0025_report_runs: a row per epoch, occurrence, cadence or break, a byte per
- * report in it, a step per cursor move), plus the per-lease
+ * Progress report storage: `progress_reports`, stored as runs (migrations
+ * 0025_report_runs, 0028_report_events: a row per epoch, cadence or break, an
+ * hour at most; about half a byte per quiet report in it, an event per cursor
+ * move or occurrence change), plus the per-lease
  * `progress_summaries` row, both written by ONE statement, timed by the
  * database clock (to the millisecond), so the status service reads
  * O(schedulers), not O(events).
@@ -40,7 +41,7 @@ export interface StoredReport {
   reportedAt: Date;
 }
 
-/** The report statement is the SQL function leaseboard_report (db/migrations/0025_report_runs.sql), its break rule reportBreakSql's. */
+/** The report statement is the SQL function leaseboard_report (db/migrations/0028_report_events.sql), its break rule reportBreakSql's. */
 const APPEND_REPORT_SQL = `SELECT advanced, reported_at FROM leaseboard_report($1, $2, $3, $4, $5, $6)`;
 
 export async function appendReport(db: Pick<pg.Pool, 'query'>, report: ProgressReport): Promise<StoredReport> {

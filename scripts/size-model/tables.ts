@@ -11,6 +11,7 @@ import { DEFAULT_RETENTION, type RetentionKind } from '../../lib/retention/polic
 import { DEFAULT_LEASE_TIMING } from '../../lib/lease';
 import { RETENTION_PLANNER_EVERY_MS } from '../../lib/jobs/demo/retention-planner';
 import { DEFAULT_REPORT_EVERY_MS } from '../../lib/status/thresholds';
+import { MEASURED_REPORT_JITTER } from './jitter';
 
 const DAY_MS = 24 * 60 * 60_000;
 const HOUR_MS = 60 * 60_000;
@@ -36,49 +37,84 @@ export interface ModeledTable {
 export const RARE_PER_DAY = 24;
 
 /**
- * Reports are stored as runs (migration 0025_report_runs): a row per occurrence, cadence change or
- * break; one byte per report in it, ten more for one that moves the cursor. The modeled job is the
- * retention planner's shape: an occurrence every 5 min whose cursor moves at each of its first
- * ADVANCES_PER_OCCURRENCE reports (40 s of work at a report every 2 s) — one run — then one run of
- * idle reports (nothing in flight) until the next.
+ * Reports are stored as runs (migrations 0025_report_runs, 0028_report_events): a row per
+ * 1,600 packed bytes or hour, unless a break or a cadence change comes first; in it about half a byte
+ * per quiet report, a few bytes per cursor move or occurrence change. The modeled job is the
+ * retention planner's shape: an occurrence every 5 min, claimed at cursor 0, whose cursor moves
+ * by CURSOR_STEP at each of its first ADVANCES_PER_OCCURRENCE reports (40 s of work at a report
+ * every 2 s), then idle (nothing in flight) until the next. No break all day: each lost report or
+ * silence would add a row.
  */
 export const ADVANCES_PER_OCCURRENCE = 20;
+/** The cursor's move between two reports of the modeled job: its 50,000 documents in 20 reports. */
+const CURSOR_STEP = 2_500;
 const REPORTS_PER_OCCURRENCE = RETENTION_PLANNER_EVERY_MS / DEFAULT_REPORT_EVERY_MS;
-const REPORT_RUNS_BASIS = `a report every ${DEFAULT_REPORT_EVERY_MS / 1000} s, as runs: 2 per ${RETENTION_PLANNER_EVERY_MS / 60_000} min occurrence (${ADVANCES_PER_OCCURRENCE} advancing reports, then ${REPORTS_PER_OCCURRENCE - ADVANCES_PER_OCCURRENCE} idle)`;
+/** A run holds an hour of reports at most (REPORT_RUN_MAX_MS), and ends once its packed bytes reach this (migration 0028_report_events). */
+const REPORTS_PER_HOUR = 3_600_000 / DEFAULT_REPORT_EVERY_MS;
+const RUN_MAX_PACKED_BYTES = 1_600;
+/** The seed's unit is an hour of one scheduler's reports: the runs they make (bytes per row below are an hour's). */
+const HOURS_PER_DAY = 24;
+const REPORT_RUNS_BASIS = `a report every ${DEFAULT_REPORT_EVERY_MS / 1000} s, as runs of ≤ ${RUN_MAX_PACKED_BYTES.toLocaleString('en-US')} packed bytes within an hour: ${RETENTION_PLANNER_EVERY_MS / 60_000} min occurrences (${ADVANCES_PER_OCCURRENCE} advancing reports, then ${REPORTS_PER_OCCURRENCE - ADVANCES_PER_OCCURRENCE} idle) inside, jitter as measured; counted per hour (the runs an hour makes)`;
 
-/** A run as the size model writes it: its reports, and how many of the later ones moved the cursor. */
-interface RunShape {
-  reports: number;
-  steps: number;
-}
+/** Distinct packed runs the seed draws from (their lengths vary with the jitter drawn). */
+const VARIANTS = 64;
 
 /**
- * Runs of the given shapes in turn (row t has shape t mod shapes). Offset bytes are random, so
- * incompressible (real jitter compresses better); steps are the run's first later reports.
+ * Runs of an hour's reports, packed by the store's own encoder (the leaseboard_run_pack
+ * aggregate over leaseboard_run_append; the run's last cursor move, which leaseboard_report keeps in
+ * last_move, is CURSOR_STEP once the run has made one: every move of the modeled job is), each quiet drawn from the jitter measured here
+ * (./jitter.ts), never zeros that would pack or compress unrealistically well. `working`: the
+ * modeled job; else a scheduler whose reports change nothing.
  */
-export function reportRunsInsert(shapes: readonly RunShape[]): string {
-  const pick = (f: (shape: RunShape) => string) => `(CASE t % ${shapes.length} ${shapes.map((shape, i) => `WHEN ${i} THEN ${f(shape)}`).join(' ')} END)`;
-  const bytes = (n: number) =>
-    n === 0
-      ? 'NULL::bytea'
-      : `substring((SELECT string_agg(decode(md5(s::text || '/' || t::text || '/' || k::text), 'hex'), ''::bytea)
-                    FROM generate_series(1, ${Math.ceil(n / 16)}) k) FROM 1 FOR ${n})`;
-  return `INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms, last_seq, last_at, offsets, steps, step_cursors)
-          SELECT ${NAME}, 3, t * 1000, ${KEY}, t * 500, true, now() - t * interval '2 s', ${DEFAULT_REPORT_EVERY_MS},
-                 ${pick((r) => (r.reports > 1 ? `t * 1000 + ${r.reports - 1}` : 'NULL::int'))},
-                 ${pick((r) => (r.reports > 1 ? `now() - t * interval '2 s' + ${r.reports - 1} * interval '2 s'` : 'NULL::timestamptz'))},
-                 ${pick((r) => bytes(r.reports - 1))},
-                 ${pick((r) => (r.steps > 0 ? `(SELECT array_agg(k::smallint) FROM generate_series(1, ${r.steps}) k)` : 'NULL::smallint[]'))},
-                 ${pick((r) => (r.steps > 0 ? `(SELECT array_agg((t * 500 + k * 17)::bigint) FROM generate_series(1, ${r.steps}) k)` : 'NULL::bigint[]'))} ${EACH('')}`;
+export function reportRunsInsert(working: boolean): string {
+  const jitter = MEASURED_REPORT_JITTER.flatMap(([offset, count]) => Array<number>(count).fill(offset));
+  const inFlight = `k % ${REPORTS_PER_OCCURRENCE} < ${ADVANCES_PER_OCCURRENCE}`;
+  const occurrence = working
+    ? `CASE WHEN ${inFlight} THEN 'scheduler-00000@' || to_char(timestamp '2026-12-03' + (k / ${REPORTS_PER_OCCURRENCE}) * interval '5 min', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') END`
+    : 'NULL::text';
+  const cursor = working ? `CASE WHEN ${inFlight} THEN (k % ${REPORTS_PER_OCCURRENCE}) * ${CURSOR_STEP} END::bigint` : '1::bigint';
+  // Each hour's stream is cut into runs where its packed bytes reach RUN_MAX_PACKED_BYTES (as leaseboard_report
+  // ends a run), and each run packed afresh from its own first report (its last move known only from then on).
+  return `WITH stream AS (
+            SELECT v, k, (${`ARRAY[${jitter.join(',')}]`})[1 + floor(('x' || substr(md5(v || '/' || k), 1, 8))::bit(32)::bigint / 4294967296.0 * ${jitter.length})::int] AS off,
+                   ${occurrence} AS occ, ${cursor} AS cur
+            FROM generate_series(0, ${VARIANTS - 1}) v, generate_series(0, ${REPORTS_PER_HOUR - 1}) k),
+          lagged AS (
+            SELECT stream.*, lag(occ) OVER w AS prev_occ, lag(cur) OVER w AS prev_cur FROM stream WINDOW w AS (PARTITION BY v ORDER BY k)),
+          framed AS (
+            SELECT lagged.*, count(*) FILTER (WHERE cur <> prev_cur) OVER (PARTITION BY v ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS hour_moves_before
+            FROM lagged),
+          cut AS (
+            SELECT framed.*, COALESCE(floor(length(leaseboard_run_pack('scheduler-00000', timestamptz '2026-12-03T00:00:00Z', off, prev_occ, occ, prev_cur, cur,
+                                                                        CASE WHEN hour_moves_before > 0 THEN ${CURSOR_STEP}::bigint END)
+                     FILTER (WHERE k > 0) OVER (PARTITION BY v ORDER BY k)) / ${RUN_MAX_PACKED_BYTES}.0), 0)::int AS run FROM framed),
+          numbered AS (
+            SELECT cut.*, min(k) OVER (PARTITION BY v, run) AS first_k,
+                   count(*) FILTER (WHERE cur <> prev_cur) OVER (PARTITION BY v, run ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS moves_before
+            FROM cut),
+          runs AS (
+            SELECT v, run, min(k) AS first_k, max(k) AS last_k,
+                   (array_agg(occ ORDER BY k))[1] AS occ, (array_agg(cur ORDER BY k))[1] AS cur,
+                   leaseboard_run_pack('scheduler-00000', timestamptz '2026-12-03T00:00:00Z' + first_k * interval '2 s', off, prev_occ, occ, prev_cur, cur,
+                                       CASE WHEN moves_before > 0 THEN ${CURSOR_STEP}::bigint END ORDER BY k) FILTER (WHERE k > first_k) AS packed,
+                   bool_or(k > first_k AND (cur IS DISTINCT FROM prev_cur OR occ IS DISTINCT FROM prev_occ)) AS later_advance
+            FROM numbered GROUP BY v, run)
+          INSERT INTO progress_reports (lease, epoch, seq, occurrence, cursor, advanced, reported_at, report_every_ms, last_seq, last_at, packed, later_advance, last_move)
+          SELECT ${NAME}, 3, t * ${REPORTS_PER_HOUR} + r.first_k, ${NAME} || substr(r.occ, 16), r.cur, true,
+                 now() - t * interval '1 hour' + r.first_k * interval '2 s', ${DEFAULT_REPORT_EVERY_MS},
+                 t * ${REPORTS_PER_HOUR} + r.last_k, now() - t * interval '1 hour' + r.last_k * interval '2 s',
+                 r.packed, CASE WHEN r.later_advance THEN true END, ${working ? `${CURSOR_STEP}` : 'NULL'}
+          FROM generate_series(1, $2::int) t CROSS JOIN generate_series(1, $1::int) s
+          JOIN runs r ON r.v = (s * 7 + t) % ${VARIANTS} ORDER BY t, s, r.run`;
 }
 
-/** A scheduler whose reports change nothing all day: runs of 1,800 reports (the cap: an hour), 24 a day. */
+/** A scheduler whose reports change nothing all day: the same runs, with nothing in them but the jitter. */
 export const QUIET_REPORTS: ModeledTable = {
   table: 'progress_reports',
-  basis: 'a quiet scheduler: a report every 2 s that changes nothing, runs of 1,800 (the cap: an hour)',
-  rows: { perDay: 24, keep: 'reports' },
-  seedRows: 100,
-  insert: reportRunsInsert([{ reports: 1_800, steps: 0 }]),
+  basis: `a quiet scheduler: a report every 2 s that changes nothing, in runs of ≤ ${RUN_MAX_PACKED_BYTES.toLocaleString('en-US')} packed bytes within an hour; counted per hour`,
+  rows: { perDay: HOURS_PER_DAY, keep: 'reports' },
+  seedRows: 48,
+  insert: reportRunsInsert(false),
 };
 
 export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
@@ -87,12 +123,9 @@ export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
     {
       table: 'progress_reports',
       basis: REPORT_RUNS_BASIS,
-      rows: { perDay: (DAY_MS / RETENTION_PLANNER_EVERY_MS) * 2, keep: 'reports' },
-      seedRows: 1_000,
-      insert: reportRunsInsert([
-        { reports: ADVANCES_PER_OCCURRENCE, steps: ADVANCES_PER_OCCURRENCE - 1 },
-        { reports: REPORTS_PER_OCCURRENCE - ADVANCES_PER_OCCURRENCE, steps: 0 },
-      ]),
+      rows: { perDay: HOURS_PER_DAY, keep: 'reports' },
+      seedRows: 48,
+      insert: reportRunsInsert(true),
     },
     {
       table: 'renewal_gap_hours',

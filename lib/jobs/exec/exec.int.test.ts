@@ -76,12 +76,17 @@ describe('leaseboard run: any program under a lease', () => {
     const key = started.occurrence as string;
     expect(key.startsWith(`${lease}@`)).toBe(true);
     expect(await r.waitFor((line) => line.event === 'progress_ignored')).toMatchObject({ why: 'not_json' });
-    // The cursor the child wrote is what the holder's reports carry, for this occurrence (a run's first
-    // report's cursor, or a step of it: migration 0025_report_runs).
+    // The cursor the child wrote is what the holder's reports carry, for this occurrence (a run's
+    // reports, read back from its packed bytes: migration 0028_report_events).
     await poll(
       () =>
         pool
-          .query('SELECT 1 FROM progress_reports WHERE lease = $1 AND occurrence = $2 AND (cursor = 7 OR 7 = ANY(step_cursors))', [lease, key])
+          .query(
+            `SELECT 1 FROM progress_reports r CROSS JOIN LATERAL leaseboard_run_reports(r.lease, r.reported_at, r.seq, r.occurrence, r.cursor,
+                                                                                  r.advanced, r.report_every_ms, r.packed) e
+             WHERE r.lease = $1 AND e.occurrence = $2 AND e.cursor = 7`,
+            [lease, key],
+          )
           .then((q) => q.rowCount),
       (count) => count! > 0,
     );

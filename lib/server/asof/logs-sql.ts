@@ -6,9 +6,10 @@
  * breaks, renewal-gap minutes and the occurrence slot at each bucket end (rows and
  * folded hours, migration 0031_occurrence_hours).
  *
- * Reports are stored as runs (migration 0025_report_runs: a row stands for
- * consecutive reports of one occurrence with no break between them, each
- * report's seq, millisecond, cursor and advance kept); every read below expands the runs it meets back into the reports
+ * Reports are stored as runs (migrations 0025_report_runs, 0028_report_events: a
+ * row stands for consecutive reports of one epoch and cadence with no break
+ * between them, each report's seq, millisecond, occurrence, cursor and advance
+ * kept); every read below expands the runs it meets back into the reports
  * they stand for (RUN_REPORTS), so everything after sees what the
  * row-per-report store held, report by report.
  *
@@ -41,26 +42,19 @@ import { EVENT_COLUMNS } from './recent-sql';
 
 /**
  * The longest a run of reports spans (first to last report), as leaseboard_report caps it
- * (migration 0025_report_runs): a run that reaches into a range starts at most this long before it.
+ * (migrations 0025_report_runs, 0028_report_events): a run that reaches into a range starts at most this long before it.
  */
 export const REPORT_RUN_MAX_MS = 60 * 60_000;
 const RUN_REACH = `interval '${REPORT_RUN_MAX_MS} milliseconds'`;
 
 /**
- * The reports a stored run stands for (migration 0025_report_runs), one row each, as the
- * row-per-report store held them: the k-th after the first is \`seq + k\`, at the time before it
- * plus the cadence plus its offset byte − 128 ms; it advanced iff k is a step, and its cursor is
- * the last step's at or before k (else the run's first cursor).
+ * The reports a stored run stands for (migration 0028_report_events), one row each, as the
+ * row-per-report store held them: leaseboard_run_reports reads its packed bytes back (the k-th
+ * after the first is \`seq + k\`, its time, occurrence, cursor and advance from the events).
  */
 const RUN_REPORTS = `CROSS JOIN LATERAL (
-      SELECT r.reported_at + x.ms * interval '1 millisecond' AS reported_at, r.seq + x.k AS seq, r.occurrence,
-             (CASE WHEN x.step = 0 THEN r.cursor ELSE r.step_cursors[x.step] END)::float8 AS cursor,
-             CASE WHEN x.k = 0 THEN r.advanced ELSE x.step > 0 AND r.steps[x.step] = x.k END AS advanced, r.report_every_ms
-      FROM (SELECT g.k, g.ms, COALESCE(max(st.j) OVER (ORDER BY g.k), 0)::int AS step
-            FROM (SELECT 0 AS k, 0::bigint AS ms
-                  UNION ALL SELECT k, sum(r.report_every_ms + get_byte(r.offsets, k - 1) - 128) OVER (ORDER BY k)
-                  FROM generate_series(1, length(r.offsets)) k) g
-            LEFT JOIN unnest(r.steps) WITH ORDINALITY st(k, j) ON st.k = g.k) x) e`;
+      SELECT x.reported_at, x.seq, x.occurrence, x.cursor::float8 AS cursor, x.advanced, x.report_every_ms
+      FROM leaseboard_run_reports(r.lease, r.reported_at, r.seq, r.occurrence, r.cursor, r.advanced, r.report_every_ms, r.packed) x) e`;
 
 /** The reports of an epoch's runs that fall in a range: runs that start at most REPORT_RUN_MAX_MS before it. */
 function reportsIn(epoch: string, after: string, until: string, columns: string): string {
@@ -82,7 +76,7 @@ function lastReport(epoch: string, op: '<=' | '<', instant: string, columns: str
  */
 function lastAdvance(epoch: string, instant: string): string {
   return `SELECT e.reported_at FROM (SELECT * FROM progress_reports r WHERE r.lease = $1 AND r.epoch = ${epoch} AND r.reported_at <= ${instant}
-        AND (r.advanced OR cardinality(r.steps) > 0) ORDER BY r.reported_at DESC, r.id DESC LIMIT 2) r ${RUN_REPORTS}
+        AND (r.advanced OR r.later_advance) ORDER BY r.reported_at DESC, r.id DESC LIMIT 2) r ${RUN_REPORTS}
       WHERE e.advanced AND e.reported_at <= ${instant} ORDER BY e.reported_at DESC LIMIT 1`;
 }
 

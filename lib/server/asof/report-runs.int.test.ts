@@ -1,7 +1,8 @@
-// Reports stored as runs (migration 0025_report_runs) rebuild exactly what the row-per-report
-// store did. Differential: each random report stream, with faults (lost reports, silences at and
-// 1 ms past the bound, jitter past what a run's byte holds, epoch, occurrence, cursor and cadence
-// changes, stretches where the cursor moves at nearly every report, a late report of an older epoch), is written twice with the same injected times — once by
+// Reports stored as runs (migrations 0025_report_runs, 0028_report_events) rebuild exactly what the
+// row-per-report store did. Differential: each random report stream, with faults (lost reports,
+// silences at and 1 ms past the bound, jitter in −1…12 ms (two reports to a byte) and past it,
+// epoch, occurrence (in the product's `lease@slot` shape too), cursor (small, negative, large moves)
+// and cadence changes, stretches where the cursor moves at nearly every report, a late report of an older epoch), is written twice with the same injected times — once by
 // the report statement as migration 0018 wrote it (a row per report), once by today's
 // leaseboard_report (runs) — then `?at=` at every report instant, a millisecond either side, each
 // silence bound and random instants, and history over the whole span, must read the same.
@@ -26,6 +27,9 @@ import { currentLease, rebuildTenures } from './tenures';
 const BASE_MS = Date.UTC(2001, 2, 4);
 const PARTITION_MS = 10 * 60_000;
 const PARTITIONS = 12;
+/** Written as the lease's own name: an occurrence key in the product's shape (`lease@slot`), which a run stores without the name. */
+const LEASE = '{lease}';
+const KEYED = `${LEASE}@2001-03-04T00:05:00Z`;
 
 interface Report {
   epoch: number;
@@ -46,7 +50,8 @@ function stream(next: () => number, startMs: number, count: number): { reports: 
   for (let i = 0; i < count; i++) {
     reports.push({ ...cur });
     const fault = next();
-    let quiet = cur.everyMs + Math.round((next() - 0.5) * 60);
+    // Mostly the usual jitter (−1…12 ms: two reports to a byte), else wider (to 28 ms a byte, past that more).
+    let quiet = cur.everyMs + (next() < 0.7 ? Math.round(next() * 13) - 1 : Math.round((next() - 0.5) * 100));
     let seq = cur.seq + 1;
     if (fault < 0.03)
       seq += 1; // one lost report
@@ -58,9 +63,9 @@ function stream(next: () => number, startMs: number, count: number): { reports: 
       quiet = cur.everyMs + pick([-200, 129, 128, 127, -128, -129, 300]); // past what a byte holds, or at its ends
     else if (fault < 0.11)
       quiet = pick([90_000, 700_000]); // long silence (past a partition end, past the run cap)
-    else if (fault < 0.14) cur = { ...cur, occurrence: pick([null, 'occ-1', 'occ-2']) };
+    else if (fault < 0.14) cur = { ...cur, occurrence: pick([null, 'occ-1', 'occ-2', KEYED, `${KEYED}-2`, 'ünïcödé@x']) };
     else if (fault < 0.17) working = !working;
-    else if (fault < 0.19) cur = { ...cur, cursor: (cur.cursor ?? 0) + 5 };
+    else if (fault < 0.19) cur = { ...cur, cursor: (cur.cursor ?? 0) + pick([5, 9, 10, -1, -300, 2 ** 40]) };
     else if (fault < 0.2) cur = { ...cur, everyMs: pick([1000, 2000, 5000]) };
     const atMs = cur.atMs + quiet;
     if (fault > 0.2 && fault < 0.21) {
@@ -106,7 +111,9 @@ describe('reports stored as runs', () => {
         iso(e.atMs),
       ]);
     }
-    for (const r of s.reports) await db.query(statement, [lease, r.epoch, r.seq, r.occurrence, r.cursor, r.everyMs, iso(r.atMs)]);
+    for (const r of s.reports) {
+      await db.query(statement, [lease, r.epoch, r.seq, r.occurrence?.replace(LEASE, lease) ?? null, r.cursor, r.everyMs, iso(r.atMs)]);
+    }
   }
 
   async function statusAt(lease: string, t: number): Promise<unknown> {
@@ -144,7 +151,7 @@ describe('reports stored as runs', () => {
         (
           await db.query<{ rows: number; reports: number; stepped: number }>(
             `SELECT count(*)::int AS rows, sum(COALESCE(last_seq, seq) - seq + 1)::int AS reports,
-                (count(*) FILTER (WHERE cardinality(steps) > 0))::int AS stepped FROM progress_reports WHERE lease = $1`,
+                (count(*) FILTER (WHERE later_advance))::int AS stepped FROM progress_reports WHERE lease = $1`,
             [name],
           )
         ).rows[0]!;
@@ -201,7 +208,8 @@ describe('reports stored as runs', () => {
     const seqs = [1, 2, 3, 4, 5, 6, 8];
     for (let i = 0; i < seqs.length; i++) {
       at += quiets[i]!;
-      reports.push({ epoch: 1, seq: seqs[i]!, occurrence: 'occ', cursor: 7, everyMs: every, atMs: at });
+      // The cursor moves at every report and the occurrence changes at seq 3: events inside the run, never a break.
+      reports.push({ epoch: 1, seq: seqs[i]!, occurrence: i < 2 ? 'occ' : 'occ-2', cursor: 7 + i, everyMs: every, atMs: at });
     }
     await write(runs, lease, { reports, epochs: [{ epoch: 1, atMs: start - 1 }] });
     const logs = await readLogs(db, lease, { fromMs: start, toMs: at + 1, ends: [at + 1], bucketMs: at + 1 - start });
@@ -210,10 +218,9 @@ describe('reports stored as runs', () => {
       { from: iso(reports[5]!.atMs), to: iso(reports[6]!.atMs), reason: 'lost_reports' },
     ]);
     const { rows } = await db.query(`SELECT seq, COALESCE(last_seq, seq) AS last FROM progress_reports WHERE lease = $1 ORDER BY reported_at`, [lease]);
-    // seq 5's quiet (exactly the bound, 6 s) is past what a run's byte holds: a row of its own, but no break.
-    expect(rows, 'seq 1–4 one run; seq 5 a row; each break starts a row').toEqual([
-      { seq: 1, last: 4 },
-      { seq: 5, last: 5 },
+    // seq 5's quiet (exactly the bound, 6 s) is no break: it goes on in the run (a varint offset).
+    expect(rows, 'seq 1–5 one run; each break starts a row').toEqual([
+      { seq: 1, last: 5 },
       { seq: 6, last: 6 },
       { seq: 8, last: 8 },
     ]);
