@@ -8,7 +8,7 @@ import type { StripRow } from '@/lib/api/types';
 import type { LocalStamp } from '@/lib/client/local-clock';
 import type { Observer } from '@/lib/client/status-view';
 import type { StripAxis } from '@/lib/client/strip-view';
-import { useTimeMode } from '@/lib/client/time-zone';
+import { useTimeMode, useTimeZone } from '@/lib/client/time-zone';
 import type { SchedulerStatus, StripWindow } from '@/lib/status';
 import { SchedulerRow } from './scheduler-row';
 import { StripAxisHeader } from './strip-controls';
@@ -44,6 +44,7 @@ export function SchedulerTable({
   window,
 }: SchedulerTableProps) {
   const mode = useTimeMode();
+  const timeZone = useTimeZone();
   // A poll's new page re-renders the rows whose facts changed, and a new strips answer every
   // row's strip: deferred, React renders them in small slices a phone's main thread can
   // interleave with input, instead of one long task. Values that belong together defer together.
@@ -119,6 +120,7 @@ export function SchedulerTable({
                 axis={axis}
                 window={window}
                 mode={mode}
+                timeZone={timeZone}
               />
             ))}
           </Suspense>
