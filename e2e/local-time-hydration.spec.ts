@@ -15,17 +15,19 @@ test.use({ timezoneId: 'Asia/Tokyo' });
 
 const TIME_COOKIE = 'leaseboard-time';
 
-/** The `<time dateTime=…>` texts of an HTML document as served (Instant renders its text as one node). */
-function servedTimes(html: string): { iso: string; text: string; mode: string | null }[] {
+/** The absolute times (`<time data-mode>`, components/instant.tsx: its text one node) of an HTML document as served. */
+function servedTimes(html: string): { iso: string; text: string; mode: string }[] {
   return [...html.matchAll(/<time\b([^>]*)>([^<]*)<\/time>/gi)].flatMap((m) => {
     const iso = /\bdatetime="([^"]+)"/i.exec(m[1]!)?.[1];
-    return iso ? [{ iso, text: m[2]!, mode: /\bdata-mode="([^"]+)"/i.exec(m[1]!)?.[1] ?? null }] : [];
+    const mode = /\bdata-mode="([^"]+)"/i.exec(m[1]!)?.[1];
+    return iso && mode ? [{ iso, text: m[2]!, mode }] : [];
   });
 }
 
 /**
- * Records, from before the first byte is parsed, every change of a `<time>`'s text while its instant stayed the
- * same (window.__timeSwaps), whether React changed the text in place or replaced the element.
+ * Records, from before the first byte is parsed, every change of an absolute time's text (`<time data-mode>`; ages
+ * tick, they are not absolute) while its instant stayed the same (window.__timeSwaps), whether React changed the
+ * text in place or replaced the element.
  */
 async function watchTimeSwaps(page: Page): Promise<void> {
   await page.addInitScript(() => {
@@ -33,7 +35,7 @@ async function watchTimeSwaps(page: Page): Promise<void> {
     const firstText = new Map<string, string>();
     (window as unknown as { __timeSwaps: typeof swaps }).__timeSwaps = swaps;
     const check = () => {
-      for (const el of document.querySelectorAll<HTMLTimeElement>('time[datetime]')) {
+      for (const el of document.querySelectorAll<HTMLTimeElement>('time[datetime][data-mode]')) {
         const iso = el.dateTime;
         const text = el.textContent ?? '';
         const was = firstText.get(iso);
