@@ -2,8 +2,13 @@
  * All schedulers of one page, worst first (the server sorts). Column groups
  * "Authority" and "Progress" keep the two axes visibly apart, so "lease
  * healthy, work stalled" reads at one glance.
+ *
+ * The server's HTML and the hydration hold the first FIRST_PAINT_ROWS rows
+ * only (more than any first screen shows); the rest of the page renders
+ * right after mount, in a transition React slices into short tasks. A
+ * phone's load then parses, hydrates and lays out a fifth of the rows.
  */
-import { Suspense, useDeferredValue, useMemo } from 'react';
+import { startTransition, Suspense, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { StripRow } from '@/lib/api/types';
 import type { LocalStamp } from '@/lib/client/local-clock';
 import type { Observer } from '@/lib/client/status-view';
@@ -23,6 +28,16 @@ export interface SchedulerTableProps {
   strips: ReadonlyMap<string, StripRow>;
   axis: StripAxis | null;
   window: StripWindow;
+}
+
+/** Rows in the server's HTML and the hydration (a phone shows one or two, a wide screen about fifteen). */
+const FIRST_PAINT_ROWS = 20;
+
+/** False on the server and at hydration, true right after mount (a transition: rendered in interruptible slices). */
+function useMountedLater(): boolean {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => startTransition(() => setMounted(true)), []);
+  return mounted;
 }
 
 /** Rows per Suspense boundary (a unit of hydration work). */
@@ -53,6 +68,8 @@ export function SchedulerTable({
   );
   const { strips, axis } = useDeferredValue(useMemo(() => ({ strips: latestStrips, axis: latestAxis }), [latestStrips, latestAxis]));
   const stale = observer.stale;
+  const allRows = useMountedLater();
+  const shown = allRows ? statuses : statuses.slice(0, FIRST_PAINT_ROWS);
   return (
     <table className={`scheduler-table ${stale ? 'is-stale' : ''}`} data-testid="scheduler-table">
       <caption className="visually-hidden">{caption}</caption>
@@ -107,7 +124,7 @@ export function SchedulerTable({
         </tr>
       </thead>
       <tbody>
-        {chunks(statuses, HYDRATION_CHUNK).map((chunk) => (
+        {chunks(shown, HYDRATION_CHUNK).map((chunk) => (
           // Each boundary hydrates in a task of its own: 100 rows never block a phone's main thread at once.
           <Suspense key={chunk[0]!.name}>
             {chunk.map((status) => (
