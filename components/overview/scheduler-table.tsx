@@ -8,11 +8,12 @@
  * right after mount, in a transition React slices into short tasks. A
  * phone's load then parses, hydrates and lays out a fifth of the rows.
  */
-import { startTransition, Suspense, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { Suspense, useDeferredValue, useMemo } from 'react';
 import type { StripRow } from '@/lib/api/types';
 import type { LocalStamp } from '@/lib/client/local-clock';
 import type { Observer } from '@/lib/client/status-view';
 import type { StripAxis } from '@/lib/client/strip-view';
+import { useMountedLater } from '@/lib/client/mounted-later';
 import { useTimeMode, useTimeZone } from '@/lib/client/time-zone';
 import type { SchedulerStatus, StripWindow } from '@/lib/status';
 import { SchedulerRow } from './scheduler-row';
@@ -32,13 +33,6 @@ export interface SchedulerTableProps {
 
 /** Rows in the server's HTML and the hydration (a phone shows one or two, a wide screen about fifteen). */
 const FIRST_PAINT_ROWS = 20;
-
-/** False on the server and at hydration, true right after mount (a transition: rendered in interruptible slices). */
-function useMountedLater(): boolean {
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => startTransition(() => setMounted(true)), []);
-  return mounted;
-}
 
 /** Rows per Suspense boundary (a unit of hydration work). */
 const HYDRATION_CHUNK = 10;
