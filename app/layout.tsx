@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import Link from 'next/link';
+import { cookies } from 'next/headers';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { AlertBadge } from '@/components/alerts/alert-badge';
@@ -8,6 +9,7 @@ import { Providers } from '@/components/providers';
 import { TimeZoneSwitch } from '@/components/time-zone-switch';
 import { basePathMismatch, withBasePath } from '@/lib/client/base-path';
 import { servedBasePath } from '@/lib/server';
+import { parseTimeChoice, TIME_COOKIE } from '@/lib/api/time-cookie';
 import './globals.css';
 
 let basePathChecked = false;
@@ -39,20 +41,22 @@ export const viewport: Viewport = {
 };
 
 /**
- * Rendered per request: every page carries its own CSP nonce (lib/host/security-headers.ts).
+ * Rendered per request: every page carries its own CSP nonce (lib/host/security-headers.ts), and its
+ * times in the zone the viewer's cookie names (lib/api/time-cookie.ts; UTC without one).
  * Header links do not prefetch: on a phone's slow link the first seconds belong to this
  * page, not to pages the reader may never open (bench:ui measures it).
  */
 export default async function RootLayout({ children }: { children: ReactNode }) {
   await connection();
   checkBasePath();
+  const time = parseTimeChoice((await cookies()).get(TIME_COOKIE)?.value);
   return (
     <html lang="en">
       <body>
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <Providers>
+        <Providers time={time}>
           <header className="site-header">
             <Link href="/" className="brand" prefetch={false}>
               Leaseboard

@@ -9,12 +9,19 @@ import { usePathname } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { noteClientNavigation } from '@/lib/client/observation-clock';
 import { getQueryClient } from '@/lib/client/query-client';
+import { ServerTimeChoice } from '@/lib/client/time-zone';
+import type { TimeChoice } from '@/lib/api/time-cookie';
 
-export function Providers({ children }: { children: ReactNode }) {
+/** `time`: the choice the server rendered with (its cookie), the server snapshot of every time shown. */
+export function Providers({ children, time }: { children: ReactNode; time: TimeChoice | null }) {
   const queryClient = getQueryClient();
   const pathname = usePathname();
   const [firstPathname] = useState(pathname);
   // In render, before the new page's components read their data.
   if (pathname !== firstPathname) noteClientNavigation();
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  return (
+    <ServerTimeChoice value={time}>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </ServerTimeChoice>
+  );
 }

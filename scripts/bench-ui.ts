@@ -14,7 +14,8 @@
  *    production: security headers, CSP nonces) on a free loopback port, and
  *    drops everything at the end.
  * 4. Runs Lighthouse (mobile default and desktop preset) on the overview and
- *    on one scheduler's page, BENCH_UI_RUNS times each (default 5), and prints
+ *    on one scheduler's page, BENCH_UI_RUNS times each (default 5; an attempt
+ *    Lighthouse could not complete is reported and run again), and prints
  *    the median scores, the metrics behind the mobile score, and the
  *    JavaScript each page loads before it is interactive (first-load JS,
  *    compressed as sent) — and whether the chart library is among it.
@@ -131,26 +132,33 @@ async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string
   const a11y: number[] = [];
   const metrics: Record<string, number[]> = {};
   let javascript: Awaited<ReturnType<typeof javascriptOf>> | null = null;
-  for (let i = 0; i < runs; i++) {
+  let failed = 0;
+  for (let i = 0; perf.length < runs && i < 2 * runs; i++) {
     const chrome = await lh.launcher.launch({ chromeFlags: CHROME_FLAGS, chromePath });
     try {
       const flags = { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] };
       const result = await lh.lighthouse(url, flags, desktop ? lh.desktopConfig : undefined);
       if (!result) throw new Error(`bench:ui: Lighthouse returned nothing for ${url}`);
+      // A run Lighthouse could not complete (its trace failed on the loaded machine: NO_NAVSTART) measured nothing:
+      // it is reported and run again, up to `runs` more times, never counted as a score of 0.
+      if (result.lhr.runtimeError) {
+        failed += 1;
+        log(`  attempt ${i + 1} failed, run again: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
+        continue;
+      }
       perf.push(Math.round((result.lhr.categories.performance?.score ?? 0) * 100));
       a11y.push(Math.round((result.lhr.categories.accessibility?.score ?? 0) * 100));
       for (const [label, id] of METRICS) (metrics[label] ??= []).push(result.lhr.audits[id]?.numericValue ?? NaN);
       javascript ??= await javascriptOf(url, result.lhr.audits['network-requests']?.details?.items ?? []);
       for (const warning of result.lhr.runWarnings) log(`  warning: ${warning}`);
-      // A run Lighthouse could not complete scores 0 here and says why: it counts, it is not retried.
-      if (result.lhr.runtimeError) log(`  run ${i + 1} failed: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
     } finally {
       await chrome.kill();
     }
   }
   const medianOf = (label: string) => median(metrics[label]!.filter((v) => Number.isFinite(v)));
   const medians = METRICS.map(([label]) => `${label} ${label === 'CLS' ? medianOf(label).toFixed(3) : `${Math.round(medianOf(label))} ms`}`).join(' · ');
-  return { performance: median(perf), accessibility: median(a11y), perfRuns: perf, a11yRuns: a11y, medians, javascript: javascript! };
+  if (perf.length === 0) throw new Error(`bench:ui: every Lighthouse run of ${url} failed (${failed})`);
+  return { performance: median(perf), accessibility: median(a11y), perfRuns: perf, a11yRuns: a11y, failed, medians, javascript: javascript! };
 }
 
 /** Main-thread busy time after load, per page: the store quiet, then under a writer's renewals and reports. */
@@ -210,7 +218,7 @@ async function lighthouseScores(lh: Awaited<ReturnType<typeof loadLighthouse>>, 
       const result = await score(lh, page.url, desktop, runs);
       const verdict = result.performance >= TARGETS.performance && result.accessibility >= TARGETS.accessibility ? 'meets targets' : 'BELOW TARGET';
       log(
-        `  ${page.name}, ${desktop ? 'desktop' : 'mobile'}: performance ${result.performance} [${result.perfRuns.join(', ')}] · accessibility ${result.accessibility} [${result.a11yRuns.join(', ')}] — ${verdict}`,
+        `  ${page.name}, ${desktop ? 'desktop' : 'mobile'}: performance ${result.performance} [${result.perfRuns.join(', ')}${result.failed ? `; ${result.failed} failed attempts run again` : ''}] · accessibility ${result.accessibility} [${result.a11yRuns.join(', ')}] — ${verdict}`,
       );
       log(`    medians: ${result.medians}`);
       log(`    ${load()}`);

@@ -21,6 +21,7 @@ export interface HealthStripProps {
   axis: StripAxis | null;
   window: StripWindow;
   mode: TimeMode;
+  timeZone: string | undefined;
 }
 
 /** A plain left click on a segment: the route it opens (without the base path), else null. */
@@ -29,7 +30,7 @@ function routeOfClick(event: MouseEvent<HTMLElement>): string | null {
   return (event.target as Element).closest<HTMLElement>('[data-route]')?.dataset.route ?? null;
 }
 
-export const HealthStrip = memo(function HealthStrip({ row, axis, window, mode }: HealthStripProps) {
+export const HealthStrip = memo(function HealthStrip({ row, axis, window, mode, timeZone }: HealthStripProps) {
   const summaryId = useId();
   const router = useRouter();
   const onClick = useCallback(
@@ -42,11 +43,11 @@ export const HealthStrip = memo(function HealthStrip({ row, axis, window, mode }
     [router],
   );
   if (row === undefined || axis === null) return <div className="strip is-loading" aria-hidden="true" data-testid="strip" data-state="loading" />;
-  const placed = placeSegments(row, axis, mode);
+  const placed = placeSegments(row, axis, mode, timeZone);
   return (
     <div className="strip-wrap">
       <span id={summaryId} className="visually-hidden" data-testid="strip-summary">
-        {stripSummary(row, WINDOW_LABEL[window], mode)}
+        {stripSummary(row, WINDOW_LABEL[window], mode, timeZone)}
       </span>
       <div
         className="strip"
@@ -78,7 +79,7 @@ export const HealthStrip = memo(function HealthStrip({ row, axis, window, mode }
         ))}
       </div>
       <span className="strip-ends" aria-hidden="true">
-        <span>{formatInstant(axis.fromIso, mode, { seconds: false })}</span>
+        <span>{formatInstant(axis.fromIso, mode, { seconds: false, timeZone })}</span>
         <span>now</span>
       </span>
     </div>

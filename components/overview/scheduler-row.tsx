@@ -53,6 +53,8 @@ export interface SchedulerRowProps {
   axis: StripAxis | null;
   window: StripWindow;
   mode: TimeMode;
+  /** The zone local times are shown in (lib/client/time-zone.ts `useTimeZone`). */
+  timeZone: string | undefined;
 }
 
 /**
@@ -66,6 +68,7 @@ function sameRow(a: SchedulerRowProps, b: SchedulerRowProps): boolean {
     a.axis === b.axis &&
     a.window === b.window &&
     a.mode === b.mode &&
+    a.timeZone === b.timeZone &&
     a.observer.stale === b.observer.stale &&
     a.observer.storeOk === b.observer.storeOk &&
     (a.stamp === null) === (b.stamp === null) &&
@@ -74,7 +77,7 @@ function sameRow(a: SchedulerRowProps, b: SchedulerRowProps): boolean {
 }
 
 /** Memoised (see `sameRow`); never re-rendered by the 1 s ticker (the ages write themselves in place). */
-export const SchedulerRow = memo(function SchedulerRow({ status, observer, stamp, strip, axis, window, mode }: SchedulerRowProps) {
+export const SchedulerRow = memo(function SchedulerRow({ status, observer, stamp, strip, axis, window, mode, timeZone }: SchedulerRowProps) {
   const view = viewStatus(status, observer);
   const { authority, work } = status;
   const stale = view.withdrawn === 'browser_stale';
@@ -95,7 +98,7 @@ export const SchedulerRow = memo(function SchedulerRow({ status, observer, stamp
           </span>
         </td>
         <td className="cell-history" data-label="History">
-          <HealthStrip row={strip} axis={axis} window={window} mode={mode} />
+          <HealthStrip row={strip} axis={axis} window={window} mode={mode} timeZone={timeZone} />
         </td>
         <td className="cell-group-start cell-lease">
           <GroupHeading>Authority</GroupHeading>

@@ -2,13 +2,19 @@
  * All schedulers of one page, worst first (the server sorts). Column groups
  * "Authority" and "Progress" keep the two axes visibly apart, so "lease
  * healthy, work stalled" reads at one glance.
+ *
+ * The server's HTML and the hydration hold the first FIRST_PAINT_ROWS rows
+ * only (more than any first screen shows); the rest of the page renders
+ * right after mount, in a transition React slices into short tasks. A
+ * phone's load then parses, hydrates and lays out a fifth of the rows.
  */
 import { Suspense, useDeferredValue, useMemo } from 'react';
 import type { StripRow } from '@/lib/api/types';
 import type { LocalStamp } from '@/lib/client/local-clock';
 import type { Observer } from '@/lib/client/status-view';
 import type { StripAxis } from '@/lib/client/strip-view';
-import { useTimeMode } from '@/lib/client/time-zone';
+import { useMountedLater } from '@/lib/client/mounted-later';
+import { useTimeMode, useTimeZone } from '@/lib/client/time-zone';
 import type { SchedulerStatus, StripWindow } from '@/lib/status';
 import { SchedulerRow } from './scheduler-row';
 import { StripAxisHeader } from './strip-controls';
@@ -24,6 +30,9 @@ export interface SchedulerTableProps {
   axis: StripAxis | null;
   window: StripWindow;
 }
+
+/** Rows in the server's HTML and the hydration (a phone shows one or two, a wide screen about fifteen). */
+const FIRST_PAINT_ROWS = 20;
 
 /** Rows per Suspense boundary (a unit of hydration work). */
 const HYDRATION_CHUNK = 10;
@@ -44,6 +53,7 @@ export function SchedulerTable({
   window,
 }: SchedulerTableProps) {
   const mode = useTimeMode();
+  const timeZone = useTimeZone();
   // A poll's new page re-renders the rows whose facts changed, and a new strips answer every
   // row's strip: deferred, React renders them in small slices a phone's main thread can
   // interleave with input, instead of one long task. Values that belong together defer together.
@@ -52,6 +62,8 @@ export function SchedulerTable({
   );
   const { strips, axis } = useDeferredValue(useMemo(() => ({ strips: latestStrips, axis: latestAxis }), [latestStrips, latestAxis]));
   const stale = observer.stale;
+  const allRows = useMountedLater();
+  const shown = allRows ? statuses : statuses.slice(0, FIRST_PAINT_ROWS);
   return (
     <table className={`scheduler-table ${stale ? 'is-stale' : ''}`} data-testid="scheduler-table">
       <caption className="visually-hidden">{caption}</caption>
@@ -106,7 +118,7 @@ export function SchedulerTable({
         </tr>
       </thead>
       <tbody>
-        {chunks(statuses, HYDRATION_CHUNK).map((chunk) => (
+        {chunks(shown, HYDRATION_CHUNK).map((chunk) => (
           // Each boundary hydrates in a task of its own: 100 rows never block a phone's main thread at once.
           <Suspense key={chunk[0]!.name}>
             {chunk.map((status) => (
@@ -119,6 +131,7 @@ export function SchedulerTable({
                 axis={axis}
                 window={window}
                 mode={mode}
+                timeZone={timeZone}
               />
             ))}
           </Suspense>

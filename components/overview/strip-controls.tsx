@@ -6,7 +6,7 @@
  */
 import type { ListOrder } from '@/lib/client/list-params';
 import { axisTicks, type StripAxis } from '@/lib/client/strip-view';
-import { useTimeMode } from '@/lib/client/time-zone';
+import { useTimeMode, useTimeZone } from '@/lib/client/time-zone';
 import { STRIP_WINDOWS, type StripWindow } from '@/lib/status';
 
 const WINDOW_TEXT: Record<StripWindow, string> = { '1h': '1 h', '24h': '24 h', '7d': '7 d' };
@@ -46,13 +46,14 @@ export function StripControls({
 /** The time axis every strip shares: ticks on the viewer's clock (or UTC), and the legend of colours. */
 export function StripAxisHeader({ window, axis }: { window: StripWindow; axis: StripAxis | null }) {
   const mode = useTimeMode();
+  const timeZone = useTimeZone();
   return (
     <span className="strip-axis-head">
       <span>History ({WINDOW_TEXT[window]})</span>
       <span className="strip-axis" aria-hidden="true" data-testid="strip-axis">
         {axis === null
           ? null
-          : axisTicks(window, axis, mode).map((t) => (
+          : axisTicks(window, axis, mode, timeZone).map((t) => (
               <span key={t.left} className="strip-tick" style={{ left: `${t.left}%` }}>
                 {t.label}
               </span>

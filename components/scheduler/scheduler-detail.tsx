@@ -3,6 +3,9 @@
  * One scheduler: health and reasons, the two axes, the last hour's timeline,
  * transitions and stale-write rejections. Live (polled, ticking, greyed when
  * not observed) or "as of" an instant (neither polled nor ticking).
+ * The server's HTML and the hydration hold what a first screen shows (the
+ * header, reasons, the two axes); the sections below render right after
+ * mount, in a transition (lib/client/mounted-later.ts).
  */
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
@@ -13,6 +16,7 @@ import { schedulerTabTitle, summarize } from '@/lib/client/health-display';
 import { STALE_AFTER_POLL_INTERVALS, useIsStale, useObservedStamp } from '@/lib/client/observation-clock';
 import { FALLBACK_POLL_INTERVAL_MS, schedulerDetailQuery, schedulerHistoryQuery } from '@/lib/client/queries';
 import { viewStatus } from '@/lib/client/status-view';
+import { useMountedLater } from '@/lib/client/mounted-later';
 import { AuditTable } from '../audit/audit-table';
 import { DemoPanel } from '../demo/demo-panel';
 import { DocumentHealth } from '../document-health';
@@ -43,6 +47,7 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
   const storeUnreadable = live && detail.error instanceof ApiRequestError && detail.error.code === 'store_unreadable';
   const storeOk = (data?.body.observation.ok ?? false) && !storeUnreadable;
   const observation = useMemo(() => ({ stamp, live, stale, storeOk }), [stamp, live, stale, storeOk]);
+  const belowTheFold = useMountedLater();
 
   const refusal = detail.error instanceof ApiRequestError ? retentionRefusalOf(detail.error) : null;
   if (!data && refusal !== null && at !== null) return <AsOfNotKept name={name} at={at} retention={refusal} />;
@@ -82,16 +87,20 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
       </header>
       <ReasonsList reasons={body.status.reasons} />
       <AxisPanels view={view} />
-      <AlertsSection name={name} alerts={body.alerts} modes={body.alertModes} asOf={body.asOf} />
-      <TimelineSection answer={history.data?.body} error={history.error} />
-      <TransitionsTable transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />
-      <RejectionsTable rejections={body.rejections} />
-      {live ? <IntentControl name={name} intent={body.status.intent} /> : null}
-      <section className="panel" aria-labelledby="audit-heading">
-        <h2 id="audit-heading">Operator actions</h2>
-        <AuditTable scheduler={name} headingId="audit-heading" />
-      </section>
-      {live ? <DemoPanel lease={name} /> : null}
+      {belowTheFold ? (
+        <>
+          <AlertsSection name={name} alerts={body.alerts} modes={body.alertModes} asOf={body.asOf} />
+          <TimelineSection answer={history.data?.body} error={history.error} />
+          <TransitionsTable transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />
+          <RejectionsTable rejections={body.rejections} />
+          {live ? <IntentControl name={name} intent={body.status.intent} /> : null}
+          <section className="panel" aria-labelledby="audit-heading">
+            <h2 id="audit-heading">Operator actions</h2>
+            <AuditTable scheduler={name} headingId="audit-heading" />
+          </section>
+          {live ? <DemoPanel lease={name} /> : null}
+        </>
+      ) : null}
     </ObservationProvider>
   );
 }

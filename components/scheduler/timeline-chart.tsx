@@ -33,8 +33,15 @@ function tickClock(model: TimelineModel): (ms: number) => string {
   return (ms) => `${new Date(ms).toISOString().slice(11, withSeconds ? 19 : 16)}Z`;
 }
 
-/** A shaded, labelled span of the x axis. */
-function shade(key: string, span: { from: number; to: number }, fill: string, fillOpacity: number, label: string, position: 'insideTop' | 'insideBottom') {
+/** A shaded span of the x axis, labelled unless `label` is null. */
+function shade(
+  key: string,
+  span: { from: number; to: number },
+  fill: string,
+  fillOpacity: number,
+  label: string | null,
+  position: 'insideTop' | 'insideBottom',
+) {
   return (
     <ReferenceArea
       key={key}
@@ -44,7 +51,7 @@ function shade(key: string, span: { from: number; to: number }, fill: string, fi
       fill={fill}
       fillOpacity={fillOpacity}
       ifOverflow="hidden"
-      label={{ value: label, position, className: 'chart-label' }}
+      label={label === null ? undefined : { value: label, position, className: 'chart-label' }}
     />
   );
 }
@@ -52,7 +59,9 @@ function shade(key: string, span: { from: number; to: number }, fill: string, fi
 function Markers({ model, authority }: { model: TimelineModel; authority: boolean }) {
   return (
     <>
-      {authority ? model.noLeaderSpans.map((span) => shade(`n-${span.from}`, span, COLORS.noLeader, 0.12, 'no leader', 'insideTop')) : null}
+      {authority
+        ? model.noLeaderSpans.map((span) => shade(`n-${span.from}`, span, COLORS.noLeader, 0.12, span.labelled ? 'no leader' : null, 'insideTop'))
+        : null}
       {model.unknownSpans
         .filter((span) => !authority || span.coversAuthority)
         .map((span) => shade(`u-${span.from}`, span, COLORS.unknown, 0.25, span.label, 'insideBottom'))}
@@ -63,7 +72,11 @@ function Markers({ model, authority }: { model: TimelineModel; authority: boolea
           yAxisId="left"
           stroke={mark.failover ? COLORS.failover : COLORS.epoch}
           strokeDasharray={mark.failover ? undefined : '4 3'}
-          label={{ value: mark.failover ? `failover · epoch ${mark.label}` : `epoch ${mark.label}`, position: 'insideTopRight', className: 'chart-label' }}
+          label={
+            mark.labelled
+              ? { value: mark.failover ? `failover · epoch ${mark.label}` : `epoch ${mark.label}`, position: 'insideTopRight', className: 'chart-label' }
+              : undefined
+          }
         />
       ))}
     </>

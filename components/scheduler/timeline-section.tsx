@@ -9,6 +9,7 @@
 import dynamic from 'next/dynamic';
 import { memo, useEffect, useRef, useState } from 'react';
 import type { HistoryAnswer } from '@/lib/client/history-answer';
+import { registrationInWindow } from '@/lib/client/timeline';
 import { AlertSpans } from './alert-spans';
 import { NotKept } from './not-kept';
 import { Instant } from '@/components/instant';
@@ -36,6 +37,7 @@ function useNearViewport(): [React.RefObject<HTMLElement | null>, boolean] {
 export const TimelineSection = memo(function TimelineSection({ answer, error }: { answer: HistoryAnswer | undefined; error: Error | null }) {
   const [ref, near] = useNearViewport();
   const history = answer?.kind === 'history' ? answer.history : undefined;
+  const registered = history ? registrationInWindow(history) : null;
   return (
     <section className="panel" aria-labelledby="timeline-heading" ref={ref} data-testid="timeline-section">
       <h2 id="timeline-heading">Timeline</h2>
@@ -48,9 +50,9 @@ export const TimelineSection = memo(function TimelineSection({ answer, error }: 
           <p className="muted">{error ? `History unavailable: ${error.message}` : 'Loading the last hour…'}</p>
         </div>
       )}
-      {history?.registeredAt && Date.parse(history.registeredAt) >= Date.parse(history.from) ? (
+      {registered ? (
         <p className="small muted" data-testid="registered-at">
-          Registered at <Instant iso={history.registeredAt} />: nothing is drawn before it.
+          Registered at <Instant iso={registered} />: nothing is drawn before it.
         </p>
       ) : null}
       {history ? <AlertSpans history={history} /> : null}

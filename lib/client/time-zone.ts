@@ -1,21 +1,32 @@
 /**
  * Absolute times as the viewer asked: in the browser's own zone (default) or
- * in UTC, remembered in localStorage. The instants themselves are always the
- * server's UTC ISO strings (and `?at=` links stay UTC); only the text differs.
+ * in UTC, remembered in localStorage and in a cookie (lib/api/time-cookie.ts).
+ * The instants themselves are always the server's UTC ISO strings (and `?at=`
+ * links stay UTC); only the text differs.
  *
- * Guarantees: the server render and the first client render use UTC (the
- * server cannot know the viewer's zone), so hydration never mismatches; the
- * remembered choice applies right after mount (`useTimeMode`). Formatting is
- * pure given the zone (tests pass one: `timeZone`).
- * Non-guarantees: a browser without Intl time-zone support shows UTC.
+ * Guarantees: the server renders with the choice its cookie names (mode and
+ * zone), and hydration renders the same (`useTimeMode` and `useTimeZone`
+ * take it as their server snapshot), so a returning viewer's HTML already
+ * shows local time and no text changes at hydration. Without the cookie (a
+ * first visit) the server shows UTC, labelled as UTC, and the local time
+ * replaces it right after mount: the same instant. After each mount and
+ * each switch the browser writes the cookie. Formatting is pure given the
+ * zone (tests pass one: `timeZone`).
+ * Non-guarantees: a browser without Intl time-zone support shows UTC; a
+ * viewer whose zone changed since the cookie sees the old zone until mount.
  */
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
+import { TIME_COOKIE, timeChoiceValue, type TimeChoice } from '@/lib/api/time-cookie';
 import { formatUtc } from './format';
 
 export type TimeMode = 'local' | 'utc';
 
 const STORAGE_KEY = 'leaseboard.time';
+const COOKIE_MAX_AGE_S = 365 * 24 * 3600;
 const listeners = new Set<() => void>();
+
+/** The choice the server rendered with (from its cookie; null: none, UTC). Set by components/providers.tsx. */
+export const ServerTimeChoice = createContext<TimeChoice | null>(null);
 
 function readMode(): TimeMode {
   try {
@@ -25,6 +36,18 @@ function readMode(): TimeMode {
   }
 }
 
+let zone: string | undefined;
+
+/** The browser's IANA zone ('UTC' when it cannot tell). */
+export function browserTimeZone(): string {
+  return (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+}
+
+function writeCookie(mode: TimeMode): void {
+  const value = timeChoiceValue(mode === 'utc' ? { mode } : { mode, timeZone: browserTimeZone() });
+  document.cookie = `${TIME_COOKIE}=${value}; path=/; max-age=${COOKIE_MAX_AGE_S}; samesite=lax`;
+}
+
 export function setTimeMode(mode: TimeMode): void {
   try {
     window.localStorage.setItem(STORAGE_KEY, mode);
@@ -32,6 +55,7 @@ export function setTimeMode(mode: TimeMode): void {
     // storage refused (private mode): the switch still applies for this page
   }
   current = mode;
+  writeCookie(mode);
   for (const listener of listeners) listener();
 }
 
@@ -52,13 +76,27 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-/** The viewer's choice; 'utc' on the server and during hydration. */
+const noSubscription = () => () => {};
+
+/** The viewer's choice; on the server and during hydration, the one the server rendered with (UTC without a cookie). */
 export function useTimeMode(): TimeMode {
+  const server = useContext(ServerTimeChoice);
   return useSyncExternalStore(
     subscribe,
     () => (current ??= readMode()),
-    () => 'utc',
+    () => server?.mode ?? 'utc',
   );
+}
+
+/** The zone local times are shown in: the browser's; on the server and during hydration, the cookie's. */
+export function useTimeZone(): string | undefined {
+  const server = useContext(ServerTimeChoice);
+  return useSyncExternalStore(noSubscription, browserTimeZone, () => (server?.mode === 'local' ? server.timeZone : undefined));
+}
+
+/** Writes the cookie after mount, so the next server render shows what this browser shows. Once per page (the header's switch). */
+export function useRememberTimeChoice(mode: TimeMode): void {
+  useEffect(() => writeCookie(mode), [mode]);
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

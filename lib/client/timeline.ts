@@ -8,6 +8,10 @@
  * segments and its explicit observation gaps, clipped to the window; a
  * failover's span hides the authority line too (the old primary's renewals
  * may be lost), and the epoch that follows it is marked as a failover.
+ * Readable at any pace of takeovers: every epoch change keeps its line, but
+ * only marks at least LABEL_GAP_SHARE of the view apart carry a text label
+ * (a failover always does), and likewise the no-leader shades; the figure's
+ * caption counts them all.
  */
 import type { HistoryBucket, SchedulerHistoryResponse } from '@/lib/api/types';
 import { formatEpoch, generationOf, type GapReason } from '@/lib/status';
@@ -33,6 +37,8 @@ export interface UnknownSpan {
 export interface NoLeaderSpan {
   from: number;
   to: number;
+  /** Far enough from the previous labelled span to carry its "no leader" text without overlapping it. */
+  labelled: boolean;
 }
 
 export interface EpochMark {
@@ -43,6 +49,8 @@ export interface EpochMark {
   label: string;
   /** The first epoch of a later failover generation than the tenure before it: a database failover. */
   failover: boolean;
+  /** Far enough from the previous labelled mark (or a failover) to carry its text without overlapping it. */
+  labelled: boolean;
 }
 
 export interface TimelineModel {
@@ -148,6 +156,25 @@ function firstEvidence(history: SchedulerHistoryResponse, spans: readonly Unknow
   return times.length === 0 ? null : Math.min(...times);
 }
 
+/** The share of the view's width between two text labels of the same kind: about ten labels across the chart. */
+export const LABEL_GAP_SHARE = 0.1;
+
+/** Marks each item `labelled` when it starts (`startOf`) at least `gap` after the last labelled one, or when `always` says so. */
+function spaced<T>(items: readonly T[], startOf: (item: T) => number, gap: number, always: (item: T) => boolean = () => false): (T & { labelled: boolean })[] {
+  let last = -Infinity;
+  return items.map((item) => {
+    const labelled = always(item) || startOf(item) - last >= gap;
+    if (labelled) last = startOf(item);
+    return { ...item, labelled };
+  });
+}
+
+/** The registration to label ("registered at …"): when it falls inside the window, else null (older than the window, or unknown). */
+export function registrationInWindow(history: Pick<SchedulerHistoryResponse, 'registeredAt' | 'from' | 'to'>): string | null {
+  const at = history.registeredAt === null ? NaN : Date.parse(history.registeredAt);
+  return Number.isFinite(at) && at >= Date.parse(history.from) && at <= Date.parse(history.to) ? history.registeredAt : null;
+}
+
 export function timelineModel(history: SchedulerHistoryResponse): TimelineModel {
   const from = Date.parse(history.from);
   const to = Date.parse(history.to);
@@ -174,7 +201,8 @@ export function timelineModel(history: SchedulerHistoryResponse): TimelineModel 
   const peak = Math.max(ttlS ?? 0, ...points.map((p) => p.renewalAgeS ?? 0));
   const axisMax = Math.max(1, Math.ceil(peak * 1.25));
   const ordered = [...history.tenures].sort((a, b) => a.epoch - b.epoch);
-  const epochMarks = ordered
+  const labelGap = (to - viewFrom) * LABEL_GAP_SHARE;
+  const marks = ordered
     .map((tenure, i) => ({
       t: Date.parse(tenure.from),
       epoch: tenure.epoch,
@@ -184,6 +212,12 @@ export function timelineModel(history: SchedulerHistoryResponse): TimelineModel 
     }))
     .filter((mark) => mark.t >= viewFrom && mark.t <= to)
     .sort((a, b) => a.t - b.t);
+  const epochMarks: EpochMark[] = spaced(
+    marks,
+    (mark) => mark.t,
+    labelGap,
+    (mark) => mark.failover,
+  );
   return {
     from,
     to,
@@ -192,10 +226,15 @@ export function timelineModel(history: SchedulerHistoryResponse): TimelineModel 
     ttlS,
     points,
     unknownSpans: spans.filter((span) => span.to > viewFrom).map((span) => ({ ...span, from: Math.max(span.from, viewFrom) })),
-    noLeaderSpans: history.segments
-      .filter((segment) => segment.health === 'no_leader')
-      .map((segment) => ({ from: Math.max(viewFrom, Date.parse(segment.from)), to: Math.min(to, Date.parse(segment.to)) }))
-      .filter((span) => span.to > span.from),
+    noLeaderSpans: spaced(
+      history.segments
+        .filter((segment) => segment.health === 'no_leader')
+        .map((segment) => ({ from: Math.max(viewFrom, Date.parse(segment.from)), to: Math.min(to, Date.parse(segment.to)) }))
+        .filter((span) => span.to > span.from)
+        .sort((a, b) => a.from - b.from),
+      (span) => span.from,
+      labelGap,
+    ),
     epochMarks,
     advanceTotal: history.buckets.reduce((sum, b) => sum + b.advances, 0),
   };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SchedulerHistoryResponse } from '../api/types';
-import { MIN_VIEW_MS, timelineModel } from './timeline';
+import { LABEL_GAP_SHARE, MIN_VIEW_MS, registrationInWindow, timelineModel } from './timeline';
 
 const T0 = Date.parse('2026-11-30T12:00:00Z');
 const iso = (ms: number) => new Date(T0 + ms).toISOString();
@@ -74,7 +74,7 @@ describe('timelineModel', () => {
     expect(model.viewFrom).toBe(Date.parse(iso(50 * 60_000 - 30_000)));
     const young = timelineModel(history({ tenures: [], buckets: [{ ...history().buckets[0]!, t: iso(58 * 60_000) }] }));
     expect(young.viewFrom).toBe(Date.parse(iso(60 * 60_000)) - MIN_VIEW_MS);
-    expect(model.epochMarks).toEqual([{ t: Date.parse(iso(50 * 60_000)), epoch: 3, holder: 'inst_a', label: '3', failover: false }]);
+    expect(model.epochMarks).toEqual([{ t: Date.parse(iso(50 * 60_000)), epoch: 3, holder: 'inst_a', label: '3', failover: false, labelled: true }]);
     expect(model.renewalAxisMaxS).toBeGreaterThan(3);
   });
 });
@@ -101,8 +101,102 @@ describe('timelineModel downsampling', () => {
     });
     const model = timelineModel(lapse);
     expect(model.points.map((p) => p.renewalAgeS)).toContain(81);
-    expect(model.noLeaderSpans).toEqual([{ from: Date.parse(iso(50 * 60_000 + 50_000)), to: Date.parse(iso(50 * 60_000 + 120_000)) }]);
+    expect(model.noLeaderSpans).toEqual([{ from: Date.parse(iso(50 * 60_000 + 50_000)), to: Date.parse(iso(50 * 60_000 + 120_000)), labelled: true }]);
     expect(model.renewalAxisMaxS).toBe(12); // 4 × TTL: the climb runs off the top, normal renewals stay visible
     expect(timelineModel(history()).noLeaderSpans).toEqual([]);
+  });
+});
+
+describe('timelineModel for a short-lived scheduler (younger than the window)', () => {
+  // Registered at 12:57:00 in the window 12:00–13:00: the API's history starts there (segments, tenures, buckets).
+  const born = 57 * 60_000;
+  const young = history({
+    registeredAt: iso(born),
+    segments: [
+      { from: iso(born), to: iso(born + 20_000), health: 'unknown', gap: null },
+      { from: iso(born + 20_000), to: iso(60 * 60_000), health: 'progressing', gap: null },
+    ],
+    tenures: [{ epoch: 1, holder: 'inst_a', label: 'A', from: iso(born + 20_000), to: null, began: 'acquired', ended: null }],
+    buckets: Array.from({ length: 360 }, (_, i) => {
+      const t = i * BUCKET;
+      const active = t >= born + 20_000;
+      return {
+        t: iso(t),
+        renewalAgeMaxMs: active ? 800 : null,
+        cursor: active ? i : null,
+        advances: active ? 1 : 0,
+        reports: active ? 1 : 0,
+        epoch: active ? 1 : null,
+      };
+    }),
+  });
+
+  it('zooms to its activity: the view is MIN_VIEW_MS wide, not the whole hour', () => {
+    const model = timelineModel(young);
+    expect(model.to - model.viewFrom).toBe(MIN_VIEW_MS);
+    expect(model.points.every((p) => p.t + BUCKET > model.viewFrom)).toBe(true);
+    expect(model.points.length).toBe(MIN_VIEW_MS / BUCKET);
+  });
+
+  it('draws nothing before registration: no value, no unknown and no no-leader shade earlier', () => {
+    const model = timelineModel(young);
+    const before = model.points.filter((p) => p.t < Date.parse(iso(born)));
+    expect(before.length).toBeGreaterThan(0); // the view starts two minutes before, as empty chart
+    expect(before.every((p) => p.renewalAgeS === null && p.cursor === null && p.advances === null)).toBe(true);
+    expect(model.unknownSpans.map((s) => s.from)).toEqual([Date.parse(iso(born))]);
+    expect(model.noLeaderSpans).toEqual([]);
+    expect(model.epochMarks.map((m) => m.t)).toEqual([Date.parse(iso(born + 20_000))]);
+  });
+
+  it('labels its registration when it falls inside the window, and not for an older scheduler', () => {
+    expect(registrationInWindow(young)).toBe(iso(born));
+    expect(registrationInWindow(history({ registeredAt: iso(-8 * 24 * 3_600_000) }))).toBeNull();
+    expect(registrationInWindow(history({ registeredAt: null }))).toBeNull();
+  });
+});
+
+describe('timelineModel with takeovers every few seconds', () => {
+  // From 12:50 on, a new epoch every 4 s (150 takeovers in 10 minutes), each after a 1 s leaderless lapse.
+  const EVERY = 4_000;
+  const start = 50 * 60_000;
+  const tenures = Array.from({ length: 150 }, (_, i) => ({
+    epoch: 10 + i,
+    holder: `inst_${i % 2 ? 'b' : 'a'}`,
+    label: i % 2 ? 'B' : 'A',
+    from: iso(start + i * EVERY),
+    to: i === 149 ? null : iso(start + (i + 1) * EVERY - 1_000),
+    began: i === 0 ? ('acquired' as const) : ('taken_over' as const),
+    ended: i === 149 ? null : ('expired' as const),
+  }));
+  const segments = tenures.slice(1).map((t) => ({ from: iso(Date.parse(t.from) - T0 - 1_000), to: t.from, health: 'no_leader' as const, gap: null }));
+  const model = timelineModel(history({ tenures, segments }));
+
+  it('keeps every epoch change as a mark and every lapse as a shade, in order', () => {
+    expect(model.epochMarks).toHaveLength(150);
+    expect(model.epochMarks.map((m) => m.epoch)).toEqual(tenures.map((t) => t.epoch));
+    expect(model.noLeaderSpans).toHaveLength(149);
+    expect(model.noLeaderSpans.every((s) => s.to - s.from === 1_000)).toBe(true);
+  });
+
+  it('labels only marks far enough apart to be read: at most one text per LABEL_GAP_SHARE of the view', () => {
+    const gap = (model.to - model.viewFrom) * LABEL_GAP_SHARE;
+    const labelled = model.epochMarks.filter((m) => m.labelled);
+    expect(labelled[0]!.epoch).toBe(10);
+    expect(labelled.length).toBeGreaterThan(1);
+    expect(labelled.length).toBeLessThanOrEqual(1 / LABEL_GAP_SHARE + 1);
+    for (let i = 1; i < labelled.length; i++) expect(labelled[i]!.t - labelled[i - 1]!.t).toBeGreaterThanOrEqual(gap);
+    const shaded = model.noLeaderSpans.filter((s) => s.labelled);
+    for (let i = 1; i < shaded.length; i++) expect(shaded[i]!.from - shaded[i - 1]!.from).toBeGreaterThanOrEqual(gap);
+  });
+
+  it('always labels a failover, however close to the mark before it', () => {
+    const failover = [...tenures.slice(0, 3), { ...tenures[3]!, epoch: 1_000_000_001 }];
+    const marks = timelineModel(history({ tenures: failover })).epochMarks;
+    expect(marks.map((m) => [m.labelled, m.failover])).toEqual([
+      [true, false],
+      [false, false],
+      [false, false],
+      [true, true],
+    ]);
   });
 });

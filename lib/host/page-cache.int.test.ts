@@ -67,6 +67,17 @@ describe('overview page cache', () => {
     expect((await get('/ops', 'EEEE')).body).toContain('nonce="EEEE">render 2'); // expired: rendered again
   });
 
+  it("keys a page by the viewer's time cookie too: a visitor in another zone never gets a page rendered for this one", async () => {
+    const path = '/ops/?zones';
+    renders = 0;
+    await get(path, 'Z1', { cookie: 'leaseboard-time=Asia%2FTokyo' });
+    expect((await get(path, 'Z2', { cookie: 'a=1; leaseboard-time=Asia%2FTokyo' })).body).toContain('render 1');
+    expect((await get(path, 'Z3', { cookie: 'leaseboard-time=Europe%2FBerlin' })).body).toContain('render 2');
+    expect((await get(path, 'Z4')).body).toContain('render 3'); // no cookie: UTC
+    expect((await get(path, 'Z5', { cookie: 'leaseboard-time=Mars%2FOlympus' })).body).toContain('render 3'); // not understood: UTC too
+    expect(renders).toBe(3);
+  });
+
   it('while a newer render is in flight, the others get the previous one (their own nonce), up to staleMs past its max age', async () => {
     const path = '/ops/?health=failing';
     renders = 0;

@@ -14,7 +14,8 @@
  * (./spliced-gzip.ts); a response only joins them around its own nonce.
  *
  * Guarantees
- * - Only GET of the configured paths (query string part of the key), never a
+ * - Only GET of the configured paths (query string part of the key, and the
+ *   viewer's time cookie: the page shows times in its zone), never a
  *   client-side navigation (RSC requests), never a non-200 or non-HTML answer.
  * - Concurrent misses of one key share one render (single-flight), also when
  *   its visitor leaves before it finished (then one of the waiters renders
@@ -36,6 +37,7 @@
  * Not guaranteed: that a visitor sees a render younger than `maxAgeMs`.
  */
 import type http from 'node:http';
+import { parseTimeChoice, timeChoiceValue, timeCookieIn } from '../api/time-cookie';
 import { acceptsGzip } from '../http/accept-encoding';
 import { gzipWith, plainWith, type SplicedPage, splicePage } from './spliced-gzip';
 
@@ -103,7 +105,8 @@ export function pageCache(options: PageCacheOptions): PageCache {
     const query = url.indexOf('?');
     if (!paths.has(query < 0 ? url : url.slice(0, query))) return null;
     if (url.includes('_rsc=') || RSC_HEADERS.some((name) => req.headers[name] !== undefined)) return null;
-    return url;
+    const time = parseTimeChoice(timeCookieIn(req.headers.cookie));
+    return time === null ? url : `${url}\n${timeChoiceValue(time)}`;
   };
 
   const fresh = (key: string): Entry | null => {
