@@ -132,7 +132,9 @@ describe('leaseboard run: any program under a lease', () => {
     const stopping = await r.waitFor((line) => line.event === 'child_stopping');
     expect(stopping).toMatchObject({ why: 'renewal_refused', signal: 'SIGTERM', graceMs: 2_000 });
     const killed = await r.waitFor((line) => line.event === 'child_killed', 5_000);
-    expect(killed.afterMs as number).toBeGreaterThanOrEqual(2_000);
+    // Node's timers fire on the event loop's millisecond clock, which can read up to 1 ms ahead of Date.now()
+    // differences: a 2 s grace measured 1,999 ms twice under load. The grace is kept to that millisecond.
+    expect(killed.afterMs as number).toBeGreaterThanOrEqual(2_000 - 1);
     expect(killed.afterMs as number).toBeLessThan(3_000);
     await r.waitFor((line) => line.event === 'child_exited' && line.stoppedByUs === true, 5_000);
     expect(processInfo(pid)).toBeNull();
