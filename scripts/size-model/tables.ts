@@ -13,7 +13,6 @@ import { RETENTION_PLANNER_EVERY_MS } from '../../lib/jobs/demo/retention-planne
 import { DEFAULT_REPORT_EVERY_MS } from '../../lib/status/thresholds';
 import { MEASURED_REPORT_JITTER } from './jitter';
 
-const DAY_MS = 24 * 60 * 60_000;
 const HOUR_MS = 60 * 60_000;
 
 /** Names as the product writes them: `scheduler-00042`, its occurrence keys, an instance token. */
@@ -165,11 +164,24 @@ export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
     },
     {
       table: 'lease_events',
-      basis: `${RARE_PER_DAY} holder changes a day (assumed)`,
-      rows: { perDay: RARE_PER_DAY, keep: 'leaseEvents' },
+      basis: `${RARE_PER_DAY} holder changes a day (assumed), until folded: today's (and yesterday's until 01:00 UTC)`,
+      rows: { fixed: RARE_PER_DAY + 1 },
       seedRows: 200,
       insert: `INSERT INTO lease_events (lease, kind, epoch, holder, holder_label, at, previous_epoch, previous_holder, previous_ended_at, last_renewed_at)
                SELECT ${NAME}, 'taken_over', t + 1, ${TOKEN}, 'B', now() - t * interval '1 h', t, ${TOKEN}, now() - t * interval '1 h', now() - t * interval '1 h' - interval '5 s' ${EACH('')}`,
+    },
+    {
+      table: 'lease_event_days',
+      basis: `the older events folded, a day to a row (${RARE_PER_DAY} takeovers in it, each by a new holder)`,
+      rows: { perDay: 1, keep: 'leaseEvents' },
+      seedRows: 60,
+      insert: `INSERT INTO lease_event_days (lease, day, nums, holders, labels)
+               SELECT ${NAME}, date_trunc('day', now()) - t * interval '1 day',
+                      (SELECT array_agg(ARRAY[(t * 100000 + s) * 24 + k, (k * 3600000000::bigint + (s * 7919 + t) % 1000000) * 4 + 1, t * 24 + k,
+                                              t * 24 + k - 1, 2000000 + (s * 104729 + k) % 13000000, 7000000 + (s * 104729 + k) % 13000000])
+                       FROM generate_series(1, ${RARE_PER_DAY}) k),
+                      (SELECT string_agg('inst_' || substr(md5(s::text || t::text || k::text), 1, 8), E'\\x1f') FROM generate_series(1, ${RARE_PER_DAY}) k),
+                      (SELECT string_agg('B', E'\\x1f') FROM generate_series(1, ${RARE_PER_DAY}) k) ${EACH('')}`,
     },
     {
       table: 'stale_write_rejections',
