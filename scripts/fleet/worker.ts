@@ -5,7 +5,9 @@
  * SchedulerRuntime per lease on ONE pool, so every renewal goes through the
  * process's shared batching renewer (lib/scheduler/renewer.ts, one
  * leaseboard_renew_many statement per batch) and every lease runs the real
- * report loop (leaseboard_report every reportEvery). The runtimes start
+ * report loop (a report every reportEvery, through the process's shared
+ * batching reporter, lib/scheduler/reporter.ts: one leaseboard_report_many
+ * statement per window). The runtimes start
  * spread over one report interval, as independent schedulers would be.
  *
  * Lines on stdout (JSON): `ready` once every lease is held; `lost`,
@@ -15,7 +17,8 @@
  *
  * Guarantees: what it measures is the runtime's own path — a renewal's
  * latency is timed around the shared renewer (the wait for its batch
- * included), a report's around the `progress_append` statement on the pool;
+ * included), a report's likewise around the shared reporter (its window and
+ * statement included);
  * a renewal is *missed* when it did not come back renewed within
  * renewDeadline. It stops (releasing its leases) on SIGTERM, or when its
  * parent is gone (lib/child/parent.ts), within SHUTDOWN_DEADLINE_MS.
@@ -26,6 +29,8 @@ import { LeaseAuthority } from '../../lib/lease';
 import { createPool, createReadOnlyPool, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../../lib/scheduler';
 import { systemClock } from '../../lib/scheduler/clock';
 import { type Renewer, sharedRenewer } from '../../lib/scheduler/renewer';
+import { appendReports } from '../../lib/scheduler/report-store';
+import { type Reporter, sharedReporter } from '../../lib/scheduler/reporter';
 import { fleetJob } from './job';
 import { LatencyWindow } from './latency';
 import type { FleetPlan } from './plan';
@@ -64,22 +69,30 @@ const timing = {
   errors: 0,
 };
 
-/** Times the report and renewal statements this pool sends (by their prepared names). */
+/** Times the renewal statements this pool sends (by their prepared name). */
 function timeStatements(pool: pg.Pool): void {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  const windows: Record<string, LatencyWindow> = { progress_append: timing.report, lease_renew_many: timing.renewStatement };
   (pool as { query: unknown }).query = (...args: unknown[]) => {
-    const name = (args[0] as { name?: string } | undefined)?.name;
-    const window = name === undefined ? undefined : windows[name];
-    if (!window) return query(...args);
+    if ((args[0] as { name?: string } | undefined)?.name !== 'lease_renew_many') return query(...args);
     const started = performance.now();
-    return query(...args).then(
-      (result) => (window.add(performance.now() - started), result),
-      (error: unknown) => {
-        if (name === 'progress_append') timing.reportErrors += 1;
+    return query(...args).then((result) => (timing.renewStatement.add(performance.now() - started), result));
+  };
+}
+
+/** The process's shared reporter, each report timed from its request to its answer. */
+function timedReporter(inner: Reporter): Reporter {
+  return {
+    report: async (report) => {
+      const started = performance.now();
+      try {
+        const stored = await inner.report(report);
+        timing.report.add(performance.now() - started);
+        return stored;
+      } catch (error) {
+        timing.reportErrors += 1;
         throw error;
-      },
-    );
+      }
+    },
   };
 }
 
@@ -114,6 +127,7 @@ async function main() {
   const pool = createPool(url!, { applicationName: 'leaseboard-fleet', max: spec.poolMax });
   const readDb = createReadOnlyPool(url!, { applicationName: 'leaseboard-fleet', max: 1 });
   timeStatements(pool);
+  const reporter = timedReporter(sharedReporter(pool, (reports) => appendReports(pool, reports), systemClock));
   const renewer = timedRenewer(sharedRenewer(pool, new LeaseAuthority(pool), systemClock), s.renewDeadlineMs);
   const frozen = new Set<string>();
   const job = fleetJob({ everyMs: s.jobEveryMs, advanceEveryMs: s.advanceEveryMs, frozen });
@@ -158,7 +172,7 @@ async function main() {
           overdueAfterMs: s.overdueAfterMs,
           batchWorkMs: 0,
         }),
-        { db: pool, readDb, renewer, onEvent: onEvent(lease) },
+        { db: pool, readDb, renewer, reporter, onEvent: onEvent(lease) },
       ),
     ]),
   );
