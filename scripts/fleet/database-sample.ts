@@ -46,6 +46,16 @@ function processCpuS(pid: number): number | null {
   }
 }
 
+/** CPU seconds each of these processes has used so far (those gone are left out). */
+export function processesCpu(pids: readonly number[]): Map<number, number> {
+  const cpuByPid = new Map<number, number>();
+  for (const pid of pids) {
+    const cpu = processCpuS(pid);
+    if (cpu !== null) cpuByPid.set(pid, cpu);
+  }
+  return cpuByPid;
+}
+
 /** `sinceMs`: database time of the previous reading (rounds completed after it count). */
 export async function readCounters(db: Pick<pg.Pool, 'query'>, sinceMs: number): Promise<DatabaseCounters> {
   const { rows } = await db.query<{
@@ -74,11 +84,7 @@ export async function readCounters(db: Pick<pg.Pool, 'query'>, sinceMs: number):
     [sinceMs],
   );
   const row = rows[0]!;
-  const cpuByPid = new Map<number, number>();
-  for (const pid of row.pids ?? []) {
-    const cpu = processCpuS(pid);
-    if (cpu !== null) cpuByPid.set(pid, cpu);
-  }
+  const cpuByPid = processesCpu(row.pids ?? []);
   return {
     atMs: Number(row.at_ms),
     cpuByPid: cpuByPid.size === 0 ? null : cpuByPid,

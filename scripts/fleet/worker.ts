@@ -61,6 +61,7 @@ const timing = {
   renew: new LatencyWindow(),
   report: new LatencyWindow(),
   renewStatement: new LatencyWindow(),
+  reportStatement: new LatencyWindow(),
   misses: [] as number[],
   missed: 0,
   /** Why, per kind: answered after the deadline, answered `lost` or `unknown`, or failed. */
@@ -69,13 +70,16 @@ const timing = {
   errors: 0,
 };
 
-/** Times the renewal statements this pool sends (by their prepared name). */
+/** Times the renewal and report statements this pool sends (by their prepared names). */
 function timeStatements(pool: pg.Pool): void {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  const windows: Record<string, LatencyWindow> = { lease_renew_many: timing.renewStatement, progress_append_many: timing.reportStatement };
   (pool as { query: unknown }).query = (...args: unknown[]) => {
-    if ((args[0] as { name?: string } | undefined)?.name !== 'lease_renew_many') return query(...args);
+    const name = (args[0] as { name?: string } | undefined)?.name;
+    const window = name === undefined ? undefined : windows[name];
+    if (!window) return query(...args);
     const started = performance.now();
-    return query(...args).then((result) => (timing.renewStatement.add(performance.now() - started), result));
+    return query(...args).then((result) => (window.add(performance.now() - started), result));
   };
 }
 
@@ -206,6 +210,7 @@ async function main() {
           renew: timing.renew.take(),
           renewStatement: timing.renewStatement.take(),
           report: timing.report.take(),
+          reportStatement: timing.reportStatement.take(),
           missed: timing.missed,
           misses: timing.misses.splice(0),
           missedBy: { ...timing.missedBy },

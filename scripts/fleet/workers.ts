@@ -21,6 +21,7 @@ export interface WorkerStats {
   renew: LatencySummary;
   renewStatement: LatencySummary;
   report: LatencySummary;
+  reportStatement: LatencySummary;
   missed: number;
   misses: number[];
   missedBy: { late: number; lost: number; unknown: number; error: number };
