@@ -7,6 +7,10 @@
 -- - Each entry answers with its own row: i (its 1-based position in the arrays), advanced and
 --   reported_at, as leaseboard_report answers for it alone. Each report is timed by its own call
 --   (clock_timestamp inside leaseboard_report), so times ascend within a batch.
+-- - Lock order (migration 0025_report_runs): the batch touches no table before its first entry's
+--   leaseboard_report, whose first act is ROW EXCLUSIVE on progress_reports; the later entries
+--   hold it already. So a batch, like one report, holds nothing on progress_reports while it waits
+--   for a partition round, and a round waits (its lock_timeout) for a batch in flight.
 -- - One statement, one transaction: an error in any entry fails the whole batch, and every
 --   caller in it hears that error, as it would have heard its own failed report.
 CREATE OR REPLACE FUNCTION leaseboard_report_many(p_leases text[], p_epochs bigint[], p_seqs int[], p_occurrences text[],

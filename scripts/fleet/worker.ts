@@ -8,7 +8,12 @@
  * report loop (a report every reportEvery, through the process's shared
  * batching reporter, lib/scheduler/reporter.ts: one leaseboard_report_many
  * statement per window). The runtimes start
- * spread over one report interval, as independent schedulers would be.
+ * spread over one report interval, as independent schedulers would be, and
+ * at most ACQUIRING_AT_ONCE at a time wait for their first acquisition's
+ * answer: a process coming up (or restarted after a kill) with thousands of
+ * leases would otherwise queue thousands of acquisitions, claims and first
+ * reports in its pool, and the renewals of the leases it already holds
+ * behind them, until those expire (seen at 10,000: up never, epochs at 7).
  *
  * Lines on stdout (JSON): `ready` once every lease is held; `lost`,
  * `renew_unknown`, `write_rejected` and the first errors as they happen;
@@ -49,6 +54,11 @@ const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`
 const ERRORS_SHOWN = 20;
 /** Miss instants kept per stats window (the count is exact). */
 const MISSES_KEPT = 200;
+/** Runtimes started but not yet answered by their first acquisition, at most. */
+const ACQUIRING_AT_ONCE = 20;
+
+/** The events that answer a runtime's acquisition (or say it failed): its gate slot is free again. */
+const FIRST_ANSWERS = new Set<RuntimeEvent['event']>(['acquired', 'held', 'disabled', 'acquire_unknown', 'error']);
 
 const spec = JSON.parse(process.argv[2] ?? '') as WorkerSpec;
 const url = process.env.DATABASE_URL;
@@ -137,7 +147,18 @@ async function main() {
   const job = fleetJob({ everyMs: s.jobEveryMs, advanceEveryMs: s.advanceEveryMs, frozen });
   const held = new Set<string>();
   let ready = false;
+  /** Due to start (their spread time has come), and started but not yet answered (the gate above). */
+  const due: string[] = [];
+  const acquiring = new Set<string>();
+  const startDue = () => {
+    while (acquiring.size < ACQUIRING_AT_ONCE && due.length > 0) {
+      const lease = due.shift()!;
+      acquiring.add(lease);
+      runtimes.get(lease)!.start();
+    }
+  };
   const onEvent = (lease: string) => (event: RuntimeEvent) => {
+    if (acquiring.size > 0 && FIRST_ANSWERS.has(event.event) && acquiring.delete(lease)) startDue();
     switch (event.event) {
       case 'acquired':
         held.add(lease);
@@ -227,10 +248,11 @@ async function main() {
   print({ event: 'started', pid: process.pid, leases: spec.leases.length });
   // Spread the starts over one report interval: independent schedulers do not report in step.
   const spreadMs = s.reportEveryMs / spec.leases.length;
-  [...runtimes.values()].forEach((runtime, i) => {
+  [...runtimes.keys()].forEach((lease, i) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
-      runtime.start();
+      due.push(lease);
+      startDue();
     }, i * spreadMs);
     timers.add(timer);
   });
