@@ -193,6 +193,8 @@ async function main() {
         missed: windowMissed,
         reports: Math.round(answered.reduce((sum, s) => sum + s.report.count, 0) / seconds),
         reportStatements: Math.round(answered.reduce((sum, s) => sum + s.reportStatement.count, 0) / seconds),
+        loopDelayP99Ms: Math.max(0, ...answered.map((s) => s.loopDelayP99Ms)),
+        loopDelayMaxMs: Math.max(0, ...answered.map((s) => s.loopDelayMaxMs)),
         schedulerCores: (cpuBetween(previousCpu.schedulers, cpu.schedulers) ?? NaN) / wallS,
         otherCores: (cpuBetween(previousCpu.others, cpu.others) ?? NaN) / wallS,
         reportP99Ms: Math.max(0, ...answered.map((s) => s.report.p99)),

@@ -40,6 +40,9 @@ export interface FleetSample {
   prunerLagMs: number | null;
   /** CPU of the scheduler processes together, and of the housekeeping processes and the fleet's own (list reads) together, in cores. */
   schedulerCores: number | null;
+  /** The slowest scheduler process's event-loop delay (p99 and max, ms). */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
   otherCores: number | null;
   /** RSS of the largest scheduler process, and of all of them together (bytes); the housekeeping processes and the fleet's own. */
   workerRssMax: number;
@@ -58,6 +61,7 @@ const COLUMNS: [string, number, (s: FleetSample) => string][] = [
   ['db cpu', 6, (s) => cores(s.dbCores)],
   ['sched cpu', 9, (s) => cores(s.schedulerCores)],
   ['other cpu', 9, (s) => cores(s.otherCores)],
+  ['loop p99/max', 12, (s) => `${ms(s.loopDelayP99Ms)}/${ms(s.loopDelayMaxMs)}`],
   ['host', 5, (s) => (s.hostBusy === null ? '—' : `${Math.round(s.hostBusy * 100)}%`)],
   ['rows/s', 7, (s) => Math.round(s.rowsPerS).toString()],
   ['WAL kB/s', 8, (s) => Math.round(s.walBytesPerS / 1024).toString()],

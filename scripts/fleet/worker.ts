@@ -28,6 +28,7 @@
  * renewDeadline. It stops (releasing its leases) on SIGTERM, or when its
  * parent is gone (lib/child/parent.ts), within SHUTDOWN_DEADLINE_MS.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type pg from 'pg';
 import { listenToParent, shutdownWithin, SHUTDOWN_DEADLINE_MS } from '../../lib/child/parent';
 import { LeaseAuthority } from '../../lib/lease';
@@ -201,11 +202,15 @@ async function main() {
       ),
     ]),
   );
+  // How late this process's event loop runs its callbacks: a renewal or report late here waited for CPU, not for the database.
+  const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+  loopDelay.enable();
   const timers = new Set<NodeJS.Timeout>();
   const shutdown = shutdownWithin(
     SHUTDOWN_DEADLINE_MS,
     async () => {
       for (const timer of timers) clearTimeout(timer);
+      loopDelay.disable();
       await Promise.all([...runtimes.values()].map((runtime) => runtime.stop()));
       await Promise.all([pool.end(), readDb.end()]);
     },
@@ -232,6 +237,8 @@ async function main() {
           renewStatement: timing.renewStatement.take(),
           report: timing.report.take(),
           reportStatement: timing.reportStatement.take(),
+          loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+          loopDelayMaxMs: loopDelay.max / 1e6,
           missed: timing.missed,
           misses: timing.misses.splice(0),
           missedBy: { ...timing.missedBy },
@@ -241,6 +248,7 @@ async function main() {
         timing.missed = 0;
         timing.missedBy = { late: 0, lost: 0, unknown: 0, error: 0 };
         timing.reportErrors = 0;
+        loopDelay.reset();
       }
     },
     () => shutdown('parent gone'),
