@@ -5,7 +5,7 @@
  * (./report-store.ts appendReports, leaseboard_report_many), instead of a
  * statement per report — at 10,000 schedulers, 5,000 statements a second.
  *
- * Guarantees
+ * Guarantees (the batching itself is ./batcher.ts's)
  * - Each report gets its own answer (advanced, reported_at), exactly as its
  *   own leaseboard_report call answers inside the batch; a statement that
  *   fails rejects every report in it with that error, as each would have
@@ -14,9 +14,10 @@
  *   the batch reaches `maxBatch`). The report's time is still the database's,
  *   taken when its own call runs, and the silence bound (3 × the report
  *   interval) dwarfs the window.
- * - No timer outlives a batch: a batch sent early cancels its window.
+ * - No timer outlives a batch.
  * Clock: the injected Clock, for scheduling only.
  */
+import { Batcher, perPoolAndClock } from './batcher';
 import type { Clock } from './clock';
 import type { ProgressReport, StoredReport } from './report-store';
 
@@ -29,63 +30,24 @@ export const REPORT_BATCH_WINDOW_MS = 50;
 /** The most reports one statement carries. */
 export const REPORT_BATCH_MAX = 500;
 
-interface Pending {
-  report: ProgressReport;
-  resolve: (stored: StoredReport) => void;
-  reject: (error: unknown) => void;
-}
-
-interface Batch {
-  pending: Pending[];
-  window: AbortController;
-}
-
 export type AppendReports = (reports: readonly ProgressReport[]) => Promise<StoredReport[]>;
 
 /** Sends the reports asked for within one window as one statement. */
 export class BatchReporter implements Reporter {
-  private open: Batch | null = null;
+  private readonly batcher: Batcher<ProgressReport, StoredReport>;
 
-  constructor(
-    private readonly appendMany: AppendReports,
-    private readonly clock: Clock,
-    private readonly windowMs = REPORT_BATCH_WINDOW_MS,
-    private readonly maxBatch = REPORT_BATCH_MAX,
-  ) {}
-
-  report(report: ProgressReport): Promise<StoredReport> {
-    return new Promise<StoredReport>((resolve, reject) => {
-      let batch = this.open;
-      if (!batch) {
-        const opened: Batch = (batch = this.open = { pending: [], window: new AbortController() });
-        void this.clock.sleep(this.windowMs, opened.window.signal).then(() => this.send(opened));
-      }
-      batch.pending.push({ report, resolve, reject });
-      if (batch.pending.length >= this.maxBatch) this.send(batch);
-    });
+  constructor(appendMany: AppendReports, clock: Clock, windowMs = REPORT_BATCH_WINDOW_MS, maxBatch = REPORT_BATCH_MAX) {
+    this.batcher = new Batcher(appendMany, clock, windowMs, maxBatch);
   }
 
-  private send(batch: Batch): void {
-    if (this.open !== batch) return; // already sent
-    this.open = null;
-    batch.window.abort();
-    const { pending } = batch;
-    this.appendMany(pending.map((p) => p.report)).then(
-      (stored) => pending.forEach((p, i) => p.resolve(stored[i]!)),
-      (error: unknown) => {
-        for (const p of pending) p.reject(error);
-      },
-    );
+  report(report: ProgressReport): Promise<StoredReport> {
+    return this.batcher.ask(report);
   }
 }
 
-const shared = new WeakMap<object, WeakMap<Clock, BatchReporter>>();
+const reporters = perPoolAndClock<BatchReporter>();
 
 /** The process's reporter for this pool and clock (made on first use). */
 export function sharedReporter(db: object, appendMany: AppendReports, clock: Clock): BatchReporter {
-  let byClock = shared.get(db);
-  if (!byClock) shared.set(db, (byClock = new WeakMap()));
-  let reporter = byClock.get(clock);
-  if (!reporter) byClock.set(clock, (reporter = new BatchReporter(appendMany, clock)));
-  return reporter;
+  return reporters(db, clock, () => new BatchReporter(appendMany, clock));
 }
