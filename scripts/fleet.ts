@@ -183,6 +183,7 @@ async function main() {
         atS: (Date.now() - upAt) / 1000,
         dbCores: seconds > 0 ? (cpuBetween(previous.cpuByPid, counters.cpuByPid) ?? NaN) / seconds : null,
         hostBusy: previousHost && host ? (host.busy - previousHost.busy) / Math.max(1, host.total - previousHost.total) : null,
+        transactionsPerS: (counters.transactions - previous.transactions) / seconds,
         rowsPerS: (counters.rowsWritten - previous.rowsWritten) / seconds,
         walBytesPerS: (counters.walBytes - previous.walBytes) / seconds,
         tableBytes: counters.tableBytes,

@@ -20,6 +20,8 @@ export interface FleetSample {
   /** Database backends' CPU, in cores (1 = one core busy), and the whole machine's busy share (0–1). */
   dbCores: number | null;
   hostBusy: number | null;
+  /** The database's transactions/s: its statements/s (each is its own). */
+  transactionsPerS: number;
   rowsPerS: number;
   walBytesPerS: number;
   tableBytes: number;
@@ -63,6 +65,7 @@ const COLUMNS: [string, number, (s: FleetSample) => string][] = [
   ['other cpu', 9, (s) => cores(s.otherCores)],
   ['loop p99/max', 12, (s) => `${ms(s.loopDelayP99Ms)}/${ms(s.loopDelayMaxMs)}`],
   ['host', 5, (s) => (s.hostBusy === null ? '—' : `${Math.round(s.hostBusy * 100)}%`)],
+  ['xact/s', 7, (s) => Math.round(s.transactionsPerS).toString()],
   ['rows/s', 7, (s) => Math.round(s.rowsPerS).toString()],
   ['WAL kB/s', 8, (s) => Math.round(s.walBytesPerS / 1024).toString()],
   ['tables MB', 9, (s) => mb(s.tableBytes)],
