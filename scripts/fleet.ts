@@ -28,7 +28,7 @@ import { StatusService } from '../lib/server/service';
 import { soakDatabase } from './soak/database';
 import { SoakFleet } from './soak/fleet';
 import { residentBytes } from './soak/sample';
-import { cpuBetween, type DatabaseCounters, hostCpu, readCounters } from './fleet/database-sample';
+import { cpuBetween, type DatabaseCounters, hostCpu, processesCpu, readCounters } from './fleet/database-sample';
 import { FaultInjector } from './fleet/faults';
 import { FleetJudge } from './fleet/judge';
 import { quantile } from './fleet/latency';
@@ -148,6 +148,10 @@ async function main() {
     let previousHost = hostCpu();
     let listSeen = 0;
     const pids = () => ({ ...housekeeping.pids(), 'fleet (list)': process.pid });
+    const schedulerPids = () => Array.from({ length: fleet.count }, (_, i) => fleet.pid(i));
+    const otherPids = () => Object.values(pids());
+    let previousAtWall = Date.now();
+    let previousCpu = { schedulers: processesCpu(schedulerPids()), others: processesCpu(otherPids()) };
     await fleet.stats(5_000); // start every window now
     while (!stop.signal.aborted) {
       const nextAt = upAt + (samples.length + 1) * plan.sampleEveryMs;
@@ -156,6 +160,8 @@ async function main() {
       if (stop.signal.aborted) break;
       const [stats, counters] = await Promise.all([fleet.stats(5_000), readCounters(db, previous.atMs)]);
       const host = hostCpu();
+      const cpu = { schedulers: processesCpu(schedulerPids()), others: processesCpu(otherPids()) };
+      const wallS = (Date.now() - previousAtWall) / 1000;
       const seconds = (counters.atMs - previous.atMs) / 1000;
       const answered = stats.filter((s) => s !== null);
       let windowMissed = 0;
@@ -177,6 +183,7 @@ async function main() {
         atS: (Date.now() - upAt) / 1000,
         dbCores: seconds > 0 ? (cpuBetween(previous.cpuByPid, counters.cpuByPid) ?? NaN) / seconds : null,
         hostBusy: previousHost && host ? (host.busy - previousHost.busy) / Math.max(1, host.total - previousHost.total) : null,
+        transactionsPerS: (counters.transactions - previous.transactions) / seconds,
         rowsPerS: (counters.rowsWritten - previous.rowsWritten) / seconds,
         walBytesPerS: (counters.walBytes - previous.walBytes) / seconds,
         tableBytes: counters.tableBytes,
@@ -186,6 +193,11 @@ async function main() {
         renewMaxMs: Math.max(0, ...answered.map((s) => s.renew.max)),
         missed: windowMissed,
         reports: Math.round(answered.reduce((sum, s) => sum + s.report.count, 0) / seconds),
+        reportStatements: Math.round(answered.reduce((sum, s) => sum + s.reportStatement.count, 0) / seconds),
+        loopDelayP99Ms: Math.max(0, ...answered.map((s) => s.loopDelayP99Ms)),
+        loopDelayMaxMs: Math.max(0, ...answered.map((s) => s.loopDelayMaxMs)),
+        schedulerCores: (cpuBetween(previousCpu.schedulers, cpu.schedulers) ?? NaN) / wallS,
+        otherCores: (cpuBetween(previousCpu.others, cpu.others) ?? NaN) / wallS,
         reportP99Ms: Math.max(0, ...answered.map((s) => s.report.p99)),
         reportMaxMs: Math.max(0, ...answered.map((s) => s.report.max)),
         reportErrors: answered.reduce((sum, s) => sum + s.reportErrors, 0),
@@ -202,6 +214,8 @@ async function main() {
       console.log(sampleLine(sample));
       previous = counters;
       previousHost = host;
+      previousCpu = cpu;
+      previousAtWall = Date.now();
     }
     await Promise.all([polling, faulting]);
     // Leases lost to self-suspicion (no renewal answered in time) count as missed deadlines too, unless a pause or kill explains them.

@@ -25,6 +25,7 @@
  * Clock: the injected Clock, for scheduling only.
  */
 import type { Grant, LeaseAuthority, RenewResult } from '../lease';
+import { perPoolAndClock } from './batcher';
 import type { Clock } from './clock';
 
 export interface Renewer {
@@ -96,13 +97,9 @@ export class BatchRenewer implements Renewer {
   }
 }
 
-const shared = new WeakMap<object, WeakMap<Clock, BatchRenewer>>();
+const renewers = perPoolAndClock<BatchRenewer>();
 
 /** The process's renewer for this pool and clock (made on first use). */
 export function sharedRenewer(db: object, authority: Pick<LeaseAuthority, 'renewMany'>, clock: Clock): BatchRenewer {
-  let byClock = shared.get(db);
-  if (!byClock) shared.set(db, (byClock = new WeakMap()));
-  let renewer = byClock.get(clock);
-  if (!renewer) byClock.set(clock, (renewer = new BatchRenewer(authority, clock)));
-  return renewer;
+  return renewers(db, clock, () => new BatchRenewer(authority, clock));
 }

@@ -6,26 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Grant, RenewResult } from '../lease';
-import type { Clock } from './clock';
 import { BatchRenewer } from './renewer';
+import { fakeClock } from './testing/fake-clock';
 
 const renewed: RenewResult = { kind: 'renewed', renewedAt: new Date(0), expiresAt: new Date(15_000) };
 const grant = (name: string): Grant => ({ name, holder: 'inst_00000000', epoch: 1 });
 
 function harness(answer: (grants: readonly Grant[]) => RenewResult[] | Promise<RenewResult[]> = (g) => g.map(() => renewed)) {
-  let now = 0;
-  const sleepers: { at: number; resolve: () => void }[] = [];
-  const clock: Clock = {
-    now: () => now,
-    random: () => 0.5,
-    sleep: (ms, signal) =>
-      new Promise<void>((resolve) => {
-        if (signal?.aborted) return resolve();
-        const sleeper = { at: now + ms, resolve };
-        sleepers.push(sleeper);
-        signal?.addEventListener('abort', () => resolve(), { once: true });
-      }),
-  };
+  const { clock, advance } = fakeClock();
   const batches: string[][] = [];
   const renewer = new BatchRenewer(
     {
@@ -36,12 +24,6 @@ function harness(answer: (grants: readonly Grant[]) => RenewResult[] | Promise<R
     },
     clock,
   );
-  const advance = (ms: number) => {
-    now += ms;
-    for (const s of sleepers.splice(0))
-      if (s.at <= now) s.resolve();
-      else sleepers.push(s);
-  };
   return { renewer, batches, advance, riders: () => (renewer as unknown as { riders: Set<unknown> }).riders.size };
 }
 

@@ -4,13 +4,13 @@
  * and its cursor (all from ./tenure-state.ts) — also while the work is frozen (the cursor then stays put).
  * While reports are being dropped (fault drill) the seq still advances, so
  * the store sees the gap when they resume. A failed append is not retried:
- * it is a gap, and the seq stream shows it.
+ * it is a gap, and the seq stream shows it. Reports leave through the
+ * process's batching reporter (./reporter.ts): one statement for many leases.
  */
-import type pg from 'pg';
 import type { Clock } from './clock';
 import type { SchedulerConfig } from './config';
 import { type EventSink, safeMessage } from './events';
-import { appendReport } from './report-store';
+import type { Reporter } from './reporter';
 import type { Tenure } from './tenure';
 import type { TenureState } from './tenure-state';
 
@@ -18,7 +18,7 @@ export async function runReportLoop(
   tenure: Tenure,
   state: TenureState,
   deps: {
-    db: pg.Pool;
+    reporter: Reporter;
     config: SchedulerConfig;
     clock: Clock;
     emit: EventSink;
@@ -30,7 +30,7 @@ export async function runReportLoop(
     if (!deps.dropping()) {
       try {
         const { occurrence, cursor } = state.position;
-        await appendReport(deps.db, {
+        await deps.reporter.report({
           lease: deps.config.lease.name,
           epoch: tenure.epoch,
           seq,

@@ -24,6 +24,8 @@ import type { Job } from './job';
 import { registerScheduler } from './registration';
 import { type Renewer, sharedRenewer } from './renewer';
 import { runReportLoop } from './report-loop';
+import { appendReports } from './report-store';
+import { type Reporter, sharedReporter } from './reporter';
 import { Tenure } from './tenure';
 import { EpochSeqs, TenureState, type WorkPosition } from './tenure-state';
 import { runWorkLoop } from './work-loop';
@@ -42,6 +44,12 @@ export interface RuntimeDeps {
    * several leases renews them in one statement.
    */
   renewer?: Renewer;
+  /**
+   * Sends the progress reports; default: the process's reporter for `db` and
+   * `clock` (./reporter.ts), shared by every runtime on that pool, so the
+   * reports of a process's leases leave a few at a time in one statement.
+   */
+  reporter?: Reporter;
   /**
    * The fault drill "pause mid-write" (`armPauseBefore`): stops this process
    * where it stands — the CLI sends itself SIGSTOP; whoever armed it sends SIGCONT.
@@ -65,6 +73,7 @@ export class SchedulerRuntime {
   private readonly clock: Clock;
   private readonly authority: LeaseAuthority;
   private readonly renewer: Renewer;
+  private readonly reporter: Reporter;
   private readonly emit: EventSink;
   private readonly stopping = new AbortController();
   /** Counted by the rule in ./tenure-state.ts, across every tenure of this runtime. */
@@ -89,6 +98,7 @@ export class SchedulerRuntime {
     this.clock = deps.clock ?? systemClock;
     this.authority = new LeaseAuthority(deps.db);
     this.renewer = deps.renewer ?? sharedRenewer(deps.db, this.authority, this.clock);
+    this.reporter = deps.reporter ?? sharedReporter(deps.db, (reports) => appendReports(deps.db, reports), this.clock);
     this.emit = deps.onEvent ?? (() => {});
   }
 
@@ -225,7 +235,7 @@ export class SchedulerRuntime {
         stopSignal: this.stopping.signal,
         beforeSideEffect: (action, step, at) => this.beforeSideEffect(action, step, at),
       }),
-      runReportLoop(tenure, state, { ...shared, dropping: () => this.dropping }),
+      runReportLoop(tenure, state, { ...shared, reporter: this.reporter, dropping: () => this.dropping }),
     ]);
     this.state = null;
     if (tenure.reasonEnded === 'stopped' || tenure.reasonEnded === 'drained') await this.release(grant);

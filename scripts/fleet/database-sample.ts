@@ -6,6 +6,9 @@
  *   installed); the server's shared background work (WAL writer,
  *   checkpointer, autovacuum) is not in it. Null where /proc does not show
  *   the server's processes (another host or container).
+ * - transactions: pg_stat_database's xact_commit + xact_rollback (this
+ *   database; every statement the fleet sends is its own transaction, so
+ *   this is its statements, the sampler's own included);
  * - rows written: pg_stat_user_tables' n_tup_ins + n_tup_upd + n_tup_del
  *   (this database; PostgreSQL flushes these within about a second);
  * - WAL: pg_current_wal_lsn() — the whole server's, other databases on it included;
@@ -24,6 +27,7 @@ export interface DatabaseCounters {
   atMs: number;
   /** CPU seconds so far of each backend serving this database (null: /proc does not show them). */
   cpuByPid: Map<number, number> | null;
+  transactions: number;
   rowsWritten: number;
   walBytes: number;
   tableBytes: number;
@@ -46,11 +50,22 @@ function processCpuS(pid: number): number | null {
   }
 }
 
+/** CPU seconds each of these processes has used so far (those gone are left out). */
+export function processesCpu(pids: readonly number[]): Map<number, number> {
+  const cpuByPid = new Map<number, number>();
+  for (const pid of pids) {
+    const cpu = processCpuS(pid);
+    if (cpu !== null) cpuByPid.set(pid, cpu);
+  }
+  return cpuByPid;
+}
+
 /** `sinceMs`: database time of the previous reading (rounds completed after it count). */
 export async function readCounters(db: Pick<pg.Pool, 'query'>, sinceMs: number): Promise<DatabaseCounters> {
   const { rows } = await db.query<{
     at_ms: number;
     pids: number[];
+    transactions: number;
     rows_written: number;
     wal: number;
     table_bytes: number;
@@ -61,6 +76,7 @@ export async function readCounters(db: Pick<pg.Pool, 'query'>, sinceMs: number):
   }>(
     `SELECT extract(epoch FROM clock_timestamp()) * 1000 AS at_ms,
             (SELECT array_agg(pid) FROM pg_stat_activity WHERE datname = current_database()) AS pids,
+            (SELECT (xact_commit + xact_rollback)::float8 FROM pg_stat_database WHERE datname = current_database()) AS transactions,
             (SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::float8 FROM pg_stat_user_tables) AS rows_written,
             pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::float8 AS wal,
             (SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::float8 FROM pg_class c
@@ -74,14 +90,11 @@ export async function readCounters(db: Pick<pg.Pool, 'query'>, sinceMs: number):
     [sinceMs],
   );
   const row = rows[0]!;
-  const cpuByPid = new Map<number, number>();
-  for (const pid of row.pids ?? []) {
-    const cpu = processCpuS(pid);
-    if (cpu !== null) cpuByPid.set(pid, cpu);
-  }
+  const cpuByPid = processesCpu(row.pids ?? []);
   return {
     atMs: Number(row.at_ms),
     cpuByPid: cpuByPid.size === 0 ? null : cpuByPid,
+    transactions: row.transactions,
     rowsWritten: row.rows_written,
     walBytes: row.wal,
     tableBytes: row.table_bytes,

@@ -20,6 +20,8 @@ export interface FleetSample {
   /** Database backends' CPU, in cores (1 = one core busy), and the whole machine's busy share (0–1). */
   dbCores: number | null;
   hostBusy: number | null;
+  /** The database's transactions/s: its statements/s (each is its own). */
+  transactionsPerS: number;
   rowsPerS: number;
   walBytesPerS: number;
   tableBytes: number;
@@ -30,6 +32,7 @@ export interface FleetSample {
   /** Renewals that missed their deadline in processes not paused or killed. */
   missed: number;
   reports: number;
+  reportStatements: number;
   reportP99Ms: number;
   reportMaxMs: number;
   reportErrors: number;
@@ -37,6 +40,12 @@ export interface FleetSample {
   listReads: number;
   alertRoundMs: number | null;
   prunerLagMs: number | null;
+  /** CPU of the scheduler processes together, and of the housekeeping processes and the fleet's own (list reads) together, in cores. */
+  schedulerCores: number | null;
+  /** The slowest scheduler process's event-loop delay (p99 and max, ms). */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+  otherCores: number | null;
   /** RSS of the largest scheduler process, and of all of them together (bytes); the housekeeping processes and the fleet's own. */
   workerRssMax: number;
   workerRssTotal: number;
@@ -46,12 +55,17 @@ export interface FleetSample {
 
 const ms = (value: number | null) => (value === null ? '—' : value < 10 ? value.toFixed(1) : Math.round(value).toString());
 const iso = (at: number | undefined) => (at === undefined ? '—' : new Date(at).toISOString());
+const cores = (value: number | null) => (value === null ? '—' : value.toFixed(2));
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 const COLUMNS: [string, number, (s: FleetSample) => string][] = [
   ['t s', 5, (s) => s.atS.toFixed(0)],
-  ['db cpu', 6, (s) => (s.dbCores === null ? '—' : s.dbCores.toFixed(2))],
+  ['db cpu', 6, (s) => cores(s.dbCores)],
+  ['sched cpu', 9, (s) => cores(s.schedulerCores)],
+  ['other cpu', 9, (s) => cores(s.otherCores)],
+  ['loop p99/max', 12, (s) => `${ms(s.loopDelayP99Ms)}/${ms(s.loopDelayMaxMs)}`],
   ['host', 5, (s) => (s.hostBusy === null ? '—' : `${Math.round(s.hostBusy * 100)}%`)],
+  ['xact/s', 7, (s) => Math.round(s.transactionsPerS).toString()],
   ['rows/s', 7, (s) => Math.round(s.rowsPerS).toString()],
   ['WAL kB/s', 8, (s) => Math.round(s.walBytesPerS / 1024).toString()],
   ['tables MB', 9, (s) => mb(s.tableBytes)],
@@ -60,6 +74,7 @@ const COLUMNS: [string, number, (s: FleetSample) => string][] = [
   ['renew p99/max', 13, (s) => `${ms(s.renewP99Ms)}/${ms(s.renewMaxMs)}`],
   ['missed', 6, (s) => s.missed.toString()],
   ['reports', 7, (s) => s.reports.toString()],
+  ['stmts', 6, (s) => s.reportStatements.toString()],
   ['report p99/max', 14, (s) => `${ms(s.reportP99Ms)}/${ms(s.reportMaxMs)}`],
   ['list p99', 8, (s) => ms(s.listP99Ms)],
   ['alert round', 11, (s) => ms(s.alertRoundMs)],

@@ -5,8 +5,15 @@
  * SchedulerRuntime per lease on ONE pool, so every renewal goes through the
  * process's shared batching renewer (lib/scheduler/renewer.ts, one
  * leaseboard_renew_many statement per batch) and every lease runs the real
- * report loop (leaseboard_report every reportEvery). The runtimes start
- * spread over one report interval, as independent schedulers would be.
+ * report loop (a report every reportEvery, through the process's shared
+ * batching reporter, lib/scheduler/reporter.ts: one leaseboard_report_many
+ * statement per window). The runtimes start
+ * spread over one report interval, as independent schedulers would be, and
+ * at most ACQUIRING_AT_ONCE at a time wait for their first acquisition's
+ * answer: a process coming up (or restarted after a kill) with thousands of
+ * leases would otherwise queue thousands of acquisitions, claims and first
+ * reports in its pool, and the renewals of the leases it already holds
+ * behind them, until those expire (seen at 10,000: up never, epochs at 7).
  *
  * Lines on stdout (JSON): `ready` once every lease is held; `lost`,
  * `renew_unknown`, `write_rejected` and the first errors as they happen;
@@ -15,17 +22,21 @@
  *
  * Guarantees: what it measures is the runtime's own path — a renewal's
  * latency is timed around the shared renewer (the wait for its batch
- * included), a report's around the `progress_append` statement on the pool;
+ * included), a report's likewise around the shared reporter (its window and
+ * statement included);
  * a renewal is *missed* when it did not come back renewed within
  * renewDeadline. It stops (releasing its leases) on SIGTERM, or when its
  * parent is gone (lib/child/parent.ts), within SHUTDOWN_DEADLINE_MS.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type pg from 'pg';
 import { listenToParent, shutdownWithin, SHUTDOWN_DEADLINE_MS } from '../../lib/child/parent';
 import { LeaseAuthority } from '../../lib/lease';
 import { createPool, createReadOnlyPool, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../../lib/scheduler';
 import { systemClock } from '../../lib/scheduler/clock';
 import { type Renewer, sharedRenewer } from '../../lib/scheduler/renewer';
+import { appendReports } from '../../lib/scheduler/report-store';
+import { type Reporter, sharedReporter } from '../../lib/scheduler/reporter';
 import { fleetJob } from './job';
 import { LatencyWindow } from './latency';
 import type { FleetPlan } from './plan';
@@ -44,6 +55,11 @@ const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`
 const ERRORS_SHOWN = 20;
 /** Miss instants kept per stats window (the count is exact). */
 const MISSES_KEPT = 200;
+/** Runtimes started but not yet answered by their first acquisition, at most. */
+const ACQUIRING_AT_ONCE = 20;
+
+/** The events that answer a runtime's acquisition (or say it failed): its gate slot is free again. */
+const FIRST_ANSWERS = new Set<RuntimeEvent['event']>(['acquired', 'held', 'disabled', 'acquire_unknown', 'error']);
 
 const spec = JSON.parse(process.argv[2] ?? '') as WorkerSpec;
 const url = process.env.DATABASE_URL;
@@ -56,6 +72,7 @@ const timing = {
   renew: new LatencyWindow(),
   report: new LatencyWindow(),
   renewStatement: new LatencyWindow(),
+  reportStatement: new LatencyWindow(),
   misses: [] as number[],
   missed: 0,
   /** Why, per kind: answered after the deadline, answered `lost` or `unknown`, or failed. */
@@ -64,22 +81,33 @@ const timing = {
   errors: 0,
 };
 
-/** Times the report and renewal statements this pool sends (by their prepared names). */
+/** Times the renewal and report statements this pool sends (by their prepared names). */
 function timeStatements(pool: pg.Pool): void {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  const windows: Record<string, LatencyWindow> = { progress_append: timing.report, lease_renew_many: timing.renewStatement };
+  const windows: Record<string, LatencyWindow> = { lease_renew_many: timing.renewStatement, progress_append_many: timing.reportStatement };
   (pool as { query: unknown }).query = (...args: unknown[]) => {
     const name = (args[0] as { name?: string } | undefined)?.name;
     const window = name === undefined ? undefined : windows[name];
     if (!window) return query(...args);
     const started = performance.now();
-    return query(...args).then(
-      (result) => (window.add(performance.now() - started), result),
-      (error: unknown) => {
-        if (name === 'progress_append') timing.reportErrors += 1;
+    return query(...args).then((result) => (window.add(performance.now() - started), result));
+  };
+}
+
+/** The process's shared reporter, each report timed from its request to its answer. */
+function timedReporter(inner: Reporter): Reporter {
+  return {
+    report: async (report) => {
+      const started = performance.now();
+      try {
+        const stored = await inner.report(report);
+        timing.report.add(performance.now() - started);
+        return stored;
+      } catch (error) {
+        timing.reportErrors += 1;
         throw error;
-      },
-    );
+      }
+    },
   };
 }
 
@@ -114,12 +142,24 @@ async function main() {
   const pool = createPool(url!, { applicationName: 'leaseboard-fleet', max: spec.poolMax });
   const readDb = createReadOnlyPool(url!, { applicationName: 'leaseboard-fleet', max: 1 });
   timeStatements(pool);
+  const reporter = timedReporter(sharedReporter(pool, (reports) => appendReports(pool, reports), systemClock));
   const renewer = timedRenewer(sharedRenewer(pool, new LeaseAuthority(pool), systemClock), s.renewDeadlineMs);
   const frozen = new Set<string>();
   const job = fleetJob({ everyMs: s.jobEveryMs, advanceEveryMs: s.advanceEveryMs, frozen });
   const held = new Set<string>();
   let ready = false;
+  /** Due to start (their spread time has come), and started but not yet answered (the gate above). */
+  const due: string[] = [];
+  const acquiring = new Set<string>();
+  const startDue = () => {
+    while (acquiring.size < ACQUIRING_AT_ONCE && due.length > 0) {
+      const lease = due.shift()!;
+      acquiring.add(lease);
+      runtimes.get(lease)!.start();
+    }
+  };
   const onEvent = (lease: string) => (event: RuntimeEvent) => {
+    if (acquiring.size > 0 && FIRST_ANSWERS.has(event.event) && acquiring.delete(lease)) startDue();
     switch (event.event) {
       case 'acquired':
         held.add(lease);
@@ -158,15 +198,19 @@ async function main() {
           overdueAfterMs: s.overdueAfterMs,
           batchWorkMs: 0,
         }),
-        { db: pool, readDb, renewer, onEvent: onEvent(lease) },
+        { db: pool, readDb, renewer, reporter, onEvent: onEvent(lease) },
       ),
     ]),
   );
+  // How late this process's event loop runs its callbacks: a renewal or report late here waited for CPU, not for the database.
+  const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+  loopDelay.enable();
   const timers = new Set<NodeJS.Timeout>();
   const shutdown = shutdownWithin(
     SHUTDOWN_DEADLINE_MS,
     async () => {
       for (const timer of timers) clearTimeout(timer);
+      loopDelay.disable();
       await Promise.all([...runtimes.values()].map((runtime) => runtime.stop()));
       await Promise.all([pool.end(), readDb.end()]);
     },
@@ -192,6 +236,9 @@ async function main() {
           renew: timing.renew.take(),
           renewStatement: timing.renewStatement.take(),
           report: timing.report.take(),
+          reportStatement: timing.reportStatement.take(),
+          loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+          loopDelayMaxMs: loopDelay.max / 1e6,
           missed: timing.missed,
           misses: timing.misses.splice(0),
           missedBy: { ...timing.missedBy },
@@ -201,6 +248,7 @@ async function main() {
         timing.missed = 0;
         timing.missedBy = { late: 0, lost: 0, unknown: 0, error: 0 };
         timing.reportErrors = 0;
+        loopDelay.reset();
       }
     },
     () => shutdown('parent gone'),
@@ -208,10 +256,11 @@ async function main() {
   print({ event: 'started', pid: process.pid, leases: spec.leases.length });
   // Spread the starts over one report interval: independent schedulers do not report in step.
   const spreadMs = s.reportEveryMs / spec.leases.length;
-  [...runtimes.values()].forEach((runtime, i) => {
+  [...runtimes.keys()].forEach((lease, i) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
-      runtime.start();
+      due.push(lease);
+      startDue();
     }, i * spreadMs);
     timers.add(timer);
   });

@@ -21,6 +21,10 @@ export interface WorkerStats {
   renew: LatencySummary;
   renewStatement: LatencySummary;
   report: LatencySummary;
+  reportStatement: LatencySummary;
+  /** How late the process's event loop ran (ms, p99 and max over the window). */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
   missed: number;
   misses: number[];
   missedBy: { late: number; lost: number; unknown: number; error: number };
