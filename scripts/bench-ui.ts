@@ -55,6 +55,11 @@ interface NetworkItem {
   resourceType?: string;
   transferSize?: number;
   resourceSize?: number;
+  /** mainthread-work-breakdown's items: a kind of work and its time. */
+  groupLabel?: string;
+  duration?: number;
+  /** long-tasks' items. */
+  startTime?: number;
 }
 interface LighthouseResult {
   lhr: {
@@ -148,6 +153,7 @@ async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string
   let javascript: Awaited<ReturnType<typeof javascriptOf>> | null = null;
   const breakdown: Record<string, number[]> = {};
   let lcpElement = '?';
+  let longTasks = '';
   let failed = 0;
   for (let i = 0; perf.length < runs && i < 2 * runs; i++) {
     const chrome = await lh.launcher.launch({ chromeFlags: CHROME_FLAGS, chromePath });
@@ -168,6 +174,12 @@ async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string
       for (const [label, id] of BREAKDOWN) (breakdown[label] ??= []).push(result.lhr.audits[id]?.numericValue ?? NaN);
       const requests = result.lhr.audits['network-requests']?.details?.items ?? [];
       (breakdown['HTML document'] ??= []).push(requests.find((item) => item.resourceType === 'Document')?.transferSize ?? NaN);
+      for (const item of result.lhr.audits['mainthread-work-breakdown']?.details?.items ?? [])
+        if (item.groupLabel) (breakdown[item.groupLabel] ??= []).push(item.duration ?? NaN);
+      longTasks = (result.lhr.audits['long-tasks']?.details?.items ?? [])
+        .slice(0, 4)
+        .map((task) => `${Math.round(task.duration ?? 0)} ms at ${Math.round(task.startTime ?? 0)} ms (${task.url.split('/').pop() || task.url})`)
+        .join(', ');
       lcpElement = lcpElementOf(result.lhr.audits['largest-contentful-paint-element']);
       javascript ??= await javascriptOf(url, result.lhr.audits['network-requests']?.details?.items ?? []);
       for (const warning of result.lhr.runWarnings) log(`  warning: ${warning}`);
@@ -183,8 +195,25 @@ async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string
     `${kb('HTML document')} sent`,
     `LCP element (last run): ${lcpElement}`,
   ].join(' · ');
+  const work = Object.keys(breakdown)
+    .filter((label) => !BREAKDOWN.some(([known]) => known === label) && label !== 'HTML document')
+    .map((label) => [label, median(breakdown[label]!)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map(([label, ms]) => `${label} ${Math.round(ms)} ms`)
+    .join(' · ');
   if (perf.length === 0) throw new Error(`bench:ui: every Lighthouse run of ${url} failed (${failed})`);
-  return { performance: median(perf), accessibility: median(a11y), perfRuns: perf, a11yRuns: a11y, failed, medians, loadBreakdown, javascript: javascript! };
+  return {
+    performance: median(perf),
+    accessibility: median(a11y),
+    perfRuns: perf,
+    a11yRuns: a11y,
+    failed,
+    medians,
+    loadBreakdown,
+    work,
+    longTasks,
+    javascript: javascript!,
+  };
 }
 
 /** Main-thread busy time after load, per page: the store quiet, then under a writer's renewals and reports. */
@@ -248,6 +277,8 @@ async function lighthouseScores(lh: Awaited<ReturnType<typeof loadLighthouse>>, 
       );
       log(`    medians: ${result.medians}`);
       log(`    load: ${result.loadBreakdown}`);
+      log(`    main-thread work by kind: ${result.work}`);
+      log(`    longest tasks (last run, simulated): ${result.longTasks}`);
       log(`    ${load()}`);
       if (!desktop) {
         const js = result.javascript;
