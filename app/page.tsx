@@ -1,11 +1,13 @@
 /**
  * Overview. Server-renders the first view (the same query the browser then
- * polls), so the first paint shows data, not a spinner.
+ * polls), so the first paint shows data, not a spinner: its first rows only,
+ * and only those are embedded for hydration (lib/client/first-paint.ts).
  */
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import type { Metadata } from 'next';
 import { cache } from 'react';
 import { Overview } from '@/components/overview/overview';
+import { keepFirstPaintRows } from '@/lib/client/first-paint';
 import { pageIcons, summarize, tabTitle } from '@/lib/client/health-display';
 import { parseListParams, PAGE_SIZE, listOffset, type SchedulerListParams } from '@/lib/client/list-params';
 import { schedulerListQuery, servedBy } from '@/lib/client/queries';
@@ -43,7 +45,10 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
 export default async function OverviewPage({ searchParams }: { searchParams: SearchParams }) {
   const params = parseListParams(await searchParams);
   const queryClient = makeQueryClient();
-  await queryClient.prefetchQuery(servedBy(schedulerListQuery(params), () => readList(JSON.stringify(params))));
+  const list = schedulerListQuery(params);
+  await queryClient.prefetchQuery(servedBy(list, () => readList(JSON.stringify(params))));
+  // The HTML and the hydration carry the rows a first screen shows; the browser fetches the page at mount.
+  keepFirstPaintRows(queryClient, list.queryKey);
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <h1 className="page-title">Schedulers</h1>

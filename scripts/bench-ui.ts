@@ -25,7 +25,8 @@
  *    every 5 s and reporting every 2 s (scripts/bench-status-data.ts
  *    `startActivity`), as a live fleet changes rows between polls; last,
  *    because the leases it renewed expire once it stops.
- *    `--main-thread-only` skips Lighthouse.
+ *    `--main-thread-only` skips Lighthouse; `--overview-only` measures the
+ *    overview alone, `--mobile-only` skips Lighthouse's desktop preset.
  * Env: BENCH_UI_SCHEDULERS (default 1000), BENCH_UI_RUNS, BENCH_UI_TRACE_S
  * (recorded span, default 10), CHROME_PATH.
  */
@@ -54,6 +55,11 @@ interface NetworkItem {
   resourceType?: string;
   transferSize?: number;
   resourceSize?: number;
+  /** mainthread-work-breakdown's items: a kind of work and its time. */
+  groupLabel?: string;
+  duration?: number;
+  /** long-tasks' items. */
+  startTime?: number;
 }
 interface LighthouseResult {
   lhr: {
@@ -98,6 +104,19 @@ const METRICS = [
   ['CLS', 'cumulative-layout-shift'],
 ] as const;
 
+/** Lighthouse's own breakdown of the load, medians: main-thread time (all of it, and the scripts' part) and bytes. */
+const BREAKDOWN = [
+  ['main-thread work', 'mainthread-work-breakdown', 'ms'],
+  ['script bootup', 'bootup-time', 'ms'],
+  ['total bytes', 'total-byte-weight', 'kB'],
+] as const;
+
+/** The LCP element's label as Lighthouse names it (its audit nests it in tables of a list). */
+function lcpElementOf(audit: unknown): string {
+  const labels = JSON.stringify(audit ?? null).match(/"nodeLabel":"((?:[^"\\]|\\.)*)"/);
+  return labels ? labels[1]!.slice(0, 80) : '?';
+}
+
 /** A string every recharts bundle carries (its CSS class names survive minification). */
 const CHART_SIGNATURE = 'recharts-surface';
 
@@ -132,6 +151,9 @@ async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string
   const a11y: number[] = [];
   const metrics: Record<string, number[]> = {};
   let javascript: Awaited<ReturnType<typeof javascriptOf>> | null = null;
+  const breakdown: Record<string, number[]> = {};
+  let lcpElement = '?';
+  let longTasks = '';
   let failed = 0;
   for (let i = 0; perf.length < runs && i < 2 * runs; i++) {
     const chrome = await lh.launcher.launch({ chromeFlags: CHROME_FLAGS, chromePath });
@@ -149,6 +171,16 @@ async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string
       perf.push(Math.round((result.lhr.categories.performance?.score ?? 0) * 100));
       a11y.push(Math.round((result.lhr.categories.accessibility?.score ?? 0) * 100));
       for (const [label, id] of METRICS) (metrics[label] ??= []).push(result.lhr.audits[id]?.numericValue ?? NaN);
+      for (const [label, id] of BREAKDOWN) (breakdown[label] ??= []).push(result.lhr.audits[id]?.numericValue ?? NaN);
+      const requests = result.lhr.audits['network-requests']?.details?.items ?? [];
+      (breakdown['HTML document'] ??= []).push(requests.find((item) => item.resourceType === 'Document')?.transferSize ?? NaN);
+      for (const item of result.lhr.audits['mainthread-work-breakdown']?.details?.items ?? [])
+        if (item.groupLabel) (breakdown[item.groupLabel] ??= []).push(item.duration ?? NaN);
+      longTasks = (result.lhr.audits['long-tasks']?.details?.items ?? [])
+        .slice(0, 4)
+        .map((task) => `${Math.round(task.duration ?? 0)} ms at ${Math.round(task.startTime ?? 0)} ms (${task.url.split('/').pop() || task.url})`)
+        .join(', ');
+      lcpElement = lcpElementOf(result.lhr.audits['largest-contentful-paint-element']);
       javascript ??= await javascriptOf(url, result.lhr.audits['network-requests']?.details?.items ?? []);
       for (const warning of result.lhr.runWarnings) log(`  warning: ${warning}`);
     } finally {
@@ -157,8 +189,31 @@ async function score(lh: Awaited<ReturnType<typeof loadLighthouse>>, url: string
   }
   const medianOf = (label: string) => median(metrics[label]!.filter((v) => Number.isFinite(v)));
   const medians = METRICS.map(([label]) => `${label} ${label === 'CLS' ? medianOf(label).toFixed(3) : `${Math.round(medianOf(label))} ms`}`).join(' · ');
+  const kb = (label: string) => `${label} ${(median(breakdown[label]!.filter((v) => Number.isFinite(v))) / 1024).toFixed(0)} kB`;
+  const loadBreakdown = [
+    ...BREAKDOWN.map(([label, , unit]) => (unit === 'kB' ? kb(label) : `${label} ${Math.round(median(breakdown[label]!))} ms`)),
+    `${kb('HTML document')} sent`,
+    `LCP element (last run): ${lcpElement}`,
+  ].join(' · ');
+  const work = Object.keys(breakdown)
+    .filter((label) => !BREAKDOWN.some(([known]) => known === label) && label !== 'HTML document')
+    .map((label) => [label, median(breakdown[label]!)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .map(([label, ms]) => `${label} ${Math.round(ms)} ms`)
+    .join(' · ');
   if (perf.length === 0) throw new Error(`bench:ui: every Lighthouse run of ${url} failed (${failed})`);
-  return { performance: median(perf), accessibility: median(a11y), perfRuns: perf, a11yRuns: a11y, failed, medians, javascript: javascript! };
+  return {
+    performance: median(perf),
+    accessibility: median(a11y),
+    perfRuns: perf,
+    a11yRuns: a11y,
+    failed,
+    medians,
+    loadBreakdown,
+    work,
+    longTasks,
+    javascript: javascript!,
+  };
 }
 
 /** Main-thread busy time after load, per page: the store quiet, then under a writer's renewals and reports. */
@@ -200,7 +255,7 @@ async function main() {
     const pages = [
       { name: 'overview (page 1 of 100 rows)', url: started.url },
       { name: 'scheduler page (sched-00004)', url: `${started.url}/schedulers/sched-00004` },
-    ];
+    ].filter((page) => !process.argv.includes('--overview-only') || page.name.startsWith('overview'));
     const mainThreadOnly = process.argv.includes('--main-thread-only');
     if (!mainThreadOnly) await lighthouseScores(lh, pages, runs);
     // Last: its writer leaves every lease it renewed expiring 15 s after it stops (the pages then show other states).
@@ -214,13 +269,16 @@ async function main() {
 async function lighthouseScores(lh: Awaited<ReturnType<typeof loadLighthouse>>, pages: { name: string; url: string }[], runs: number) {
   log(`\nLighthouse, median of ${runs} (targets: performance ≥ ${TARGETS.performance}, accessibility ≥ ${TARGETS.accessibility}; ${load()})`);
   for (const page of pages) {
-    for (const desktop of [false, true]) {
+    for (const desktop of process.argv.includes('--mobile-only') ? [false] : [false, true]) {
       const result = await score(lh, page.url, desktop, runs);
       const verdict = result.performance >= TARGETS.performance && result.accessibility >= TARGETS.accessibility ? 'meets targets' : 'BELOW TARGET';
       log(
         `  ${page.name}, ${desktop ? 'desktop' : 'mobile'}: performance ${result.performance} [${result.perfRuns.join(', ')}${result.failed ? `; ${result.failed} failed attempts run again` : ''}] · accessibility ${result.accessibility} [${result.a11yRuns.join(', ')}] — ${verdict}`,
       );
       log(`    medians: ${result.medians}`);
+      log(`    load: ${result.loadBreakdown}`);
+      log(`    main-thread work by kind: ${result.work}`);
+      log(`    longest tasks (last run, simulated): ${result.longTasks}`);
       log(`    ${load()}`);
       if (!desktop) {
         const js = result.javascript;

@@ -43,7 +43,9 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
     const byName = new Map(rowsBody?.schedulers.map((s) => [s.name, s]) ?? []);
     return rankedNames.flatMap((name) => byName.get(name) ?? []);
   }, [worstOrder, body, rowsBody, rankedNames]);
-  const pageNames = useMemo(() => (worstOrder ? [] : statuses.map((s) => s.name)), [worstOrder, statuses]);
+  // While the page holds only the server's first rows, its strips are asked for the whole page already.
+  const firstPaintNames = query.data?.via === 'server' ? query.data.pageNames : undefined;
+  const pageNames = useMemo(() => (worstOrder ? [] : (firstPaintNames ?? statuses.map((s) => s.name))), [worstOrder, firstPaintNames, statuses]);
   const pageStrips = useQuery({ ...stripsQuery(params, pageNames), placeholderData: keepPreviousData, enabled: !worstOrder && pageNames.length > 0 });
   const stripsBody = worstOrder ? rankedBody : pageStrips.data?.body;
   const strips = useMemo(() => new Map(stripsBody?.rows.map((r) => [r.name, r]) ?? []), [stripsBody]);
@@ -102,7 +104,12 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
           window={params.window}
         />
       )}
-      <Pagination page={params.page} total={total} shown={statuses.length} onPage={(page) => setParams({ ...params, page })} />
+      <Pagination
+        page={params.page}
+        total={total}
+        shown={worstOrder ? statuses.length : (firstPaintNames ?? statuses).length}
+        onPage={(page) => setParams({ ...params, page })}
+      />
       <DemoPanel lease={null} />
     </ObservationProvider>
   );

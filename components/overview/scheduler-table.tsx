@@ -4,15 +4,17 @@
  * healthy, work stalled" reads at one glance.
  *
  * The server's HTML and the hydration hold the first FIRST_PAINT_ROWS rows
- * only (more than any first screen shows); the rest of the page renders
- * right after mount, in a transition React slices into short tasks. A
- * phone's load then parses, hydrates and lays out a fifth of the rows.
+ * only (more than any first screen shows; the overview's first answer holds
+ * no more, lib/client/first-paint.ts); the rest of the page renders right
+ * after mount, in a transition React slices into short tasks. A phone's
+ * load then parses, hydrates and lays out a fifth of the rows.
  */
 import { Suspense, useDeferredValue, useMemo } from 'react';
 import type { StripRow } from '@/lib/api/types';
 import type { LocalStamp } from '@/lib/client/local-clock';
 import type { Observer } from '@/lib/client/status-view';
 import type { StripAxis } from '@/lib/client/strip-view';
+import { FIRST_PAINT_ROWS } from '@/lib/client/first-paint';
 import { useMountedLater } from '@/lib/client/mounted-later';
 import { useTimeMode, useTimeZone } from '@/lib/client/time-zone';
 import type { SchedulerStatus, StripWindow } from '@/lib/status';
@@ -30,9 +32,6 @@ export interface SchedulerTableProps {
   axis: StripAxis | null;
   window: StripWindow;
 }
-
-/** Rows in the server's HTML and the hydration (a phone shows one or two, a wide screen about fifteen). */
-const FIRST_PAINT_ROWS = 20;
 
 /** Rows per Suspense boundary (a unit of hydration work). */
 const HYDRATION_CHUNK = 10;

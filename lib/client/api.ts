@@ -27,7 +27,10 @@ import { localNow, type LocalStamp } from './local-clock';
 import { listSearchParams, stripsSearchParams, type SchedulerListParams } from './list-params';
 
 /** An answer and where/when it was observed: `server` = rendered into the page by the server. */
-export type Observed<T> = { body: T; via: 'browser'; sentAt: LocalStamp } | { body: T; via: 'server' };
+export type Observed<T> =
+  | { body: T; via: 'browser'; sentAt: LocalStamp }
+  /** `pageNames`: the whole page's names, when the server sent only its first rows (lib/client/first-paint.ts). */
+  | { body: T; via: 'server'; pageNames?: readonly string[] };
 
 export class ApiRequestError extends Error {
   override readonly name = 'ApiRequestError';
