@@ -665,7 +665,12 @@ export const healthChanges = pgTable(
     lease: text('lease').notNull(),
     epoch: epochCol('epoch').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.name, t.at] }), index('health_changes_at').on(t.at)],
+  (t) => [
+    primaryKey({ columns: [t.name, t.at] }),
+    index('health_changes_at').on(t.at),
+    // The ranked strips' probe: is there a change of this health inside the window (0035).
+    index('health_changes_name_health_at').on(t.name, t.health, t.at),
+  ],
 );
 
 /**

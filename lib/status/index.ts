@@ -31,6 +31,7 @@ export {
   buildStrip,
   isStripWindow,
   stripFrame,
+  unobservedCover,
   worstInWindow,
   type WindowSummaryInput,
   type CellChanges,

@@ -78,6 +78,8 @@ export interface StripInput {
   changes: readonly CellChanges[];
   /** Starts of the minutes in the window in which the rollup observed (any order). */
   observedMinutes: ReadonlySet<number>;
+  /** `observedMinutes` as `unobservedCover(frame, observedMinutes)` answers it, shared by every row of a read (optional: the same answer, sooner). */
+  unobserved?: (fromMs: number, toMs: number) => boolean;
 }
 
 export interface StripSegment {
@@ -103,8 +105,27 @@ function unobservedIn(fromMs: number, toMs: number, observed: ReadonlySet<number
   return false;
 }
 
+/**
+ * Whether some minute starting in [fromMs, toMs) is missing from `observed`, as `unobservedIn` says,
+ * in O(1) for spans within the frame: one pass over the window's minutes (≤ 10,081 at 7 d) instead of
+ * one per cell per row.
+ */
+export function unobservedCover(frame: StripFrame, observed: ReadonlySet<number>): (fromMs: number, toMs: number) => boolean {
+  const first = Math.floor(frame.fromMs / MINUTE_MS) * MINUTE_MS;
+  const minutes = Math.max(0, Math.ceil((frame.toMs - first) / MINUTE_MS));
+  const missing = new Int32Array(minutes + 1); // missing[k]: unobserved among the first k minutes
+  for (let k = 0; k < minutes; k++) missing[k + 1] = missing[k]! + (observed.has(first + k * MINUTE_MS) ? 0 : 1);
+  return (fromMs, toMs) => {
+    const i = (Math.floor(fromMs / MINUTE_MS) * MINUTE_MS - first) / MINUTE_MS;
+    const j = Math.ceil((toMs - first) / MINUTE_MS);
+    if (i < 0 || j > minutes) return unobservedIn(fromMs, toMs, observed);
+    return j > i && missing[j]! - missing[i]! > 0;
+  };
+}
+
 export function buildStrip(input: StripInput): Strip {
   const { frame, observedMinutes } = input;
+  const unobserved = input.unobserved ?? ((fromMs: number, toMs: number) => unobservedIn(fromMs, toMs, observedMinutes));
   const firstChangeMs = input.carried?.atMs ?? input.changes[0]?.worstAtMs ?? null;
   const bornMs = input.bornMs ?? firstChangeMs;
   if (bornMs === null) return { sinceMs: null, segments: [], worst: null };
@@ -123,7 +144,7 @@ export function buildStrip(input: StripInput): Strip {
     const from = Math.max(cellStart, startMs);
     // Before the first recorded health nothing is known; within the cell of that first record, the
     // seconds before it are the evaluator's lag (one round), not time nobody looked at.
-    const notObserved = (current === null && recorded === null) || unobservedIn(from, cellEnd, observedMinutes);
+    const notObserved = (current === null && recorded === null) || unobserved(from, cellEnd);
     const candidates: Health[] = [];
     if (current !== null) candidates.push(current);
     if (recorded) candidates.push(recorded.worst);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HEALTH_SEVERITY } from './health';
-import { buildStrip, stripFrame, worstInWindow, type CellChanges, type StripInput } from './strip';
+import { buildStrip, stripFrame, unobservedCover, worstInWindow, type CellChanges, type StripInput } from './strip';
 
 const MIN = 60_000;
 // 10:30:20 UTC: the 1 h window is the 60 minutes 09:31 … 10:30 (the last cut at now).
@@ -130,6 +130,27 @@ describe('buildStrip', () => {
       segments: [],
       worst: null,
     });
+  });
+});
+
+describe('unobservedCover', () => {
+  it('given random gaps, then every span within and beyond the frame answers as a walk over its minutes, and the strips drawn are the same', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    for (let run = 0; run < 200; run++) {
+      const observed = allObserved();
+      for (let m = frame.fromMs; m < NOW; m += MIN) if (random() < 0.05 * (run % 3)) observed.delete(m);
+      const cover = unobservedCover(frame, observed);
+      for (let k = 0; k < 50; k++) {
+        const fromMs = frame.fromMs - 5 * MIN + Math.floor(random() * 75 * MIN);
+        const toMs = fromMs + Math.floor(random() * 20 * MIN) - MIN;
+        let walked = false;
+        for (let m = Math.floor(fromMs / MIN) * MIN; m < toMs; m += MIN) if (!observed.has(m)) walked = true;
+        expect(cover(fromMs, toMs), `run ${run}: ${fromMs}..${toMs}`).toBe(walked);
+      }
+      const input = { frame, bornMs: frame.fromMs + Math.floor(random() * 30 * MIN), horizonMs: 0, carried: null, changes: [], observedMinutes: observed };
+      expect(buildStrip({ ...input, unobserved: cover })).toEqual(buildStrip(input));
+    }
   });
 });
 

@@ -11,7 +11,12 @@
  * (name, at) for the health carried into the window, and the changes inside
  * the window through the same key, aggregated per cell in the database (at
  * most schedulers × cells rows come back, however often a scheduler
- * flapped); the observed minutes of the window (≤ 10,080 for 7 d). The
+ * flapped; each cell one min and one max, no sort); the ranked read is
+ * per scheduler at most eight index probes whatever the window or the churn
+ * (the carried health, the first change inside, then for each health in
+ * severity order "any change of it inside?" on (name, health, at), 0035) —
+ * never a scan of the window's changes; the observed minutes of the window
+ * (≤ 10,080 for 7 d). The
  * schedulers are `names` when given, else every scheduler whose name
  * contains `q` (registrations and leases). Times are epoch ms of the
  * database clock.
@@ -25,6 +30,13 @@ import { toIso as iso } from '../../status/time';
 /** The window's observed minutes as a JSON array of epoch ms; `from` and `to` are the statement's parameters. */
 const observedMinutes = (from: string, to: string) => `(SELECT COALESCE(json_agg(date_part('epoch', m.minute) * 1000), '[]') FROM health_observed_minutes m
      WHERE m.minute >= date_trunc('minute', ${from}::timestamptz) AND m.minute <= ${to}) AS observed`;
+
+/**
+ * A cell's worst change and its last, each ONE plain min/max over bigint keys (no sort per cell): the
+ * worst is min(severity × WORST_KEY + µs after the window's start) — worst severity, then earliest;
+ * the last is max(µs × 8 + severity). Exact while a window is shorter than WORST_KEY µs (31 years).
+ */
+const WORST_KEY = '1000000000000000';
 
 export const STRIP_ROLLUP_SQL = `
 WITH n AS MATERIALIZED (
@@ -42,16 +54,18 @@ WITH n AS MATERIALIZED (
     ) c ON true
   ),
   inside AS (
-    SELECT h.name, floor(date_part('epoch', h.at - $3::timestamptz) * 1000 / $5::float8)::int AS cell, h.at, h.health,
-      array_position($6::text[], h.health) AS rank
+    SELECT h.name, floor(date_part('epoch', h.at - $3::timestamptz) * 1000 / $5::float8)::int AS cell,
+      round(date_part('epoch', h.at - $3::timestamptz) * 1000000)::bigint AS us, array_position($6::text[], h.health) AS rank
     FROM n JOIN health_changes h ON h.name = n.name AND h.at > $3 AND h.at <= $4
   ),
+  keyed AS (
+    SELECT name, cell, min(rank * ${WORST_KEY} + us) AS worst_key, max(us * 8 + rank) AS last_key FROM inside GROUP BY name, cell
+  ),
   cells AS (
-    SELECT name, cell,
-      (array_agg(health ORDER BY rank, at))[1] AS worst,
-      date_part('epoch', (array_agg(at ORDER BY rank, at))[1]) * 1000 AS worst_at_ms,
-      (array_agg(health ORDER BY at DESC))[1] AS last
-    FROM inside GROUP BY name, cell
+    SELECT name, cell, ($6::text[])[worst_key / ${WORST_KEY}] AS worst,
+      date_part('epoch', $3::timestamptz + (worst_key % ${WORST_KEY}) * interval '1 microsecond') * 1000 AS worst_at_ms,
+      ($6::text[])[last_key % 8] AS last
+    FROM keyed
   )
 SELECT
   (SELECT COALESCE(json_agg(heads), '[]') FROM heads) AS heads,
@@ -129,18 +143,20 @@ WITH n AS MATERIALIZED (
     SELECT a.name FROM (SELECT name FROM schedulers UNION SELECT name FROM leases) a
     WHERE $1::text IS NULL OR strpos(lower(a.name), $1::text) > 0
   ),
-  inside AS (
-    SELECT h.name, min(array_position($4::text[], h.health)) AS rank, min(h.at) AS first_at
-    FROM health_changes h WHERE h.at > $2 AND h.at <= $3 GROUP BY h.name
-  ),
   heads AS (
     SELECT n.name,
       (SELECT ceil(date_part('epoch', s.first_registered_at) * 1000) FROM schedulers s WHERE s.name = n.name) AS born_ms,
       c.health AS carried, date_part('epoch', c.at) * 1000 AS carried_ms,
-      ($4::text[])[i.rank] AS inside_worst, date_part('epoch', i.first_at) * 1000 AS first_ms
+      w.health AS inside_worst, date_part('epoch', f.at) * 1000 AS first_ms
     FROM n
     LEFT JOIN LATERAL (SELECT h.health, h.at FROM health_changes h WHERE h.name = n.name AND h.at <= $2 ORDER BY h.at DESC LIMIT 1) c ON true
-    LEFT JOIN inside i ON i.name = n.name
+    LEFT JOIN LATERAL (SELECT h.at FROM health_changes h WHERE h.name = n.name AND h.at > $2 AND h.at <= $3 ORDER BY h.at LIMIT 1) f ON true
+    LEFT JOIN LATERAL (
+      SELECT s.health FROM unnest($4::text[]) WITH ORDINALITY AS s(health, severity)
+      WHERE f.at IS NOT NULL AND EXISTS (
+        SELECT 1 FROM health_changes h WHERE h.name = n.name AND h.health = s.health AND h.at > $2 AND h.at <= $3)
+      ORDER BY s.severity LIMIT 1
+    ) w ON true
   )
 SELECT
   (SELECT COALESCE(json_agg(heads), '[]') FROM heads) AS heads,

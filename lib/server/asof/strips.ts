@@ -21,7 +21,7 @@
  * newest cell lags the live status by up to one round.
  */
 import type { StripRow, StripsResponse } from '../../api/types';
-import { buildStrip, compareHealth, stripFrame, worstInWindow, zeroCounts, type Strip, type StripFrame, type StripWindow } from '../../status';
+import { buildStrip, compareHealth, stripFrame, unobservedCover, worstInWindow, zeroCounts, type Strip, type StripFrame, type StripWindow } from '../../status';
 import type { Health } from '../../status/types';
 import { toIso as iso } from '../../status/time';
 import { historyHorizonMs } from '../../retention';
@@ -92,10 +92,11 @@ export async function readStrips(deps: ReadDeps, query: StripsQuery): Promise<Re
     return unreadableResult(error);
   }
   const { frame, horizonMs, names, ranked, rollup } = read;
+  const observed = { observedMinutes: rollup.observedMinutes, unobserved: unobservedCover(frame, rollup.observedMinutes) };
   const byRow = new Map(
     rollup.heads.map((head) => [
       head.name,
-      row(head, buildStrip({ frame, bornMs: head.bornMs, horizonMs, carried: head.carried, changes: head.changes, observedMinutes: rollup.observedMinutes })),
+      row(head, buildStrip({ frame, bornMs: head.bornMs, horizonMs, carried: head.carried, changes: head.changes, ...observed })),
     ]),
   );
   const rows = names.flatMap((name) => byRow.get(name) ?? []);
