@@ -18,8 +18,12 @@ describe('leaseboard_report_many', () => {
     ).rows,
     reports: (
       await pool.query(
-        `SELECT epoch::int, seq, last_seq, occurrence, cursor::int, advanced, length(offsets) AS n, steps, step_cursors::int[]
-         FROM progress_reports WHERE lease = $1 ORDER BY id`,
+        // A row per run, and every report it holds as the store reads it back (migration 0028's packing:
+        // seq, occurrence, cursor, advance and cadence; the times differ between the two streams).
+        `SELECT r.epoch::int, r.seq, r.last_seq,
+                (SELECT json_agg(json_build_array(x.seq, x.occurrence, x.cursor::int, x.advanced, x.report_every_ms))
+                   FROM leaseboard_run_reports(r.lease, r.reported_at, r.seq, r.occurrence, r.cursor, r.advanced, r.report_every_ms, r.packed) x) AS held
+         FROM progress_reports r WHERE r.lease = $1 ORDER BY r.id`,
         [lease],
       )
     ).rows,
@@ -62,6 +66,11 @@ describe('leaseboard_report_many', () => {
     expect(answers.map((a) => a.advanced)).toEqual([true, false]);
     expect(answers[1]!.reportedAt.getTime()).toBeGreaterThanOrEqual(answers[0]!.reportedAt.getTime());
     expect((await stored(lease)).summary[0]).toMatchObject({ last_seq: 2, gap_reason: null });
+    // Both stored, in the order sent (as runs, or as single reports where no partition holds runs yet).
+    expect((await stored(lease)).reports.flatMap((row) => row.held)).toEqual([
+      [1, 'o@1', 3, true, 2_000],
+      [2, 'o@1', 3, false, 2_000],
+    ]);
   });
 
   it('fails the whole batch when one entry fails, storing none of it', async () => {
