@@ -175,7 +175,9 @@ describe('delivery outcomes over HTTP', () => {
 
   it('retries a 5xx and a timeout, drops a batch refused with 4xx, and goes on', async () => {
     const server = await scriptedServer([503, 'hang', 200, 400, 200]);
-    const delivery = new AlertDelivery([server.url], { backoff: { baseMs: 50, maxMs: 100 }, timeoutMs: 300 });
+    // The timeout must tell only the scripted hang from an answer: at 300 ms a loaded 2-core machine answered the 400
+    // late once, the attempt counted as a timeout, and the retry took the next scripted 200 (CI, load 14).
+    const delivery = new AlertDelivery([server.url], { backoff: { baseMs: 50, maxMs: 100 }, timeoutMs: 3_000 });
     try {
       delivery.deliver([alert('a')]);
       await expect.poll(() => delivery.status()[0]!.sentAlerts, POLL).toBe(1);
