@@ -1,3 +1,5 @@
+-- Bounded: one row per lease, epoch and UTC hour held; the pruner (lib/jobs/retention-pruner/victims.ts) deletes an
+-- hour once its last minute is past LEASEBOARD_RETAIN_RENEWALS (7 days by default): at most 24 × 8 rows per lease.
 -- Renewal history an hour to a row (issue 21): the minute rollup of migration
 -- 0001 (one 166-byte row per lease per minute held, 16 GB for 10,000 leases
 -- over 7 days) becomes one row per lease, epoch and UTC hour whose

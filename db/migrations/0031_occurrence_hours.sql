@@ -1,3 +1,5 @@
+-- Bounded: one row per lease and UTC hour of folded occurrences; the pruner deletes an hour once all of it is past
+-- LEASEBOARD_RETAIN_OCCURRENCES (7 days by default): at most 24 × 8 rows per lease.
 -- Occurrences an hour to a row (issue 21): one 333-byte row per occurrence (288 a day for a 5-minute
 -- cadence, 6.3 GB for 10,000 schedulers over 7 days) is more than anyone reads of an old one. The
 -- live read and the last run read only a lease's newest occurrence and its newest ended one; `?at=`

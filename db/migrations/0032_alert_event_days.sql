@@ -1,3 +1,5 @@
+-- Bounded: one row per scheduler and UTC day of folded transitions; the pruner deletes a day once all of it is
+-- past LEASEBOARD_RETAIN_ALERT_EVENTS (30 days by default): at most 31 rows per scheduler.
 -- Alert transitions a day to a row (issue 21): a row per transition (221 bytes with its indexes: 1.5 GB
 -- for 10,000 schedulers at an assumed 24 a day over 30 days) becomes, for the days that are over, one
 -- row per scheduler and UTC day whose arrays hold that day's transitions, slot i one transition: its id,

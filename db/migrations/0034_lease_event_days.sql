@@ -1,3 +1,5 @@
+-- Bounded: one row per lease and UTC day of folded events; the pruner deletes a day once all of it, and a later
+-- event of its lease, is past LEASEBOARD_RETAIN_LEASE_EVENTS (30 days by default): at most 31 rows per lease.
 -- Lease events a day to a row (issue 21): a row per grant or release (228 bytes with its indexes: 1.5 GB
 -- for 10,000 schedulers at an assumed 24 a day over 30 days) becomes, for the days that are over, one
 -- row per lease and UTC day. Its events are six numbers each in nums (event i is nums[i][1:6]: id;
