@@ -9,7 +9,7 @@ import { usePathname } from 'next/navigation';
 import { useState, type ReactNode } from 'react';
 import { noteClientNavigation } from '@/lib/client/observation-clock';
 import { getQueryClient } from '@/lib/client/query-client';
-import { ServerTimeChoice } from '@/lib/client/time-zone';
+import { TimeChoiceProvider } from '@/lib/client/time-zone';
 import type { TimeChoice } from '@/lib/api/time-cookie';
 
 /** `time`: the choice the server rendered with (its cookie), the server snapshot of every time shown. */
@@ -20,8 +20,8 @@ export function Providers({ children, time }: { children: ReactNode; time: TimeC
   // In render, before the new page's components read their data.
   if (pathname !== firstPathname) noteClientNavigation();
   return (
-    <ServerTimeChoice value={time}>
+    <TimeChoiceProvider server={time}>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-    </ServerTimeChoice>
+    </TimeChoiceProvider>
   );
 }

@@ -1,13 +1,12 @@
 'use client';
 /**
  * The header's switch between the viewer's local time and UTC; remembered in this browser and, for the
- * server's next render, in a cookie written after mount (lib/client/time-zone.ts). On every page: once each.
+ * server's next render, in a cookie (lib/client/time-zone.ts `TimeChoiceProvider` writes it). On every page.
  */
-import { setTimeMode, useRememberTimeChoice, useTimeMode } from '@/lib/client/time-zone';
+import { setTimeMode, useTimeMode } from '@/lib/client/time-zone';
 
 export function TimeZoneSwitch() {
   const mode = useTimeMode();
-  useRememberTimeChoice(mode);
   return (
     <div className="time-switch small" role="group" aria-label="Show times in">
       {(['local', 'utc'] as const).map((m) => (

@@ -5,17 +5,20 @@
  *
  * The server's HTML and the hydration hold the first FIRST_PAINT_ROWS rows
  * only (more than any first screen shows; the overview's first answer holds
- * no more, lib/client/first-paint.ts); the rest of the page renders right
- * after mount, in a transition React slices into short tasks. A phone's
- * load then parses, hydrates and lays out a fifth of the rows.
+ * no more, lib/client/first-paint.ts); the rest of the page mounts right
+ * after, twenty rows per step, each step a transition in a task of its own
+ * (its render sliced, its commit small). A phone's load then parses,
+ * hydrates and lays out a fifth of the rows. No Suspense boundary around
+ * rows: a boundary left to hydrate later is hydrated synchronously, in one
+ * long task, by the first query update whose props reach it.
  */
-import { Suspense, useDeferredValue, useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import type { StripRow } from '@/lib/api/types';
 import type { LocalStamp } from '@/lib/client/local-clock';
 import type { Observer } from '@/lib/client/status-view';
 import type { StripAxis } from '@/lib/client/strip-view';
 import { FIRST_PAINT_ROWS } from '@/lib/client/first-paint';
-import { useMountedLater } from '@/lib/client/mounted-later';
+import { useRenderedCount } from '@/lib/client/mounted-later';
 import { useTimeMode, useTimeZone } from '@/lib/client/time-zone';
 import type { SchedulerStatus, StripWindow } from '@/lib/status';
 import { SchedulerRow } from './scheduler-row';
@@ -33,14 +36,8 @@ export interface SchedulerTableProps {
   window: StripWindow;
 }
 
-/** Rows per Suspense boundary (a unit of hydration work). */
-const HYDRATION_CHUNK = 10;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
+/** Rows mounted per step after the first paint's (lib/client/mounted-later.ts `useRenderedCount`). */
+const MOUNT_STEP_ROWS = 20;
 
 export function SchedulerTable({
   statuses: latest,
@@ -61,8 +58,7 @@ export function SchedulerTable({
   );
   const { strips, axis } = useDeferredValue(useMemo(() => ({ strips: latestStrips, axis: latestAxis }), [latestStrips, latestAxis]));
   const stale = observer.stale;
-  const allRows = useMountedLater();
-  const shown = allRows ? statuses : statuses.slice(0, FIRST_PAINT_ROWS);
+  const shown = statuses.slice(0, useRenderedCount(statuses.length, FIRST_PAINT_ROWS, MOUNT_STEP_ROWS));
   return (
     <table className={`scheduler-table ${stale ? 'is-stale' : ''}`} data-testid="scheduler-table">
       <caption className="visually-hidden">{caption}</caption>
@@ -117,23 +113,18 @@ export function SchedulerTable({
         </tr>
       </thead>
       <tbody>
-        {chunks(shown, HYDRATION_CHUNK).map((chunk) => (
-          // Each boundary hydrates in a task of its own: 100 rows never block a phone's main thread at once.
-          <Suspense key={chunk[0]!.name}>
-            {chunk.map((status) => (
-              <SchedulerRow
-                key={status.name}
-                status={status}
-                observer={observer}
-                stamp={stamp}
-                strip={strips.get(status.name)}
-                axis={axis}
-                window={window}
-                mode={mode}
-                timeZone={timeZone}
-              />
-            ))}
-          </Suspense>
+        {shown.map((status) => (
+          <SchedulerRow
+            key={status.name}
+            status={status}
+            observer={observer}
+            stamp={stamp}
+            strip={strips.get(status.name)}
+            axis={axis}
+            window={window}
+            mode={mode}
+            timeZone={timeZone}
+          />
         ))}
       </tbody>
     </table>

@@ -12,3 +12,21 @@ export function useMountedLater(): boolean {
   useEffect(() => startTransition(() => setMounted(true)), []);
   return mounted;
 }
+
+/**
+ * How many of a list's items to render: `first` on the server and at
+ * hydration, then `step` more per transition, each started in a task of its
+ * own after the previous one committed, until all `total` show. React slices
+ * a transition's render, but not its commit (DOM insertion, layout effects):
+ * a hundred rows mounted at once are one long task on a phone; five steps
+ * of twenty are five short ones, with input and paint between them.
+ */
+export function useRenderedCount(total: number, first: number, step: number): number {
+  const [count, setCount] = useState(first);
+  useEffect(() => {
+    if (count >= total) return;
+    const timer = setTimeout(() => startTransition(() => setCount((c) => c + step)), 0);
+    return () => clearTimeout(timer);
+  }, [count, total, step]);
+  return Math.min(count, total);
+}

@@ -5,6 +5,11 @@
  *
  * Polling follows the server-suggested `pollIntervalMs`; a status "as of" an
  * instant is history and is never polled. Refetch on focus and reconnect.
+ * The lists skip react-query's structural sharing: every answer's observation
+ * differs, so its deep comparison of a hundred rows (a phone's longest task
+ * after load) kept nothing a row needs — rows compare their shown facts
+ * (components/overview/scheduler-row.tsx). Strips keep it: a row re-renders
+ * its strip only when the strip's object changed.
  */
 import { queryOptions } from '@tanstack/react-query';
 import {
@@ -90,6 +95,7 @@ export function schedulerListQuery(params: SchedulerListParams) {
     refetchOnWindowFocus: true,
     refetchOnReconnect: true,
     staleTime: 1_000,
+    structuralSharing: false,
   });
 }
 
@@ -103,6 +109,7 @@ export function schedulerRowsQuery(params: SchedulerListParams, names: readonly 
     refetchOnReconnect: true,
     staleTime: 1_000,
     enabled: names.length > 0,
+    structuralSharing: false,
   });
 }
 

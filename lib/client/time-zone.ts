@@ -5,17 +5,20 @@
  * links stay UTC); only the text differs.
  *
  * Guarantees: the server renders with the choice its cookie names (mode and
- * zone), and hydration renders the same (`useTimeMode` and `useTimeZone`
- * take it as their server snapshot), so a returning viewer's HTML already
- * shows local time and no text changes at hydration. Without the cookie (a
- * first visit) the server shows UTC, labelled as UTC, and the local time
- * replaces it right after mount: the same instant. After each mount and
- * each switch the browser writes the cookie. Formatting is pure given the
- * zone (tests pass one: `timeZone`).
+ * zone), and hydration renders the same (TimeChoiceProvider starts from it),
+ * so a returning viewer's HTML already shows local time and no text changes
+ * at hydration. Without the cookie (a first visit) the server shows UTC,
+ * labelled as UTC, and the local time replaces it right after mount: the
+ * same instant. That switch never runs inside hydration: the browser's zone
+ * is read (Intl's first use, tens of milliseconds on a phone) in a task of
+ * its own after mount, and the new times render in a transition React
+ * slices into short tasks. After each mount and each switch the browser
+ * writes the cookie. Formatting is pure given the zone (tests pass one:
+ * `timeZone`).
  * Non-guarantees: a browser without Intl time-zone support shows UTC; a
  * viewer whose zone changed since the cookie sees the old zone until mount.
  */
-import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
+import { createContext, createElement, startTransition, useContext, useEffect, useState, type ReactNode } from 'react';
 import { TIME_COOKIE, timeChoiceValue, type TimeChoice } from '@/lib/api/time-cookie';
 import { formatUtc } from './format';
 
@@ -23,10 +26,8 @@ export type TimeMode = 'local' | 'utc';
 
 const STORAGE_KEY = 'leaseboard.time';
 const COOKIE_MAX_AGE_S = 365 * 24 * 3600;
+/** The mounted provider's "the viewer switched" callbacks (one per page). */
 const listeners = new Set<() => void>();
-
-/** The choice the server rendered with (from its cookie; null: none, UTC). Set by components/providers.tsx. */
-export const ServerTimeChoice = createContext<TimeChoice | null>(null);
 
 function readMode(): TimeMode {
   try {
@@ -43,9 +44,8 @@ export function browserTimeZone(): string {
   return (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
 }
 
-function writeCookie(mode: TimeMode): void {
-  const value = timeChoiceValue(mode === 'utc' ? { mode } : { mode, timeZone: browserTimeZone() });
-  document.cookie = `${TIME_COOKIE}=${value}; path=/; max-age=${COOKIE_MAX_AGE_S}; samesite=lax`;
+function writeCookie(choice: TimeChoice): void {
+  document.cookie = `${TIME_COOKIE}=${timeChoiceValue(choice)}; path=/; max-age=${COOKIE_MAX_AGE_S}; samesite=lax`;
 }
 
 export function setTimeMode(mode: TimeMode): void {
@@ -54,49 +54,63 @@ export function setTimeMode(mode: TimeMode): void {
   } catch {
     // storage refused (private mode): the switch still applies for this page
   }
-  current = mode;
-  writeCookie(mode);
   for (const listener of listeners) listener();
 }
 
-let current: TimeMode | null = null;
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  const onStorage = (e: StorageEvent) => {
-    if (e.key === STORAGE_KEY) {
-      current = readMode();
-      listener();
-    }
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
-  };
+/** What every time on the page is shown in: the mode, and for local time the zone (undefined: UTC mode). */
+interface ShownTime {
+  mode: TimeMode;
+  timeZone: string | undefined;
 }
 
-const noSubscription = () => () => {};
+const fromServer = (choice: TimeChoice | null): ShownTime =>
+  choice?.mode === 'local' ? { mode: 'local', timeZone: choice.timeZone } : { mode: 'utc', timeZone: undefined };
+
+const TimeShown = createContext<ShownTime>(fromServer(null));
+
+/** The browser's choice: its stored mode, and its zone when that mode is local. */
+function browserChoice(): TimeChoice {
+  return readMode() === 'utc' ? { mode: 'utc' } : { mode: 'local', timeZone: browserTimeZone() };
+}
+
+/**
+ * Around every page (components/providers.tsx): renders with `server`, the choice the server
+ * rendered with (its cookie; null: none, UTC), then, after mount and at each switch (here or in
+ * another tab), with the browser's — and writes that choice to the cookie.
+ */
+export function TimeChoiceProvider({ server, children }: { server: TimeChoice | null; children: ReactNode }) {
+  const [shown, setShown] = useState(() => fromServer(server));
+  useEffect(() => {
+    const apply = () => {
+      const choice = browserChoice();
+      writeCookie(choice);
+      const next = fromServer(choice);
+      startTransition(() => setShown((prev) => (prev.mode === next.mode && prev.timeZone === next.timeZone ? prev : next)));
+    };
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === STORAGE_KEY) apply();
+    };
+    // Not in hydration's own task: Intl's first use and the new times' render come after it.
+    const timer = setTimeout(apply, 0);
+    listeners.add(apply);
+    window.addEventListener('storage', onStorage);
+    return () => {
+      clearTimeout(timer);
+      listeners.delete(apply);
+      window.removeEventListener('storage', onStorage);
+    };
+  }, []);
+  return createElement(TimeShown.Provider, { value: shown }, children);
+}
 
 /** The viewer's choice; on the server and during hydration, the one the server rendered with (UTC without a cookie). */
 export function useTimeMode(): TimeMode {
-  const server = useContext(ServerTimeChoice);
-  return useSyncExternalStore(
-    subscribe,
-    () => (current ??= readMode()),
-    () => server?.mode ?? 'utc',
-  );
+  return useContext(TimeShown).mode;
 }
 
-/** The zone local times are shown in: the browser's; on the server and during hydration, the cookie's. */
+/** The zone local times are shown in: the browser's; on the server and during hydration, the cookie's (undefined in UTC mode). */
 export function useTimeZone(): string | undefined {
-  const server = useContext(ServerTimeChoice);
-  return useSyncExternalStore(noSubscription, browserTimeZone, () => (server?.mode === 'local' ? server.timeZone : undefined));
-}
-
-/** Writes the cookie after mount, so the next server render shows what this browser shows. Once per page (the header's switch). */
-export function useRememberTimeChoice(mode: TimeMode): void {
-  useEffect(() => writeCookie(mode), [mode]);
+  return useContext(TimeShown).timeZone;
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
