@@ -7,7 +7,7 @@
 import type { StripRow, StripSegmentBody } from '@/lib/api/types';
 import type { StripWindow } from '@/lib/status';
 import { HEALTH_LOOK } from './health-display';
-import { formatInstant, formatTick, type TimeMode } from './time-zone';
+import { formatInstant, formatTick, offsetMinutesAt, type TimeMode } from './time-zone';
 
 export interface StripAxis {
   fromMs: number;
@@ -69,20 +69,8 @@ export function axisTicks(window: StripWindow, axis: StripAxis, mode: TimeMode, 
 }
 
 /** The zone's offset from UTC at `ms` (ms; positive east of Greenwich). */
-export function zoneOffsetMs(ms: number, timeZone?: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(ms);
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return asUtc - Math.floor(ms / 1000) * 1000;
+function zoneOffsetMs(ms: number, timeZone?: string): number {
+  return offsetMinutesAt(ms, timeZone) * 60_000;
 }
 
 /** The row's facts in one sentence, for screen readers and the keyboard. */

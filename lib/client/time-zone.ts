@@ -9,12 +9,16 @@
  * so a returning viewer's HTML already shows local time and no text changes
  * at hydration. Without the cookie (a first visit) the server shows UTC,
  * labelled as UTC, and the local time replaces it right after mount: the
- * same instant. That switch never runs inside hydration: the browser's zone
- * is read (Intl's first use, tens of milliseconds on a phone) in a task of
- * its own after mount, and the new times render in a transition React
+ * same instant. That switch never runs inside hydration: it comes in a task
+ * of its own after mount, and the new times render in a transition React
  * slices into short tasks. After each mount and each switch the browser
  * writes the cookie. Formatting is pure given the zone (tests pass one:
- * `timeZone`).
+ * `timeZone`); a zone is labelled by its offset at that instant ("GMT+5:30",
+ * "UTC" for none), the same text wherever it is formatted. The browser
+ * formats its own zone with Date's local fields and reads the zone's name
+ * from Temporal where it has one: no Intl on a phone's load (Intl's first use
+ * costs tens of milliseconds there); the server uses Intl with the cookie's
+ * zone.
  * Non-guarantees: a browser without Intl time-zone support shows UTC; a
  * viewer whose zone changed since the cookie sees the old zone until mount.
  */
@@ -39,9 +43,20 @@ function readMode(): TimeMode {
 
 let zone: string | undefined;
 
-/** The browser's IANA zone ('UTC' when it cannot tell). */
+/** The browser's IANA zone ('UTC' when it cannot tell): from Temporal where the browser has it (no cost), else Intl. */
 export function browserTimeZone(): string {
-  return (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  return (zone ??= readBrowserZone());
+}
+
+function readBrowserZone(): string {
+  const temporal = (globalThis as { Temporal?: { Now?: { timeZoneId?: () => string } } }).Temporal;
+  try {
+    const id = temporal?.Now?.timeZoneId?.();
+    if (id) return id;
+  } catch {
+    // fall back to Intl
+  }
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
 function writeCookie(choice: TimeChoice): void {
@@ -113,26 +128,74 @@ export function useTimeZone(): string | undefined {
   return useContext(TimeShown).timeZone;
 }
 
+/** A wall-clock reading of an instant in some zone, and that zone's offset from UTC then (minutes east). */
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  offsetMinutes: number;
+}
+
+/** In the browser's own zone: Date's local fields, no Intl (its first use costs a phone tens of milliseconds). */
+function wallClockHere(ms: number): WallClock {
+  const d = new Date(ms);
+  return {
+    year: d.getFullYear(),
+    month: d.getMonth() + 1,
+    day: d.getDate(),
+    hour: d.getHours(),
+    minute: d.getMinutes(),
+    second: d.getSeconds(),
+    offsetMinutes: -d.getTimezoneOffset(),
+  };
+}
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatterFor(timeZone: string | undefined, seconds: boolean): Intl.DateTimeFormat {
-  const key = `${timeZone ?? ''}|${seconds}`;
-  let f = formatters.get(key);
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
   if (f === undefined) {
     f = new Intl.DateTimeFormat('en-CA', {
       timeZone,
       year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      ...(seconds ? { second: '2-digit' } : {}),
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
       hourCycle: 'h23',
-      timeZoneName: 'short',
+      timeZoneName: 'longOffset',
     });
-    formatters.set(key, f);
+    formatters.set(timeZone, f);
   }
   return f;
+}
+
+/** In a named zone (the server, with the zone its cookie names; tests): Intl, the offset from its "GMT+05:30". */
+function wallClockIn(ms: number, timeZone: string): WallClock {
+  const parts = formatterFor(timeZone).formatToParts(ms);
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? NaN);
+  const offset = /([+-])(\d\d):(\d\d)/.exec(parts.find((p) => p.type === 'timeZoneName')?.value ?? '');
+  const offsetMinutes = offset ? (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])) : 0;
+  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second'), offsetMinutes };
+}
+
+/** The offset from UTC of `timeZone` (undefined: the browser's) at `ms`, in minutes east of Greenwich. */
+export function offsetMinutesAt(ms: number, timeZone?: string): number {
+  return (isBrowserZone(timeZone) ? wallClockHere(ms) : wallClockIn(ms, timeZone ?? 'UTC')).offsetMinutes;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** "GMT+1", "GMT+5:30", "GMT-3", "UTC" (no offset): the zone as its offset, the same text on the server and in the browser. */
+export function offsetLabel(offsetMinutes: number): string {
+  if (offsetMinutes === 0) return 'UTC';
+  const abs = Math.abs(offsetMinutes);
+  const minutes = abs % 60;
+  return `GMT${offsetMinutes < 0 ? '-' : '+'}${Math.floor(abs / 60)}${minutes === 0 ? '' : `:${pad2(minutes)}`}`;
 }
 
 /** "2026-12-02 11:30:03 GMT+1" in `timeZone` (undefined: the browser's), or the UTC form for mode 'utc'. */
@@ -141,15 +204,19 @@ export function formatInstant(iso: string, mode: TimeMode, options: { timeZone?:
   return options.clockOnly ? full.slice(full.indexOf(' ') + 1) : full;
 }
 
+/** Whether `timeZone` is this browser's own (always false on the server). */
+function isBrowserZone(timeZone: string | undefined): boolean {
+  return typeof window !== 'undefined' && (timeZone === undefined || timeZone === browserTimeZone());
+}
+
 function formatFull(iso: string, mode: TimeMode, options: { timeZone?: string; seconds?: boolean }): string {
   const seconds = options.seconds ?? true;
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return iso;
   if (mode === 'utc') return seconds ? formatUtc(iso) : formatUtc(iso).replace(/:\d\dZ$/, 'Z');
-  const parts = formatterFor(options.timeZone, seconds).formatToParts(ms);
-  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  const clock = seconds ? `${get('hour')}:${get('minute')}:${get('second')}` : `${get('hour')}:${get('minute')}`;
-  return `${get('year')}-${get('month')}-${get('day')} ${clock} ${get('timeZoneName')}`;
+  const w = isBrowserZone(options.timeZone) ? wallClockHere(ms) : wallClockIn(ms, options.timeZone ?? 'UTC');
+  const clock = `${pad2(w.hour)}:${pad2(w.minute)}${seconds ? `:${pad2(w.second)}` : ''}`;
+  return `${w.year}-${pad2(w.month)}-${pad2(w.day)} ${clock} ${offsetLabel(w.offsetMinutes)}`;
 }
 
 /** "11:30" in the zone (UTC: "10:30Z"), with "MM-DD" before it when asked: axis ticks. */
