@@ -42,7 +42,15 @@ export const HealthStrip = memo(function HealthStrip({ row, axis, window, mode, 
     },
     [router],
   );
-  if (row === undefined || axis === null) return <div className="strip is-loading" aria-hidden="true" data-testid="strip" data-state="loading" />;
+  if (row === undefined || axis === null) {
+    // As tall as the strip it stands for (its ends' line included), so nothing below moves when it arrives.
+    return (
+      <div className="strip-wrap" aria-hidden="true">
+        <div className="strip is-loading" data-testid="strip" data-state="loading" />
+        <span className="strip-ends">{'\u00a0'}</span>
+      </div>
+    );
+  }
   const placed = placeSegments(row, axis, mode, timeZone);
   return (
     <div className="strip-wrap">
