@@ -11,7 +11,7 @@
  * its second shard, once the build is made; lint, then the typecheck once the
  * build is made (it reads the build's generated route types, and the build
  * skips its own check); unit and golden; the integration tier
- * (two vitest workers, a database each); the soak (2.5 minutes of wall time,
+ * (three vitest workers, a database each); the soak (2.5 minutes of wall time,
  * little CPU), then the fleet (2.5 minutes, about 30 s of CPU). Each step's output is printed whole when it ends.
  *
  * Every skipped test is listed with its reason; a skip without one (vitest's

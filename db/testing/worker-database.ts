@@ -1,5 +1,5 @@
 /**
- * One database per vitest worker, so integration files run two at a time and
+ * One database per vitest worker, so integration files run three at a time and
  * never see each other's rows. The global setup migrates one template
  * database and copies it once per worker (`<template>_w<N>`, N the worker's
  * VITEST_POOL_ID, 1…maxWorkers) on the same server — DATABASE_URL's or the

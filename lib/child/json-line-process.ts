@@ -23,8 +23,8 @@ export type ChildSignal = 'SIGUSR1' | 'SIGUSR2' | 'SIGSTOP' | 'SIGCONT' | 'SIGTE
 
 export const ROOT = path.resolve(__dirname, '../..');
 
-/** How node runs `entry`: its prebuilt bundle when the test tiers made one, else through tsx. */
-function entryArgs(entry: string): string[] {
+/** How node runs `entry` (relative to the repository root): its prebuilt bundle when the test tiers made one, else through tsx. */
+export function entryArgs(entry: string): string[] {
   const bundles = process.env.LEASEBOARD_CHILD_BUNDLES;
   const bundle = bundles ? path.join(bundles, entry.replace(/\.ts$/, '.js')) : null;
   return bundle && existsSync(bundle) ? [bundle] : ['--import', 'tsx', path.join(ROOT, entry)];

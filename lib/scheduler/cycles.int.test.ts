@@ -14,7 +14,7 @@ import { FAST_FLAGS, poll } from './testing/fixtures';
 // processes: connections, handles, timers, listeners and rows return to baseline.
 describe('bounded resources over start/fail/retry/cancel cycles', () => {
   const pool = usePool();
-  // This worker's database only: the other int worker runs scheduler processes of its own on the same server.
+  // This worker's database only: the other int workers run scheduler processes of their own on the same server.
   const connections = async (application: string) =>
     (
       await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()', [

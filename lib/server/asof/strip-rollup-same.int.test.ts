@@ -1,7 +1,7 @@
 // The strips' statements against the ones they replaced (kept here verbatim, as of c5ee536): on random
 // histories — every health, changes on the window's bounds, flapping and steady schedulers, one never
 // registered — both answer the same rows for every window, named and ranked.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueLease, usePool, useConnection } from '../../../db/testing/pools';
 import { seededRandom } from '../../../db/testing/random';
 import { HEALTH_SEVERITY, STRIP_WINDOWS, stripFrame } from '../../status';
@@ -107,6 +107,18 @@ describe('strip statements equal the statements they replaced (real PostgreSQL)'
       [iso(nowMs)],
     );
     await db.query('ANALYZE health_changes');
+  });
+  // The worker's later files share its database, and health_observed_minutes is one row a minute for every
+  // scheduler: leave none of these fixtures (the retention pruner's test writes a minute 6 days back and
+  // counts what is older than a day). Runs before the connection's release (after-hooks run in reverse).
+  afterAll(async () => {
+    const db = conn.db;
+    await db.query(
+      `DELETE FROM health_observed_minutes WHERE minute <= $1 AND minute >= date_trunc('minute', $1::timestamptz) - (7 * 1440 + 60) * interval '1 minute'`,
+      [iso(nowMs)],
+    );
+    await db.query('DELETE FROM health_changes WHERE name = ANY($1)', [names]);
+    await db.query('DELETE FROM schedulers WHERE name = ANY($1)', [names]);
   });
 
   const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
