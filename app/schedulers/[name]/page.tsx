@@ -1,8 +1,11 @@
 /**
- * One scheduler, live or "as of" `?at=ISO`. Server-renders the status and the
- * last hour's history with the same queries the browser then uses; an `?at=`
- * older than what is kept (a notification link from weeks ago) renders "no
- * longer kept (retention N days)" on the server, with the oldest instant kept.
+ * One scheduler, live or "as of" `?at=ISO`. Server-renders the status with
+ * the same query the browser then uses; an `?at=` older than what is kept (a
+ * notification link from weeks ago) renders "no longer kept (retention N
+ * days)" on the server, with the oldest instant kept. The last hour's history
+ * is not embedded: the timeline renders after mount, below the first screen,
+ * and its query starts at hydration (embedded, its 360 points were 55 kB of
+ * the page's inline script, a phone's longest task of the load).
  */
 import { HydrationBoundary, dehydrate } from '@tanstack/react-query';
 import type { Metadata } from 'next';
@@ -11,11 +14,11 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { AsOfNotKept } from '@/components/scheduler/not-kept';
 import { SchedulerDetail } from '@/components/scheduler/scheduler-detail';
-import { retentionRefusalOf, type HistoryAnswer } from '@/lib/client/history-answer';
+import { retentionRefusalOf } from '@/lib/client/history-answer';
 import { pageIcons, schedulerTabTitle, summarize } from '@/lib/client/health-display';
-import { historyWindow, schedulerDetailQuery, schedulerHistoryQuery, servedBy } from '@/lib/client/queries';
+import { schedulerDetailQuery, servedBy } from '@/lib/client/queries';
 import { makeQueryClient } from '@/lib/client/query-client';
-import { readSchedulerDetail, readSchedulerHistory } from '@/lib/server';
+import { readSchedulerDetail } from '@/lib/server';
 
 export const dynamic = 'force-dynamic';
 
@@ -40,15 +43,6 @@ function safeDecode(segment: string): string {
 }
 
 const readDetail = cache((name: string, at: string | null) => readSchedulerDetail(name, at ?? undefined));
-
-/** The history, or the answer that its window is no longer kept (rendered like the history); other failures throw. */
-async function readHistory(name: string, at: string | null): Promise<HistoryAnswer> {
-  const result = await readSchedulerHistory(name, undefined, historyWindow(at)?.to);
-  if (result.ok) return { kind: 'history', history: result.value };
-  const retention = retentionRefusalOf(result.error);
-  if (retention !== null) return { kind: 'outside_retention', retention };
-  throw new Error(`history: ${result.error.code}: ${result.error.message}`);
-}
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
   const { name, at } = await routeOf(props);
@@ -77,10 +71,7 @@ export default async function SchedulerPage(props: Props) {
     );
   }
   const queryClient = makeQueryClient();
-  await Promise.all([
-    queryClient.prefetchQuery(servedBy(schedulerDetailQuery(name, at), async () => result.value)),
-    queryClient.prefetchQuery(servedBy(schedulerHistoryQuery(name, at), () => readHistory(name, at))),
-  ]);
+  await queryClient.prefetchQuery(servedBy(schedulerDetailQuery(name, at), async () => result.value));
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <SchedulerDetail name={name} at={at} />
