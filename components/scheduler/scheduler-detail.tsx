@@ -4,8 +4,9 @@
  * transitions and stale-write rejections. Live (polled, ticking, greyed when
  * not observed) or "as of" an instant (neither polled nor ticking).
  * The server's HTML and the hydration hold what a first screen shows (the
- * header, reasons, the two axes); the sections below render right after
- * mount, in a transition (lib/client/mounted-later.ts).
+ * header, reasons, the two axes); the sections below mount right after, one
+ * per step, each step a transition in a task of its own
+ * (lib/client/mounted-later.ts): no commit holds them all.
  */
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
@@ -16,7 +17,7 @@ import { schedulerTabTitle, summarize } from '@/lib/client/health-display';
 import { STALE_AFTER_POLL_INTERVALS, useIsStale, useObservedStamp } from '@/lib/client/observation-clock';
 import { FALLBACK_POLL_INTERVAL_MS, schedulerDetailQuery, schedulerHistoryQuery } from '@/lib/client/queries';
 import { viewStatus } from '@/lib/client/status-view';
-import { useMountedLater } from '@/lib/client/mounted-later';
+import { useRenderedCount } from '@/lib/client/mounted-later';
 import { AuditTable } from '../audit/audit-table';
 import { DemoPanel } from '../demo/demo-panel';
 import { DocumentHealth } from '../document-health';
@@ -36,6 +37,9 @@ import { RejectionsTable } from './rejections-table';
 import { TimelineSection } from './timeline-section';
 import { TransitionsTable } from './transitions-table';
 
+/** The sections below the first screen, in page order (a live page's intent control and demo panel among them). */
+const BELOW_THE_FOLD_SECTIONS = 7;
+
 export function SchedulerDetail({ name, at }: { name: string; at: string | null }) {
   const live = at === null;
   const detail = useQuery(schedulerDetailQuery(name, at));
@@ -47,7 +51,7 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
   const storeUnreadable = live && detail.error instanceof ApiRequestError && detail.error.code === 'store_unreadable';
   const storeOk = (data?.body.observation.ok ?? false) && !storeUnreadable;
   const observation = useMemo(() => ({ stamp, live, stale, storeOk }), [stamp, live, stale, storeOk]);
-  const belowTheFold = useMountedLater();
+  const shownBelow = useRenderedCount(BELOW_THE_FOLD_SECTIONS, 0, 1);
 
   const refusal = detail.error instanceof ApiRequestError ? retentionRefusalOf(detail.error) : null;
   if (!data && refusal !== null && at !== null) return <AsOfNotKept name={name} at={at} retention={refusal} />;
@@ -87,20 +91,18 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
       </header>
       <ReasonsList reasons={body.status.reasons} />
       <AxisPanels view={view} />
-      {belowTheFold ? (
-        <>
-          <AlertsSection name={name} alerts={body.alerts} modes={body.alertModes} asOf={body.asOf} />
-          <TimelineSection answer={history.data?.body} error={history.error} />
-          <TransitionsTable transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />
-          <RejectionsTable rejections={body.rejections} />
-          {live ? <IntentControl name={name} intent={body.status.intent} /> : null}
-          <section className="panel" aria-labelledby="audit-heading">
-            <h2 id="audit-heading">Operator actions</h2>
-            <AuditTable scheduler={name} headingId="audit-heading" />
-          </section>
-          {live ? <DemoPanel lease={name} /> : null}
-        </>
-      ) : null}
+      {[
+        <AlertsSection key="alerts" name={name} alerts={body.alerts} modes={body.alertModes} asOf={body.asOf} />,
+        <TimelineSection key="timeline" answer={history.data?.body} error={history.error} />,
+        <TransitionsTable key="transitions" transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />,
+        <RejectionsTable key="rejections" rejections={body.rejections} />,
+        live ? <IntentControl key="intent" name={name} intent={body.status.intent} /> : null,
+        <section key="audit" className="panel" aria-labelledby="audit-heading">
+          <h2 id="audit-heading">Operator actions</h2>
+          <AuditTable scheduler={name} headingId="audit-heading" />
+        </section>,
+        live ? <DemoPanel key="demo" lease={name} /> : null,
+      ].slice(0, shownBelow)}
     </ObservationProvider>
   );
 }

@@ -1,25 +1,17 @@
 /**
- * Below-the-fold work out of the page's load: false on the server and at
- * hydration, true right after mount, set in a transition — React renders
- * what it gates in short, interruptible slices instead of hydrating it in
- * the load's long tasks. What it gates is not in the server's HTML: use it
- * for content no first screen shows (bench:ui measures the gain).
+ * Below-the-fold work out of the page's load. React slices a transition's
+ * render, but not its commit (DOM insertion, layout effects): a hundred rows,
+ * or every section below a first screen, mounted at once are one long task
+ * on a phone. What this gates is not in the server's HTML: use it for
+ * content no first screen shows (bench:ui measures the gain).
  */
 import { startTransition, useEffect, useState } from 'react';
-
-export function useMountedLater(): boolean {
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => startTransition(() => setMounted(true)), []);
-  return mounted;
-}
 
 /**
  * How many of a list's items to render: `first` on the server and at
  * hydration, then `step` more per transition, each started in a task of its
- * own after the previous one committed, until all `total` show. React slices
- * a transition's render, but not its commit (DOM insertion, layout effects):
- * a hundred rows mounted at once are one long task on a phone; five steps
- * of twenty are five short ones, with input and paint between them.
+ * own after the previous one committed, until all `total` show — short
+ * tasks with input and paint between them.
  */
 export function useRenderedCount(total: number, first: number, step: number): number {
   const [count, setCount] = useState(first);
