@@ -8,9 +8,10 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { alertsQuery } from '@/lib/client/queries';
 import { ToneIcon } from '../tone-icon';
+import { useAfterMount } from '@/lib/client/mounted-later';
 
 export function AlertBadge() {
-  const query = useQuery(alertsQuery(0));
+  const query = useQuery({ ...alertsQuery(0), enabled: useAfterMount() });
   const firing = query.data?.body.counts.firing ?? 0;
   if (firing === 0) return null;
   return (

@@ -9,11 +9,12 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { signOut } from '@/lib/client/api';
 import { queryKeys, sessionQuery } from '@/lib/client/queries';
+import { useAfterMount } from '@/lib/client/mounted-later';
 
 export function IdentityMenu() {
   const queryClient = useQueryClient();
   const pathname = usePathname();
-  const session = useQuery(sessionQuery());
+  const session = useQuery({ ...sessionQuery(), enabled: useAfterMount() });
   const out = useMutation({
     mutationFn: signOut,
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.session }),

@@ -15,6 +15,7 @@ import { postDemoAction } from '@/lib/client/api';
 import { describeDemoProcess } from '@/lib/client/demo-process';
 import { demoProcessesQuery, queryKeys, sessionQuery } from '@/lib/client/queries';
 import { ReasonDialog } from '../reason-dialog';
+import { useAfterMount } from '@/lib/client/mounted-later';
 
 interface Control {
   action: DemoAction;
@@ -38,7 +39,7 @@ export function controlsFor(process: DemoProcess): Control[] {
 
 export const DemoPanel = memo(function DemoPanel({ lease }: { lease: string | null }) {
   const queryClient = useQueryClient();
-  const query = useQuery(demoProcessesQuery());
+  const query = useQuery({ ...demoProcessesQuery(), enabled: useAfterMount() });
   const operator = useQuery(sessionQuery()).data?.body.role === 'operator';
   const dialog = useRef<HTMLDialogElement>(null);
   const [chosen, setChosen] = useState<{ process: DemoProcess; control: Control } | null>(null);

@@ -22,3 +22,12 @@ export function useRenderedCount(total: number, first: number, step: number): nu
   }, [count, total, step]);
   return Math.min(count, total);
 }
+
+/**
+ * False on the server and at hydration, true from a task of its own right after mount: for work that can wait a
+ * task — the header's own polls (session, alert counts), the demo panel's — so that their first fetches are not
+ * started in hydration's effects, one long task with the page's own queries.
+ */
+export function useAfterMount(): boolean {
+  return useRenderedCount(1, 0, 1) === 1;
+}
