@@ -19,7 +19,9 @@ test('npm run attack holds against the dashboard: every probe as expected, none 
   let output = '';
   let code: number | null;
   try {
-    const args = ['--import', 'tsx', 'scripts/attack.ts', env.directUrl, '--operator-token', env.operatorToken, '--include-lockout'];
+    // `--operator-token=T`, not `--operator-token T`: a random base64url token starts with '-' one time in 64, and
+    // the option parser then reads it as an option (the CLI says so and exits 2).
+    const args = ['--import', 'tsx', 'scripts/attack.ts', env.directUrl, `--operator-token=${env.operatorToken}`, '--include-lockout'];
     const run = spawn(process.execPath, [...args, '--archive', archive.url, '--source-address', '127.0.0.3'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     run.stdout.on('data', (chunk: Buffer) => (output += chunk));
     run.stderr.on('data', (chunk: Buffer) => (output += chunk));
