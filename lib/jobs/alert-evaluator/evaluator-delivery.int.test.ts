@@ -21,7 +21,7 @@ import type { RoundData, RoundPlan } from './plan';
 import { ALERT_ENV, POLL, useEvaluatorFixture } from './testing/evaluator-fixture';
 
 describe('the alert evaluator with a real Alertmanager', () => {
-  const { pool, env, evaluator, scheduler, setMode, stateOf, notified, moreRounds } = useEvaluatorFixture();
+  const { pool, env, evaluator, scheduler, setMode, stateOf, untilNotified, moreRounds } = useEvaluatorFixture();
 
   it('Alertmanager stopped: delivery retries with backoff, evaluation goes on; back: delivery resumes', async () => {
     const name = uniqueLease('am-down');
@@ -62,11 +62,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
     } finally {
       await env.am.start();
     }
-    await poll(
-      async () => notified(name, 'SchedulerStalled', 'firing'),
-      (alerts) => alerts.length > 0,
-      POLL,
-    );
+    await untilNotified(name, 'SchedulerStalled', 'firing');
     await poll(
       () => stateOf('SchedulerStalled', name),
       (row) => row?.delivered === true,

@@ -19,7 +19,7 @@ import { ALERT_EVALUATOR_JOB } from './index';
 import { POLL, useEvaluatorFixture } from './testing/evaluator-fixture';
 
 describe('the alert evaluator with a real Alertmanager', () => {
-  const { pool, env, evaluator, scheduler, setMode, stateOf, eventsOf, notified, moreRounds } = useEvaluatorFixture();
+  const { pool, env, evaluator, scheduler, setMode, stateOf, eventsOf, notified, untilNotified, moreRounds } = useEvaluatorFixture();
 
   it('a mode change is audited and survives restarts, takeovers and pruning', async () => {
     const name = uniqueLease('modes');
@@ -57,11 +57,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
     const e1 = evaluator('E1');
     await e1.waitFor((line) => line.event === 'acquired', POLL);
     s.signal('SIGUSR1');
-    await poll(
-      async () => notified(name, 'SchedulerStalled', 'firing'),
-      (alerts) => alerts.length > 0,
-      POLL,
-    );
+    await untilNotified(name, 'SchedulerStalled', 'firing');
 
     // Restart: E1 stops (releasing its lease), E2 starts and holds the same mode.
     await e1.stop();
@@ -94,11 +90,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
 
     // Still `on` under the third holder: the resolution is delivered, and nothing was paged twice.
     s.signal('SIGUSR1');
-    await poll(
-      async () => notified(name, 'SchedulerStalled', 'resolved'),
-      (alerts) => alerts.length > 0,
-      POLL,
-    );
+    await untilNotified(name, 'SchedulerStalled', 'resolved');
     expect(notified(name, 'SchedulerStalled', 'firing')).toHaveLength(1);
     expect((await eventsOf(name)).at(-1)).toMatchObject({ rule: 'SchedulerStalled', to: 'resolved', mode: 'on', epoch: Number(third.epoch) });
   });
@@ -112,11 +104,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
     const e2 = evaluator('E2');
     await e2.waitFor((line) => line.event === 'held', POLL);
     s.signal('SIGUSR1');
-    await poll(
-      async () => notified(name, 'SchedulerStalled', 'firing'),
-      (alerts) => alerts.length > 0,
-      POLL,
-    );
+    await untilNotified(name, 'SchedulerStalled', 'firing');
 
     // E1 stops itself (SIGSTOP) between its round's plan and its write, past its ttl.
     await e1.pauseMidWrite('write', async () => {
@@ -128,11 +116,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
         POLL,
       );
       s.signal('SIGUSR1');
-      await poll(
-        async () => notified(name, 'SchedulerStalled', 'resolved'),
-        (alerts) => alerts.length > 0,
-        POLL,
-      );
+      await untilNotified(name, 'SchedulerStalled', 'resolved');
     });
     const rejected = await e1.waitFor((line) => line.event === 'write_rejected', POLL);
     expect(rejected).toMatchObject({ epoch: Number(first.epoch), currentEpoch: Number(first.epoch) + 1 });

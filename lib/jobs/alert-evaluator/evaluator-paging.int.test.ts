@@ -15,7 +15,7 @@ import { serviceOn } from '../../server/testing/seed';
 import { EXTERNAL, POLL, useEvaluatorFixture } from './testing/evaluator-fixture';
 
 describe('the alert evaluator with a real Alertmanager', () => {
-  const { pool, env, evaluator, scheduler, setMode, stateOf, eventsOf, notified, moreRounds } = useEvaluatorFixture();
+  const { pool, env, evaluator, scheduler, setMode, stateOf, eventsOf, notified, untilNotified, moreRounds } = useEvaluatorFixture();
 
   it('freeze progress: SchedulerStalled goes pending, then fires after `for`; delivered, its generatorURL reads stalled then; unfreeze: the resolution is delivered', async () => {
     const name = uniqueLease('stall');
@@ -36,11 +36,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
       (row) => row?.state === 'firing',
       POLL,
     );
-    await poll(
-      async () => notified(name, 'SchedulerStalled', 'firing'),
-      (alerts) => alerts.length > 0,
-      POLL,
-    );
+    await untilNotified(name, 'SchedulerStalled', 'firing');
     const [page] = notified(name, 'SchedulerStalled', 'firing');
     expect(page!.labels).toEqual({ alertname: 'SchedulerStalled', scheduler: name, severity: 'critical' });
     expect(page!.annotations.runbook_url).toBe(`${EXTERNAL}/runbooks/SchedulerStalled`);
@@ -59,11 +55,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
     );
 
     s.signal('SIGUSR1');
-    await poll(
-      async () => notified(name, 'SchedulerStalled', 'resolved'),
-      (alerts) => alerts.length > 0,
-      POLL,
-    );
+    await untilNotified(name, 'SchedulerStalled', 'resolved');
     expect(notified(name, 'SchedulerStalled', 'firing')).toHaveLength(1);
     const epoch = Number(acquired.epoch);
     expect((await eventsOf(name)).filter((x) => x.rule === 'SchedulerStalled')).toEqual([
@@ -114,11 +106,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
     await e.waitFor((line) => line.event === 'acquired', POLL);
     s.signal('SIGUSR1'); // frozen too: were the reports seen, it would read stalled
     s.signal('SIGUSR2');
-    await poll(
-      async () => notified(name, 'SchedulerUnknown', 'firing'),
-      (alerts) => alerts.length > 0,
-      POLL,
-    );
+    await untilNotified(name, 'SchedulerUnknown', 'firing');
     await moreRounds(e, 3);
     const rules = new Set((await eventsOf(name)).map((x) => x.rule));
     expect(rules).toContain('SchedulerUnknown');

@@ -93,6 +93,13 @@ export function useEvaluatorFixture() {
     ).rows;
   const notified = (scheduler: string, alertname: string, status: 'firing' | 'resolved') =>
     env.am.webhook.alerts().filter((a) => a.labels.scheduler === scheduler && a.labels.alertname === alertname && a.status === status);
+  /** Resolves once Alertmanager's webhook has received `status` for that alert (the notifications so far). */
+  const untilNotified = (scheduler: string, alertname: string, status: 'firing' | 'resolved') =>
+    poll(
+      async () => notified(scheduler, alertname, status),
+      (alerts) => alerts.length > 0,
+      POLL,
+    );
   const roundsOf = (process: { lines: { event: string }[] }) => process.lines.filter((line) => line.event === 'occurrence_completed').length;
   /** Resolves once `process` has completed `n` more rounds. */
   const moreRounds = async (process: { lines: { event: string }[] }, n: number) => {
@@ -104,5 +111,5 @@ export function useEvaluatorFixture() {
     );
   };
 
-  return { pool, spawn, env, evaluator, scheduler, setMode, stateOf, eventsOf, notified, moreRounds };
+  return { pool, spawn, env, evaluator, scheduler, setMode, stateOf, eventsOf, notified, untilNotified, moreRounds };
 }
