@@ -39,8 +39,10 @@ export function controlsFor(process: DemoProcess): Control[] {
 
 export const DemoPanel = memo(function DemoPanel({ lease }: { lease: string | null }) {
   const queryClient = useQueryClient();
-  const query = useQuery({ ...demoProcessesQuery(), enabled: useAfterMount() });
-  const operator = useQuery(sessionQuery()).data?.body.role === 'operator';
+  // Both start a task after hydration, as the header's do (lib/client/mounted-later.ts `useAfterMount`).
+  const afterMount = useAfterMount();
+  const query = useQuery({ ...demoProcessesQuery(), enabled: afterMount });
+  const operator = useQuery({ ...sessionQuery(), enabled: afterMount }).data?.body.role === 'operator';
   const dialog = useRef<HTMLDialogElement>(null);
   const [chosen, setChosen] = useState<{ process: DemoProcess; control: Control } | null>(null);
   const [reason, setReason] = useState('');

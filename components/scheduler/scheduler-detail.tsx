@@ -10,7 +10,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { ApiRequestError } from '@/lib/client/api';
 import { retentionRefusalOf } from '@/lib/client/history-answer';
 import { schedulerTabTitle, summarize } from '@/lib/client/health-display';
@@ -37,8 +37,10 @@ import { RejectionsTable } from './rejections-table';
 import { TimelineSection } from './timeline-section';
 import { TransitionsTable } from './transitions-table';
 
-/** The sections below the first screen, in page order (a live page's intent control and demo panel among them). */
-const BELOW_THE_FOLD_SECTIONS = 7;
+/** The sections below the first screen, in page order: one more per step after mount. */
+function BelowTheFold({ sections }: { sections: ReactNode[] }) {
+  return sections.slice(0, useRenderedCount(sections.length, 0, 1));
+}
 
 export function SchedulerDetail({ name, at }: { name: string; at: string | null }) {
   const live = at === null;
@@ -51,7 +53,6 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
   const storeUnreadable = live && detail.error instanceof ApiRequestError && detail.error.code === 'store_unreadable';
   const storeOk = (data?.body.observation.ok ?? false) && !storeUnreadable;
   const observation = useMemo(() => ({ stamp, live, stale, storeOk }), [stamp, live, stale, storeOk]);
-  const shownBelow = useRenderedCount(BELOW_THE_FOLD_SECTIONS, 0, 1);
 
   const refusal = detail.error instanceof ApiRequestError ? retentionRefusalOf(detail.error) : null;
   if (!data && refusal !== null && at !== null) return <AsOfNotKept name={name} at={at} retention={refusal} />;
@@ -91,18 +92,20 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
       </header>
       <ReasonsList reasons={body.status.reasons} />
       <AxisPanels view={view} />
-      {[
-        <AlertsSection key="alerts" name={name} alerts={body.alerts} modes={body.alertModes} asOf={body.asOf} />,
-        <TimelineSection key="timeline" answer={history.data?.body} error={history.error} />,
-        <TransitionsTable key="transitions" transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />,
-        <RejectionsTable key="rejections" rejections={body.rejections} />,
-        live ? <IntentControl key="intent" name={name} intent={body.status.intent} /> : null,
-        <section key="audit" className="panel" aria-labelledby="audit-heading">
-          <h2 id="audit-heading">Operator actions</h2>
-          <AuditTable scheduler={name} headingId="audit-heading" />
-        </section>,
-        live ? <DemoPanel key="demo" lease={name} /> : null,
-      ].slice(0, shownBelow)}
+      <BelowTheFold
+        sections={[
+          <AlertsSection key="alerts" name={name} alerts={body.alerts} modes={body.alertModes} asOf={body.asOf} />,
+          <TimelineSection key="timeline" answer={history.data?.body} error={history.error} />,
+          <TransitionsTable key="transitions" transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />,
+          <RejectionsTable key="rejections" rejections={body.rejections} />,
+          live ? <IntentControl key="intent" name={name} intent={body.status.intent} /> : null,
+          <section key="audit" className="panel" aria-labelledby="audit-heading">
+            <h2 id="audit-heading">Operator actions</h2>
+            <AuditTable scheduler={name} headingId="audit-heading" />
+          </section>,
+          live ? <DemoPanel key="demo" lease={name} /> : null,
+        ]}
+      />
     </ObservationProvider>
   );
 }

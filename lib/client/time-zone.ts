@@ -185,7 +185,12 @@ function wallClockIn(ms: number, timeZone: string): WallClock {
 
 /** The offset from UTC of `timeZone` (undefined: the browser's) at `ms`, in minutes east of Greenwich. */
 export function offsetMinutesAt(ms: number, timeZone?: string): number {
-  return (isBrowserZone(timeZone) ? wallClockHere(ms) : wallClockIn(ms, timeZone ?? 'UTC')).offsetMinutes;
+  return wallClock(ms, timeZone).offsetMinutes;
+}
+
+/** `ms` in `timeZone` (undefined: the browser's): Date's local fields for the browser's own zone, else Intl. */
+function wallClock(ms: number, timeZone: string | undefined): WallClock {
+  return isBrowserZone(timeZone) ? wallClockHere(ms) : wallClockIn(ms, timeZone ?? 'UTC');
 }
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -214,7 +219,7 @@ function formatFull(iso: string, mode: TimeMode, options: { timeZone?: string; s
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return iso;
   if (mode === 'utc') return seconds ? formatUtc(iso) : formatUtc(iso).replace(/:\d\dZ$/, 'Z');
-  const w = isBrowserZone(options.timeZone) ? wallClockHere(ms) : wallClockIn(ms, options.timeZone ?? 'UTC');
+  const w = wallClock(ms, options.timeZone);
   const clock = `${pad2(w.hour)}:${pad2(w.minute)}${seconds ? `:${pad2(w.second)}` : ''}`;
   return `${w.year}-${pad2(w.month)}-${pad2(w.day)} ${clock} ${offsetLabel(w.offsetMinutes)}`;
 }
