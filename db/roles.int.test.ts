@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { changeIntent } from '../lib/lease';
-import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
+import { seedDocuments } from '../examples/demo/retention-planner/documents';
 import { SchedulerProcess } from '../lib/child/scheduler-process';
 import { FAST_FLAGS, poll } from '../lib/scheduler/testing/fixtures';
 import { acquire } from '../lib/server/testing/seed';
@@ -61,7 +61,7 @@ describe('database roles', () => {
     try {
       await scheduler.waitFor((line) => line.event === 'acquired', 30_000);
       await poll(
-        () => admin.query<{ n: number }>('SELECT count(*)::int AS n FROM plan_items WHERE lease = $1', [lease]),
+        () => admin.query<{ n: number }>('SELECT count(*)::int AS n FROM leaseboard_demo.plan_items WHERE lease = $1', [lease]),
         (result) => result.rows[0]!.n > 0,
         30_000,
       );

@@ -35,7 +35,7 @@ async function seedBacklog(db: pg.Pool, grants: Grant[]): Promise<void> {
     [planner!.name, planner!.epoch, occurrences],
   );
   await db.query(
-    `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at)
+    `INSERT INTO leaseboard_demo.plan_items (occurrence, document_id, policy, lease, epoch, written_at)
      SELECT $1 || '@' || (1 + d / $4::int), d, 'short', $1, $2, clock_timestamp() FROM generate_series(0, $3::int - 1) d`,
     [planner!.name, planner!.epoch, ITEMS, PER_OCCURRENCE],
   );
@@ -114,7 +114,7 @@ async function main(): Promise<void> {
     await runtime.stop();
     const failed = events.find((e) => e.event === 'error');
     if (failed) throw new Error(`pruner: ${JSON.stringify(failed)}`);
-    const left = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plan_items`);
+    const left = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM leaseboard_demo.plan_items`);
     const deleted = ITEMS + LEASES * 1440 + LEASES * 100 + LEASES * 99 - left.rows[0]!.n;
 
     const ratio = (a: number[], b: number[]) => (stats(a).p99 / stats(b).p99).toFixed(2);

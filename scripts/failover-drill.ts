@@ -19,8 +19,8 @@
 import { parseArgs } from 'node:util';
 import { createPool } from '../db/pool';
 import { LocalPair, type ReplicationMode } from '../db/replication/local-pair';
-import { ArchiveProcess } from '../lib/archive/process';
-import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
+import { ArchiveProcess } from '../examples/demo/archive/process';
+import { seedDocuments } from '../examples/demo/retention-planner/documents';
 import { SchedulerProcess } from '../lib/child/scheduler-process';
 import { FAST_FLAGS } from '../lib/scheduler/testing/fast-flags';
 import { formatEpoch } from '../lib/status/epoch';

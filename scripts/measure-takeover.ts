@@ -7,7 +7,7 @@
  */
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
-import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
+import { seedDocuments } from '../examples/demo/retention-planner/documents';
 import { SchedulerProcess } from '../lib/child/scheduler-process';
 import { FAST_FLAGS } from '../lib/scheduler/testing/fast-flags';
 
@@ -51,7 +51,7 @@ async function main() {
       fromExpiry.push(Number(gap.rows[0].ms));
       const stale = await pool.query(
         `SELECT (SELECT count(*)::int FROM stale_write_rejections WHERE lease = $1 AND attempted_epoch = $2) AS rejected,
-                (SELECT count(*)::int FROM plan_items p, lease_events e WHERE e.lease = $1 AND e.epoch = $2 + 1
+                (SELECT count(*)::int FROM leaseboard_demo.plan_items p, lease_events e WHERE e.lease = $1 AND e.epoch = $2 + 1
                    AND p.epoch = $2 AND p.written_at >= e.previous_ended_at) AS accepted`,
         [lease, epoch],
       );

@@ -5,7 +5,7 @@
  * that CI builds before, not during, work that runs beside the browser tier.
  */
 import path from 'node:path';
-import { ensureBuild } from '../../lib/demo/next-build';
+import { ensureBuild } from '../../examples/demo/next-build';
 import { E2E_BASE_PATH } from './e2e-env';
 
 export const E2E_BUILD_ENV: NodeJS.ProcessEnv & { LEASEBOARD_DIST_DIR: string } = {

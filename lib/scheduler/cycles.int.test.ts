@@ -2,7 +2,7 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createPool, createReadOnlyPool } from '../../db/pool';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
-import { retentionPlannerJob } from '../jobs/demo/retention-planner';
+import { retentionPlannerJob } from '../../examples/demo/retention-planner';
 import { LeaseAuthority, leaseTerms, newInstanceToken } from '../lease';
 import { schedulerConfig } from './config';
 import type { RuntimeEvent } from './events';

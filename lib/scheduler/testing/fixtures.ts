@@ -87,7 +87,7 @@ export async function planItemsOutsideTenure(db: Pick<pg.Pool, 'query'>, lease: 
        WHERE e.lease = $1 AND e.kind <> 'released')
      SELECT count(*) FILTER (WHERE t.epoch IS NULL OR NOT (x.written_at >= t.start AND x.written_at < t.finish))::int AS outside,
             count(*)::int AS total
-     FROM plan_items x LEFT JOIN tenure t ON t.epoch = x.epoch WHERE x.lease = $1`,
+     FROM leaseboard_demo.plan_items x LEFT JOIN tenure t ON t.epoch = x.epoch WHERE x.lease = $1`,
     [lease],
   );
   return rows[0]!;

@@ -106,7 +106,7 @@ describe('occurrences folded an hour to a row read exactly as the rows did', () 
         );
         if (o.planItem)
           await held.db.query(
-            `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, 1, 'short', $2, $3, clock_timestamp())`,
+            `INSERT INTO leaseboard_demo.plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, 1, 'short', $2, $3, clock_timestamp())`,
             [o.key, name, grant.epoch],
           );
       }

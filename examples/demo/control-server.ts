@@ -6,8 +6,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DemoAction } from '../api/types';
-import { DEMO_ACTIONS } from '../status/limits';
+import type { DemoAction } from '../../lib/api/types';
+import { DEMO_ACTIONS } from '../../lib/status/limits';
 import type { DemoSupervisor } from './supervisor';
 
 export interface ControlServer {

@@ -11,8 +11,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { listenToParent, SHUTDOWN_DEADLINE_MS, shutdownWithin } from '../child/parent';
-import { guardStdio } from '../child/stdio';
+import { listenToParent, SHUTDOWN_DEADLINE_MS, shutdownWithin } from '../../../lib/child/parent';
+import { guardStdio } from '../../../lib/child/stdio';
 import { Archive, ARCHIVE_TOKEN_MIN_LENGTH, createArchiveServer } from './server';
 
 function fail(message: string): never {

@@ -39,8 +39,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import { nodeBodyStream, readBoundedJson } from '../http/body';
-import { applyServerLimits, refuseEarly, SERVER_OPTIONS } from '../http/request-limits';
+import { nodeBodyStream, readBoundedJson } from '../../../lib/http/body';
+import { applyServerLimits, refuseEarly, SERVER_OPTIONS } from '../../../lib/http/request-limits';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** The writers' bearer token: at least this long (the CLI refuses to start otherwise). */
