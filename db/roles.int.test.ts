@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { changeIntent } from '../lib/lease';
 import { seedDocuments } from '../examples/demo/retention-planner/documents';
 import { SchedulerProcess } from '../lib/child/scheduler-process';
+import { DEMO_SCHEDULER_PROGRAM } from '../examples/demo/demo-scheduler';
 import { FAST_FLAGS, poll } from '../lib/scheduler/testing/fixtures';
 import { acquire } from '../lib/server/testing/seed';
 import { migrateDatabase } from './migrate';
@@ -57,7 +58,7 @@ describe('database roles', () => {
 
   it('a real scheduler process runs as the scheduler login: acquires, plans (fenced writes), reports; the pruner round runs as its definer', async () => {
     const lease = uniqueLease('roles');
-    const scheduler = new SchedulerProcess({ lease, label: 'A', databaseUrl: urls.scheduler, flags: FAST_FLAGS });
+    const scheduler = new SchedulerProcess({ program: DEMO_SCHEDULER_PROGRAM, lease, label: 'A', databaseUrl: urls.scheduler, flags: FAST_FLAGS });
     try {
       await scheduler.waitFor((line) => line.event === 'acquired', 30_000);
       await poll(

@@ -9,6 +9,7 @@ import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
 import { seedDocuments } from '../examples/demo/retention-planner/documents';
 import { SchedulerProcess } from '../lib/child/scheduler-process';
+import { DEMO_SCHEDULER_PROGRAM } from '../examples/demo/demo-scheduler';
 import { FAST_FLAGS } from '../lib/scheduler/testing/fast-flags';
 
 const RUNS = Number(process.env.RUNS ?? 10);
@@ -21,10 +22,10 @@ async function main() {
   const processes: SchedulerProcess[] = [];
   try {
     await seedDocuments(pool, 50_000);
-    const a = new SchedulerProcess({ lease, label: 'A', databaseUrl: database.url, flags: FAST_FLAGS });
+    const a = new SchedulerProcess({ program: DEMO_SCHEDULER_PROGRAM, lease, label: 'A', databaseUrl: database.url, flags: FAST_FLAGS });
     processes.push(a);
     await a.waitFor((line) => line.event === 'acquired');
-    const b = new SchedulerProcess({ lease, label: 'B', databaseUrl: database.url, flags: FAST_FLAGS });
+    const b = new SchedulerProcess({ program: DEMO_SCHEDULER_PROGRAM, lease, label: 'B', databaseUrl: database.url, flags: FAST_FLAGS });
     processes.push(b);
     await b.waitFor((line) => line.event === 'held');
     const fromPause: number[] = [];

@@ -4,3 +4,8 @@
  * and so do the tests that need a job with real batches to freeze, pause and fence (the retention planner).
  */
 export const DEMO_SCHEDULER_PROGRAM = 'examples/demo/scheduler.ts';
+
+/** A named job runs in Leaseboard's own CLI (`leaseboard scheduler --job NAME`); no job: the demo's retention planner. */
+export function schedulerProgramFor(job: string | undefined): { job: string } | { program: string } {
+  return job === undefined ? { program: DEMO_SCHEDULER_PROGRAM } : { job };
+}

@@ -42,7 +42,15 @@ export class SchedulerProcess extends JsonLineProcess {
     super({
       name: `scheduler ${options.label}`,
       entry: options.program ?? 'lib/cli/main.ts',
-      args: [...(options.program ? [] : ['scheduler']), '--lease', options.lease, '--label', options.label, ...(options.job ? ['--job', options.job] : []), ...flags],
+      args: [
+        ...(options.program ? [] : ['scheduler']),
+        '--lease',
+        options.lease,
+        '--label',
+        options.label,
+        ...(options.job ? ['--job', options.job] : []),
+        ...flags,
+      ],
       env: { ...options.env, DATABASE_URL: options.databaseUrl },
       cwd: options.cwd,
       onLine: options.onLine,

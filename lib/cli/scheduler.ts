@@ -72,7 +72,8 @@ function parse(argv: string[], program: SchedulerProgram) {
     fail((error as Error).message);
   }
   const names = Object.keys(program.jobs).join(', ');
-  const jobName = values.job ?? program.defaultJob ?? fail(`no job given: name one with --job NAME (one of ${names}), e.g. --job ${Object.keys(program.jobs)[0]}`);
+  const jobName =
+    values.job ?? program.defaultJob ?? fail(`no job given: name one with --job NAME (one of ${names}), e.g. --job ${Object.keys(program.jobs)[0]}`);
   const makeJob = Object.hasOwn(program.jobs, jobName) ? program.jobs[jobName]! : fail(`--job: one of ${names}, got ${JSON.stringify(jobName)}`);
   if (values.label !== undefined && !LABEL_PATTERN.test(values.label)) fail('--label: 1–32 letters, digits, spaces, _ . -');
   const flags = Object.fromEntries(jobFlags.flatMap((flag) => (values[flag] === undefined ? [] : [[flag, values[flag]]])));

@@ -36,12 +36,10 @@ describe('the fence, enforced by the database', () => {
       [occurrence],
     );
   const insertItem = (lease: string, epoch: number, occurrence: string, id: number) =>
-    pool.query(`INSERT INTO leaseboard_demo.plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, $2, 'short', $3, $4, clock_timestamp())`, [
-      occurrence,
-      id,
-      lease,
-      epoch,
-    ]);
+    pool.query(
+      `INSERT INTO leaseboard_demo.plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, $2, 'short', $3, $4, clock_timestamp())`,
+      [occurrence, id, lease, epoch],
+    );
 
   describe('plain SQL that bypasses the library', () => {
     it('a stale epoch is refused and writes nothing; the current epoch is accepted', async () => {
@@ -76,7 +74,9 @@ describe('the fence, enforced by the database', () => {
       // An UPDATE that forgets to stamp its epoch keeps the row's old one: refused once that epoch is stale.
       await forceExpire(pool, old.name);
       await grant(old.name);
-      await expect(pool.query(`UPDATE leaseboard_demo.plan_items SET policy = 'standard' WHERE occurrence = $1`, [occurrence])).rejects.toMatchObject({ code: FENCE_REFUSED });
+      await expect(pool.query(`UPDATE leaseboard_demo.plan_items SET policy = 'standard' WHERE occurrence = $1`, [occurrence])).rejects.toMatchObject({
+        code: FENCE_REFUSED,
+      });
       const { rows } = await pool.query('SELECT document_id::int AS id, policy FROM leaseboard_demo.plan_items WHERE occurrence = $1', [occurrence]);
       expect(rows).toEqual([{ id: 1, policy: 'short' }]);
     });
@@ -237,10 +237,10 @@ describe('writeFenced: the library path', () => {
     const readDb = createReadOnlyPool(databaseUrl());
     try {
       await expect(
-        readDb.query(`INSERT INTO leaseboard_demo.plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ('o@7', 1, 'short', $1, $2, now())`, [
-          g.name,
-          g.epoch,
-        ]),
+        readDb.query(
+          `INSERT INTO leaseboard_demo.plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ('o@7', 1, 'short', $1, $2, now())`,
+          [g.name, g.epoch],
+        ),
       ).rejects.toMatchObject({
         code: '25006', // read_only_sql_transaction
       });

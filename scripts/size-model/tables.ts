@@ -7,7 +7,7 @@
  * instant, then the next), as the live system writes them, so indexes split
  * pages as they do in production rather than filling them sorted.
  */
-import { DEFAULT_RETENTION, type RetentionKind } from '../../lib/retention/policy';
+import type { RetentionKind } from '../../lib/retention/policy';
 import { DEFAULT_LEASE_TIMING } from '../../lib/lease';
 import { DEFAULT_REPORT_EVERY_MS } from '../../lib/status/thresholds';
 import { MEASURED_REPORT_JITTER } from './jitter';

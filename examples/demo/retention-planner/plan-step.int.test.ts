@@ -65,7 +65,9 @@ describe('retention planning across leadership changes', () => {
         `SELECT count(*)::int AS n FROM leaseboard_demo.documents WHERE retention_class <> 'legal_hold'
            AND created_at < clock_timestamp() - CASE retention_class WHEN 'short' THEN interval '30 days' ELSE interval '365 days' END`,
       );
-      const items = await pool.query('SELECT count(*)::int AS n, count(DISTINCT document_id)::int AS d FROM leaseboard_demo.plan_items WHERE occurrence = $1', [key]);
+      const items = await pool.query('SELECT count(*)::int AS n, count(DISTINCT document_id)::int AS d FROM leaseboard_demo.plan_items WHERE occurrence = $1', [
+        key,
+      ]);
       expect(items.rows[0].n).toBe(expected.rows[0].n);
       expect(items.rows[0].d).toBe(items.rows[0].n);
       expect(items.rows[0].n).toBeGreaterThan(0);
