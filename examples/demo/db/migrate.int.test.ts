@@ -51,9 +51,10 @@ describe("the product's migrate and the demo's", () => {
   it('a fresh database after the product migrate holds exactly the tables of db/schema.ts: no demo table, no demo schema', async () => {
     await migrateDatabase(url);
     await client.connect();
-    const declared = Object.values(productSchema)
+    const declared = (Object.values(productSchema) as unknown[])
       .filter((value): value is PgTable => is(value, PgTable))
-      .map((table) => `${getTableConfig(table).schema ?? 'public'}.${getTableConfig(table).name}`)
+      .map((table) => getTableConfig(table))
+      .map((config) => `${config.schema ?? 'public'}.${config.name}`)
       .sort();
     expect(declared).not.toContain('public.documents');
     expect(declared).not.toContain('public.plan_items');
