@@ -6,7 +6,7 @@
  * Guarantees: `stopAll()` resumes paused processes, stops them gracefully
  * (SIGKILL after a grace period) and resolves when all have exited.
  */
-import type { DemoAction, DemoProcess } from '../../lib/api/types';
+import type { DrillAction, DemoProcess } from '../../lib/api/types';
 import { SchedulerProcess } from '../../lib/child/scheduler-process';
 import { DEMO_SCHEDULER_PROGRAM } from './demo-scheduler';
 
@@ -76,7 +76,7 @@ export class DemoSupervisor {
     return [...this.entries.values()].map((entry) => this.view(entry));
   }
 
-  async act(id: string, action: DemoAction): Promise<ActionOutcome> {
+  async act(id: string, action: DrillAction): Promise<ActionOutcome> {
     const entry = this.entries.get(id);
     if (!entry) return { kind: 'not_found' };
     const { process } = entry;

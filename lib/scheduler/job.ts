@@ -45,7 +45,7 @@ import type { TenureEndReason } from './tenure';
 export interface OccurrenceInfo {
   /** The lease the job runs under. */
   readonly lease: string;
-  /** `lease@instant`, e.g. `retention-planner@2026-11-30T16:00:00Z`. */
+  /** `lease@instant`, e.g. `nightly-export@2026-11-30T16:00:00Z`. */
   readonly key: string;
   readonly scheduledAt: Date;
 }
