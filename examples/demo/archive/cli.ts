@@ -1,5 +1,5 @@
 /**
- * `tsx lib/archive/cli.ts [--port N]`: the archive service (./server.ts) as a
+ * `tsx examples/demo/archive/cli.ts [--port N]`: the archive service (./server.ts) as a
  * process of its own, on 127.0.0.1 (port 0: a free one). Writes need the
  * bearer token in LEASEBOARD_ARCHIVE_TOKEN (at least 24 characters, shared
  * with the writers; without it the archive does not start: exit 2). Prints
