@@ -10,7 +10,7 @@ import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
 /** Every top-level source folder a module could reach into, relative to the repo root. */
-const TOP = ['app', 'components', 'db', 'e2e', 'scripts'];
+const TOP = ['app', 'components', 'db', 'e2e', 'examples', 'scripts'];
 
 /** Packages that do I/O or belong to a framework: never inside the pure core. */
 const IO_PACKAGES = [
@@ -73,12 +73,12 @@ const zones = [
   // lib/lease: the authority protocol, the bottom of the runtime.
   {
     target: 'lib/lease',
-    from: ['lib/scheduler', 'lib/jobs', 'lib/server', 'lib/client', 'lib/demo', 'lib/alerts', 'lib/archive', 'app', 'components', 'scripts', 'e2e'],
+    from: ['lib/scheduler', 'lib/jobs', 'lib/server', 'lib/client', 'lib/demo', 'lib/alerts', 'app', 'components', 'scripts', 'e2e'],
     message: 'lib/lease is the authority protocol: it imports no runtime, reads or UI.',
   },
   // lib/lease has one public door, its index.ts (authority, fence, writeFenced, config, errors, intent).
   {
-    target: ['lib/!(lease)/**', 'app', 'components', 'scripts', 'e2e', 'db'],
+    target: ['lib/!(lease)/**', 'app', 'components', 'scripts', 'e2e', 'examples', 'db'],
     from: 'lib/lease',
     except: ['./index.ts'],
     message: 'lib/lease has one public door: import lib/lease (its index.ts), never one of its modules.',
@@ -86,13 +86,13 @@ const zones = [
   // lib/scheduler: the runtime runs ANY job; it knows no job and no reads.
   {
     target: 'lib/scheduler',
-    from: ['lib/jobs', 'lib/cli', 'lib/server', 'lib/client', 'lib/alerts', 'lib/archive', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
+    from: ['lib/jobs', 'lib/cli', 'lib/server', 'lib/client', 'lib/alerts', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
     message: 'lib/scheduler runs any job: it imports lib/lease, never lib/jobs (lib/cli composes them), lib/server or the UI.',
   },
   // lib/cli: the composition root (`leaseboard COMMAND`): jobs from lib/jobs' registry, the runtime through its entry.
   {
     target: 'lib/cli',
-    from: ['lib/server', 'lib/client', 'lib/alerts', 'lib/archive', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
+    from: ['lib/server', 'lib/client', 'lib/alerts', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
     message: 'lib/cli composes a job from lib/jobs with the runtime; nothing else.',
   },
   { target: 'lib/cli', from: 'lib/jobs', except: ['./index.ts'], message: 'lib/cli reaches lib/jobs only through its registry, lib/jobs/index.ts.' },
@@ -138,17 +138,17 @@ const zones = [
   // observer above them, the reads above those, the service composing the reads, http/ on top —
   // the one layer that parses, validates, maps results to statuses and serialises.
   ...serverLayers(),
-  // lib/retention, lib/archive, lib/auth: services below the runtime and the app.
+  // lib/retention, lib/auth: services below the runtime and the app.
   {
-    target: ['lib/retention', 'lib/archive', 'lib/auth'],
+    target: ['lib/retention', 'lib/auth'],
     from: ['lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
-    message: 'lib/retention, lib/archive and lib/auth sit below the runtime and the app.',
+    message: 'lib/retention and lib/auth sit below the runtime and the app.',
   },
   {
-    target: ['lib/retention', 'lib/archive', 'lib/auth'],
+    target: ['lib/retention', 'lib/auth'],
     from: 'lib/scheduler',
     except: ['./index.ts'],
-    message: 'lib/retention, lib/archive and lib/auth sit below the runtime: at most its public contract (lib/scheduler/index.ts).',
+    message: 'lib/retention and lib/auth sit below the runtime: at most its public contract (lib/scheduler/index.ts).',
   },
   // Browser code: never the server's reads, the database or the runtime.
   {
@@ -163,7 +163,6 @@ const zones = [
       'lib/demo',
       'lib/alerts/delivery',
       'lib/alerts/store',
-      'lib/archive',
       'lib/retention',
       'app',
       'scripts',
@@ -203,6 +202,19 @@ const zones = [
   { target: 'app', from: ['db', 'lib/scheduler', 'lib/jobs', 'scripts', 'e2e'], message: 'app is routes only: go through lib.' },
   // db: the bottom layer.
   { target: 'db', from: ['lib', 'app', 'components', 'scripts', 'e2e'], message: 'db is the bottom layer: it imports no lib, app or UI.' },
+  // examples/: the demo (its job, tables, archive, supervisor) and other examples sit on top of the product.
+  {
+    target: ['lib', 'app', 'components', 'db'],
+    from: 'examples',
+    message: 'The product never imports examples/: an example imports the product, never the other way.',
+  },
+  { target: 'examples', from: ['scripts', 'e2e'], message: 'examples/ import the product, never its tools (scripts, e2e).' },
+  {
+    target: 'examples/demo/retention-planner',
+    from: 'lib/scheduler',
+    except: ['./index.ts'],
+    message: "The demo's job takes the runtime as any job does: through lib/scheduler/index.ts only.",
+  },
 ];
 
 /**

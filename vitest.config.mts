@@ -15,7 +15,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['lib/**/*.unit.test.ts', 'db/**/*.unit.test.ts', 'scripts/**/*.unit.test.ts'],
+          include: ['lib/**/*.unit.test.ts', 'db/**/*.unit.test.ts', 'scripts/**/*.unit.test.ts', 'examples/**/*.unit.test.ts'],
           // A guard against hangs, not a speed check: `npm test` runs this tier beside the others, and
           // the property tests (1,000 random schedulers) took 5.7 s there on a loaded machine.
           testTimeout: 30_000,

@@ -7,8 +7,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { changeIntent } from '../lib/lease';
-import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
+import { seedDocuments } from '../examples/demo/retention-planner/documents';
 import { SchedulerProcess } from '../lib/child/scheduler-process';
+import { DEMO_SCHEDULER_PROGRAM } from '../examples/demo/demo-scheduler';
 import { FAST_FLAGS, poll } from '../lib/scheduler/testing/fixtures';
 import { acquire } from '../lib/server/testing/seed';
 import { migrateDatabase } from './migrate';
@@ -57,11 +58,11 @@ describe('database roles', () => {
 
   it('a real scheduler process runs as the scheduler login: acquires, plans (fenced writes), reports; the pruner round runs as its definer', async () => {
     const lease = uniqueLease('roles');
-    const scheduler = new SchedulerProcess({ lease, label: 'A', databaseUrl: urls.scheduler, flags: FAST_FLAGS });
+    const scheduler = new SchedulerProcess({ program: DEMO_SCHEDULER_PROGRAM, lease, label: 'A', databaseUrl: urls.scheduler, flags: FAST_FLAGS });
     try {
       await scheduler.waitFor((line) => line.event === 'acquired', 30_000);
       await poll(
-        () => admin.query<{ n: number }>('SELECT count(*)::int AS n FROM plan_items WHERE lease = $1', [lease]),
+        () => admin.query<{ n: number }>('SELECT count(*)::int AS n FROM leaseboard_demo.plan_items WHERE lease = $1', [lease]),
         (result) => result.rows[0]!.n > 0,
         30_000,
       );

@@ -290,30 +290,6 @@ export const occurrenceHours = pgTable(
   (t) => [primaryKey({ columns: [t.lease, t.hour] }), index('occurrence_hours_hour').on(t.hour)],
 );
 
-/** Synthetic documents the retention planner scans. Never deleted. */
-export const documents = pgTable('documents', {
-  id: bigint('id', { mode: 'number' }).primaryKey(),
-  retentionClass: text('retention_class').notNull(),
-  createdAt: ts('created_at').notNull(),
-});
-
-/**
- * Fenced output of retention planning: "document D would expire under policy P".
- * Fenced (lib/lease/fence.ts): rows carry the `lease` and `epoch` that wrote them.
- */
-export const planItems = pgTable(
-  'plan_items',
-  {
-    occurrence: text('occurrence').notNull(),
-    documentId: bigint('document_id', { mode: 'number' }).notNull(),
-    policy: text('policy').notNull(),
-    lease: text('lease').notNull(),
-    epoch: epochCol('epoch').notNull(),
-    writtenAt: ts('written_at').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.occurrence, t.documentId] })],
-);
-
 /**
  * Append-only progress reports (holder → store). Partitioned by `reported_at` (migration
  * 0010: partitions of `LEASEBOARD_PARTITION_WIDTH`, a day by default, plus a default

@@ -8,7 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ArchiveProcess } from '../lib/archive/process';
+import { ArchiveProcess } from '../examples/demo/archive/process';
 import { expect, test } from './fixtures/test';
 
 const ROOT = path.resolve(__dirname, '..');

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { planItems } from '../db/schema';
+import { planItems } from '../examples/demo/db/schema';
 import { fencedWrites, fenceFor, LeaseAuthority, leaseTerms, newInstanceToken, writeFenced } from '../lib/lease';
 
 export const BATCH_ROWS = 500;
@@ -62,7 +62,7 @@ export async function benchFencedWrites(url: string, timed: Timed, clientCounts:
     const empty = async () => {
       await admin.query('BEGIN');
       await admin.query('SELECT leaseboard_fence($1, $2, $3)', [lease, granted.epoch, 'bench']);
-      await admin.query('TRUNCATE plan_items, bench_plain_items, bench_row_checked_items');
+      await admin.query('TRUNCATE leaseboard_demo.plan_items, bench_plain_items, bench_row_checked_items');
       await admin.query('COMMIT');
     };
     let batch = 0;

@@ -1,14 +1,14 @@
 /**
  * `npm run bench:prune`: what pruning costs the holders beside it. Seeds a
- * backlog past retention (plan items of old occurrences, renewal gaps,
- * rejections, lease events) in a fresh database (DATABASE_URL's server, or an
+ * backlog past retention (a million stale-write rejections, renewal gaps,
+ * more rejections, lease events) in a fresh database (DATABASE_URL's server, or an
  * embedded one), then measures batched renewals of 100 leases (one
  * `renewMany` statement, as a process holding them sends) and progress
  * reports of one of them, first alone and then while the real pruner job
  * (`leaseboard-retention`, default batch of 5,000 rows) works through the
  * backlog, in the same run. Prints rows deleted per second and renewal /
  * report latency with the ratio against the baseline. Asserts nothing.
- * Env: BENCH_PRUNE_ITEMS (default 1,000,000 plan items), BENCH_PRUNE_SECONDS (baseline length, 10).
+ * Env: BENCH_PRUNE_ITEMS (default 1,000,000 rejections of one lease), BENCH_PRUNE_SECONDS (baseline length, 10).
  */
 import pg from 'pg';
 import { createPool, createReadOnlyPool } from '../db/pool';
@@ -23,21 +23,14 @@ import { envInt, fmt, stats } from './bench-stats';
 const ITEMS = envInt('BENCH_PRUNE_ITEMS', 1_000_000);
 const SECONDS = envInt('BENCH_PRUNE_SECONDS', 10);
 const LEASES = 100;
-const PER_OCCURRENCE = 25_000;
 
 async function seedBacklog(db: pg.Pool, grants: Grant[]): Promise<void> {
-  const [planner] = grants;
-  const occurrences = Math.ceil(ITEMS / PER_OCCURRENCE);
+  const [bulk] = grants;
+  // The bulk of the backlog: stale-write rejections of one lease, 8 days old (the one big log pruned row by row).
   await db.query(
-    `INSERT INTO occurrences (key, lease, scheduled_at, state, epoch, claimed_at)
-     SELECT $1 || '@' || o, $1, clock_timestamp() - interval '9 days' + o * interval '1 minute', 'completed', $2, clock_timestamp()
-     FROM generate_series(1, $3::int) o`,
-    [planner!.name, planner!.epoch, occurrences],
-  );
-  await db.query(
-    `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at)
-     SELECT $1 || '@' || (1 + d / $4::int), d, 'short', $1, $2, clock_timestamp() FROM generate_series(0, $3::int - 1) d`,
-    [planner!.name, planner!.epoch, ITEMS, PER_OCCURRENCE],
+    `INSERT INTO stale_write_rejections (lease, attempted_epoch, resource, reason, at)
+     SELECT $1, 1, 'invoices', 'stale_epoch', clock_timestamp() - interval '8 days' - d * interval '1 millisecond' FROM generate_series(1, $2::int) d`,
+    [bulk!.name, ITEMS],
   );
   await db.query(
     `INSERT INTO renewal_gap_hours (lease, epoch, hour, max_gap_ms, renewals)
@@ -97,7 +90,7 @@ async function main(): Promise<void> {
     const { rows } = await db.query<{ server: string }>(`SELECT current_setting('server_version') AS server`);
     console.log(`bench:prune — PostgreSQL ${rows[0]!.server} (${process.env.DATABASE_URL ? 'DATABASE_URL server' : 'embedded'})`);
     console.log(
-      `backlog: ${ITEMS.toLocaleString('en')} plan items, ${(LEASES * 24).toLocaleString('en')} renewal-gap hours, ${LEASES * 100} rejections and ${LEASES * 100} lease events past retention (seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+      `backlog: ${ITEMS.toLocaleString('en')} stale-write rejections of one lease, ${(LEASES * 24).toLocaleString('en')} renewal-gap hours, ${LEASES * 100} rejections and ${LEASES * 100} lease events past retention (seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
     );
 
     const until = Date.now() + SECONDS * 1_000;
@@ -114,12 +107,12 @@ async function main(): Promise<void> {
     await runtime.stop();
     const failed = events.find((e) => e.event === 'error');
     if (failed) throw new Error(`pruner: ${JSON.stringify(failed)}`);
-    const left = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM plan_items`);
+    const left = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM stale_write_rejections WHERE lease = $1`, [grants[0]!.name]);
     const deleted = ITEMS + LEASES * 1440 + LEASES * 100 + LEASES * 99 - left.rows[0]!.n;
 
     const ratio = (a: number[], b: number[]) => (stats(a).p99 / stats(b).p99).toFixed(2);
     console.log(
-      `pruning: ${deleted.toLocaleString('en')} rows in ${pruneSeconds.toFixed(1)} s = ${Math.round(deleted / pruneSeconds).toLocaleString('en')} rows/s (plan items left: ${left.rows[0]!.n})`,
+      `pruning: ${deleted.toLocaleString('en')} rows in ${pruneSeconds.toFixed(1)} s = ${Math.round(deleted / pruneSeconds).toLocaleString('en')} rows/s (bulk rejections left: ${left.rows[0]!.n})`,
     );
     console.log(`renewMany(${LEASES}) alone:          ${fmt(stats(alone.renew))}`);
     console.log(`renewMany(${LEASES}) beside pruning: ${fmt(stats(beside.renew))} — p99 ×${ratio(beside.renew, alone.renew)}`);

@@ -18,7 +18,7 @@ import path from 'node:path';
 import madge from 'madge';
 
 const ROOT = path.resolve(__dirname, '..');
-const SOURCE_PATHS = ['app', 'components', 'lib', 'db', 'e2e', 'scripts', 'playwright.config.ts', 'drizzle.config.ts'];
+const SOURCE_PATHS = ['app', 'components', 'lib', 'db', 'e2e', 'examples', 'scripts', 'playwright.config.ts', 'drizzle.config.ts'];
 const FIXTURES = 'lint-fixtures';
 
 /** Every source path, scripts/ entry by entry without its fixtures: madge reads every file it is given, excluded or not. */

@@ -19,9 +19,10 @@
 import { parseArgs } from 'node:util';
 import { createPool } from '../db/pool';
 import { LocalPair, type ReplicationMode } from '../db/replication/local-pair';
-import { ArchiveProcess } from '../lib/archive/process';
-import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
+import { ArchiveProcess } from '../examples/demo/archive/process';
+import { seedDocuments } from '../examples/demo/retention-planner/documents';
 import { SchedulerProcess } from '../lib/child/scheduler-process';
+import { DEMO_SCHEDULER_PROGRAM } from '../examples/demo/demo-scheduler';
 import { FAST_FLAGS } from '../lib/scheduler/testing/fast-flags';
 import { formatEpoch } from '../lib/status/epoch';
 import { DashboardWatch } from './failover/dashboard-watch';
@@ -80,6 +81,7 @@ async function main() {
     const schedulers = ['A', 'B'].map(
       (label) =>
         new SchedulerProcess({
+          program: DEMO_SCHEDULER_PROGRAM,
           lease: LEASE,
           label,
           databaseUrl: pair.url,

@@ -131,6 +131,18 @@ const PROBES: [string, string, string][] = [
     'lib/host takes jobs from lib/jobs/index.ts only',
   ],
   ['app/fixture/page.tsx', "import { createPool } from '@/db/pool';\nexport const x = createPool;\n", 'app is routes only'],
+  [
+    'lib/scheduler/fixture.ts',
+    "import { retentionPlannerJob } from '../../examples/demo/retention-planner';\nexport const x = retentionPlannerJob;\n",
+    'The product never imports examples/',
+  ],
+  ['db/fixture.ts', "import { planItems } from '../examples/demo/db/schema';\nexport const x = planItems;\n", 'The product never imports examples/'],
+  ['examples/demo/fixture.ts', "import { findCycles } from '../../scripts/check-cycles';\nexport const x = findCycles;\n", 'never its tools'],
+  [
+    'examples/demo/retention-planner/fixture.ts',
+    "import { claimOccurrence } from '../../../lib/scheduler/occurrences';\nexport const x = claimOccurrence;\n",
+    "The demo's job takes the runtime as any job does",
+  ],
 ];
 
 describe('layer rules', () => {
@@ -166,6 +178,7 @@ describe('layer rules', () => {
     ['components/fixture.tsx', "import { project } from '@/lib/status';\nexport const x = project;\n"],
     ['lib/server/asof/fixture.ts', "import { readAllFacts } from '../live/facts';\nexport const x = readAllFacts;\n"],
     ['lib/actions/fixture.ts', "import { checkName } from '../http/params';\nexport const x = checkName;\n"],
+    ['examples/demo/fixture.ts', "import { runScheduler } from '../../lib/cli/scheduler';\nexport const x = runScheduler;\n"],
   ])(
     '%s: an allowed import passes',
     async (file, code) => {

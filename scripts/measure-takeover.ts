@@ -7,8 +7,9 @@
  */
 import { createPool } from '../db/pool';
 import { createTestDatabase } from '../db/testing/test-database';
-import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
+import { seedDocuments } from '../examples/demo/retention-planner/documents';
 import { SchedulerProcess } from '../lib/child/scheduler-process';
+import { DEMO_SCHEDULER_PROGRAM } from '../examples/demo/demo-scheduler';
 import { FAST_FLAGS } from '../lib/scheduler/testing/fast-flags';
 
 const RUNS = Number(process.env.RUNS ?? 10);
@@ -21,10 +22,10 @@ async function main() {
   const processes: SchedulerProcess[] = [];
   try {
     await seedDocuments(pool, 50_000);
-    const a = new SchedulerProcess({ lease, label: 'A', databaseUrl: database.url, flags: FAST_FLAGS });
+    const a = new SchedulerProcess({ program: DEMO_SCHEDULER_PROGRAM, lease, label: 'A', databaseUrl: database.url, flags: FAST_FLAGS });
     processes.push(a);
     await a.waitFor((line) => line.event === 'acquired');
-    const b = new SchedulerProcess({ lease, label: 'B', databaseUrl: database.url, flags: FAST_FLAGS });
+    const b = new SchedulerProcess({ program: DEMO_SCHEDULER_PROGRAM, lease, label: 'B', databaseUrl: database.url, flags: FAST_FLAGS });
     processes.push(b);
     await b.waitFor((line) => line.event === 'held');
     const fromPause: number[] = [];
@@ -51,7 +52,7 @@ async function main() {
       fromExpiry.push(Number(gap.rows[0].ms));
       const stale = await pool.query(
         `SELECT (SELECT count(*)::int FROM stale_write_rejections WHERE lease = $1 AND attempted_epoch = $2) AS rejected,
-                (SELECT count(*)::int FROM plan_items p, lease_events e WHERE e.lease = $1 AND e.epoch = $2 + 1
+                (SELECT count(*)::int FROM leaseboard_demo.plan_items p, lease_events e WHERE e.lease = $1 AND e.epoch = $2 + 1
                    AND p.epoch = $2 AND p.written_at >= e.previous_ended_at) AS accepted`,
         [lease, epoch],
       );

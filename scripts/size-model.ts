@@ -1,5 +1,5 @@
 /**
- * `npm run size-model [-- --schedulers 100 --plan-items 25600]`
+ * `npm run size-model [-- --schedulers 100]`
  *
  * Measures the bytes each table takes per scheduler at steady state, and the
  * disk budget for 10,000 schedulers at the default retention
@@ -15,7 +15,8 @@
  * fence and the change stamps check writers, they add no bytes. Not
  * measured: dead row versions of the tables every holder updates in place
  * (leases, progress_summaries: fillfactor 80, HOT updates) and of pruned
- * tables between autovacuum runs; WAL; the documents a job reads.
+ * tables between autovacuum runs; WAL; a job's own tables (the demo's
+ * documents and plan items live in its own schema: examples/demo/db).
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -29,7 +30,7 @@ const TARGET_BYTES = 10 * 1024 ** 3;
 const DAY_MS = 24 * 60 * 60_000;
 
 function options() {
-  const { values } = parseArgs({ options: { schedulers: { type: 'string' }, 'plan-items': { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ options: { schedulers: { type: 'string' } }, strict: true });
   const whole = (flag: string, raw: string | undefined, fallback: number, max: number) => {
     if (raw === undefined) return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
@@ -38,8 +39,7 @@ function options() {
     }
     return Number(raw);
   };
-  // 25,600: what the demo's retention planner writes per occurrence (50,000 documents, about half expiring).
-  return { schedulers: whole('schedulers', values.schedulers, 100, 10_000), planItems: whole('plan-items', values['plan-items'], 25_600, 1_000_000) };
+  return { schedulers: whole('schedulers', values.schedulers, 100, 10_000) };
 }
 
 async function tableBytes(client: pg.Client, table: string): Promise<number> {
@@ -84,7 +84,7 @@ const size = (bytes: number) => {
 };
 
 async function main() {
-  const { schedulers, planItems } = options();
+  const { schedulers } = options();
   const database = await createTestDatabase((line) => console.log(`[size-model] ${line}`));
   const client = new pg.Client({ connectionString: database.url });
   try {
@@ -92,27 +92,24 @@ async function main() {
     await client.query('SET session_replication_role = replica');
     const measured: Measured[] = [];
     // A fixed-size table is measured at the fleet's size itself: one row per scheduler is too few pages to average.
-    for (const spec of modeledTables(planItems)) measured.push(await measure(client, spec, 'fixed' in spec.rows && spec.seedRows <= 4 ? FLEET : schedulers));
+    for (const spec of modeledTables()) measured.push(await measure(client, spec, 'fixed' in spec.rows && spec.seedRows <= 4 ? FLEET : schedulers));
 
     console.log(`\nMeasured with ${schedulers} schedulers; steady state at the default retention; ${FLEET.toLocaleString('en-US')} schedulers:\n`);
     console.log('| table | rows per scheduler | bytes per row | per scheduler per day | kept | per scheduler | 10,000 schedulers |');
     console.log('|---|---|---:|---:|---|---:|---:|');
     let total = 0;
-    let withoutPlan = 0;
     for (const m of measured) {
       const perScheduler = m.bytesPerRow * m.steadyRows;
       const perDay = 'perDay' in m.spec.rows ? size(m.bytesPerRow * m.spec.rows.perDay) : '—';
       total += perScheduler;
-      if (m.spec.table !== 'plan_items') withoutPlan += perScheduler;
       console.log(
         `| ${m.spec.table} | ${m.spec.basis} | ${Math.round(m.bytesPerRow)} | ${perDay} | ${m.keptFor} | ${size(perScheduler)} | ${size(perScheduler * FLEET)} |`,
       );
     }
     console.log(`| **total** | | | | | **${size(total)}** | **${size(total * FLEET)}** |`);
-    console.log(`| total without plan items (a job's own output) | | | | | ${size(withoutPlan)} | ${size(withoutPlan * FLEET)} |`);
-    const verdict = withoutPlan * FLEET < TARGET_BYTES ? 'within' : 'OVER';
+    const verdict = total * FLEET < TARGET_BYTES ? 'within' : 'OVER';
     console.log(
-      `\nLeaseboard's own tables for ${FLEET.toLocaleString('en-US')} schedulers: ${size(withoutPlan * FLEET)} — ${verdict} the ${size(TARGET_BYTES)} target (issue 21).`,
+      `\nLeaseboard's own tables for ${FLEET.toLocaleString('en-US')} schedulers: ${size(total * FLEET)} — ${verdict} the ${size(TARGET_BYTES)} target (issue 21).`,
     );
     const quiet = await measure(client, QUIET_REPORTS, schedulers);
     const quietBytes = quiet.bytesPerRow * quiet.steadyRows;

@@ -22,7 +22,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPool } from '../db/pool';
-import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
+import { seedDocuments } from '../examples/demo/retention-planner/documents';
 import { StatusService } from '../lib/server/service';
 import { soakDatabase } from './soak/database';
 import { SoakFleet } from './soak/fleet';

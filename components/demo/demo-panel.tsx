@@ -10,7 +10,7 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { memo, useRef, useState } from 'react';
-import type { DemoAction, DemoProcess } from '@/lib/api/types';
+import type { DrillAction, DemoProcess } from '@/lib/api/types';
 import { postDemoAction } from '@/lib/client/api';
 import { describeDemoProcess } from '@/lib/client/demo-process';
 import { demoProcessesQuery, queryKeys, sessionQuery } from '@/lib/client/queries';
@@ -18,7 +18,7 @@ import { ReasonDialog } from '../reason-dialog';
 import { useAfterMount } from '@/lib/client/mounted-later';
 
 interface Control {
-  action: DemoAction;
+  action: DrillAction;
   label: string;
 }
 
@@ -47,7 +47,7 @@ export const DemoPanel = memo(function DemoPanel({ lease }: { lease: string | nu
   const [chosen, setChosen] = useState<{ process: DemoProcess; control: Control } | null>(null);
   const [reason, setReason] = useState('');
   const mutation = useMutation({
-    mutationFn: ({ id, action }: { id: string; action: DemoAction }) => postDemoAction(id, action, { reason }),
+    mutationFn: ({ id, action }: { id: string; action: DrillAction }) => postDemoAction(id, action, { reason }),
     onSuccess: () => {
       setReason('');
       dialog.current?.close();

@@ -2,7 +2,10 @@
  * A fresh, migrated database for one test run, on a real PostgreSQL:
  * `DATABASE_URL`'s server when set (a new database beside it), otherwise an
  * embedded cluster in a temporary directory. `drop()` removes everything it
- * made, so runs never see each other's rows.
+ * made, so runs never see each other's rows. Migrated by the product's
+ * migrations and then the demo's (examples/demo/db): the tiers, benchmarks
+ * and drills run the demo's retention planner as their workload. (What the
+ * product's migrate alone makes is checked by db/migrate.int.test.ts.)
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../embedded';
+import { migrateDemo } from '../../examples/demo/db/migrate';
 import { migrateDatabase } from '../migrate';
 import { describeDatabaseUrl } from '../url';
 import { withDatabase } from './worker-database';
@@ -40,6 +44,7 @@ export async function createTestDatabase(log: (line: string) => void = console.l
   await admin.end();
   const url = withDatabase(adminUrl, name);
   await migrateDatabase(url);
+  await migrateDemo(url);
   log(`test database: ${describeDatabaseUrl(url)} (${process.env.DATABASE_URL ? 'DATABASE_URL server' : 'embedded'})`);
   const finalAdminUrl = adminUrl;
   return {

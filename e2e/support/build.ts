@@ -1,11 +1,11 @@
 /**
  * The suite's own production build: base path /ops/leaseboard, dist dir
- * .next-e2e, rebuilt only when its sources change (lib/demo/next-build.ts).
+ * .next-e2e, rebuilt only when its sources change (examples/demo/next-build.ts).
  * The global setup calls it; `npm run build:e2e` makes it ahead of a run, so
  * that CI builds before, not during, work that runs beside the browser tier.
  */
 import path from 'node:path';
-import { ensureBuild } from '../../lib/demo/next-build';
+import { ensureBuild } from '../../examples/demo/next-build';
 import { E2E_BASE_PATH } from './e2e-env';
 
 export const E2E_BUILD_ENV: NodeJS.ProcessEnv & { LEASEBOARD_DIST_DIR: string } = {

@@ -63,7 +63,7 @@ function bounded(text: string): string {
   return text.length <= SUMMARY_MAX ? text : `${text.slice(0, SUMMARY_MAX - 1)}…`;
 }
 
-/** "retention-planner: occurrence … last advanced 11 min ago > stall threshold 5 min". */
+/** "nightly-export: occurrence … last advanced 11 min ago > stall threshold 5 min". */
 export function schedulerSummary(rule: AlertName, e: SchedulerEvidence, now: string): string {
   if (rule === 'StaleWritesRejected' && e.lastRejectionAt !== null) {
     const age = nowToMs(now) - toMs('lastRejectionAt', e.lastRejectionAt);

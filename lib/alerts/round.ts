@@ -49,7 +49,7 @@ export interface RoundResult {
   outgoing: OutgoingAlert[];
 }
 
-/** `SchedulerStalled/retention-planner` → its rule and scheduler (null for service alerts); null for a key of no known rule. */
+/** `SchedulerStalled/nightly-export` → its rule and scheduler (null for service alerts); null for a key of no known rule. */
 export function parseAlertKey(key: string): { rule: AlertName; scheduler: string | null } | null {
   const slash = key.indexOf('/');
   const rule = slash < 0 ? key : key.slice(0, slash);

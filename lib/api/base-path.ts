@@ -1,7 +1,7 @@
 /**
  * LEASEBOARD_BASE_PATH, the prefix the dashboard is served under, parsed in one place for every
  * reader: the status service (lib/server/env.ts), the public URL (public-url.ts), the demo's build
- * hash (lib/demo/next-build.ts) and the server's start line (scripts/serve.ts). next.config.js,
+ * hash (examples/demo/next-build.ts) and the server's start line (scripts/serve.ts). next.config.js,
  * plain JavaScript loaded by Next, reads the variable itself; lib/client/base-path.ts compares what
  * Next routes under with what the build inlined and says so when they differ.
  *

@@ -14,7 +14,8 @@
 import { z } from 'zod';
 import { HEALTH_SEVERITY } from '../status/health';
 import { STRIP_WINDOWS } from '../status/strip';
-import { DEMO_ACTIONS, IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../status/limits';
+import { IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../status/limits';
+import { DRILL_ACTIONS } from './drill-actions';
 import { ALERT_NAMES } from './alert-names';
 import type * as status from '../status/types';
 import type { Durability } from '../status/durability';
@@ -599,7 +600,7 @@ export const AuditEntrySchema = named(
     scheduler: z.string().nullable().describe('The scheduler concerned (null: a rule as a whole)'),
     rule: AlertNameSchema.nullable().describe('For alert.mode: the rule'),
     fault: z
-      .object({ drill: z.enum(DEMO_ACTIONS), process: z.string(), instance: z.string().nullable() })
+      .object({ drill: z.enum(DRILL_ACTIONS), process: z.string(), instance: z.string().nullable() })
       .nullable()
       .describe('For demo.fault: which drill, on which demo process and instance token'),
     from: z.string(),

@@ -8,7 +8,7 @@
  */
 
 import type { z } from 'zod';
-import type { DEMO_ACTIONS } from '../status/limits';
+import type { DRILL_ACTIONS } from './drill-actions';
 import type * as schemas from './schemas';
 
 /** One answer's observation of the store (see ./schemas.ts for field notes). */
@@ -62,12 +62,12 @@ export type AlertModeResponse = z.infer<typeof schemas.AlertModeResponseSchema>;
 export type SessionResponse = z.infer<typeof schemas.SessionResponseSchema>;
 export type SignInRequest = z.infer<typeof schemas.SignInRequestSchema>;
 
-/** Demo supervisor (demo mode only, loopback). */
-export type DemoAction = (typeof DEMO_ACTIONS)[number];
+/** Fault drills on a supervised process (the demo's supervisor; loopback, demo mode only). */
+export type DrillAction = (typeof DRILL_ACTIONS)[number];
 export type DemoActionRequest = z.infer<typeof schemas.DemoActionRequestSchema>;
 
 export interface DemoProcess {
-  /** Stable id within the demo, e.g. `retention-planner-A`. */
+  /** Stable id within the demo, e.g. `nightly-export-A`. */
   id: string;
   lease: string;
   label: string;

@@ -1,6 +1,7 @@
 /**
  * A scheduler as a child process: spawns the CLI (`node --import tsx
- * lib/cli/main.ts scheduler …`, the composition root), parses its JSON-line events, and sends the fault
+ * lib/cli/main.ts scheduler …`, the composition root) or another program
+ * built on the same code (`program`, e.g. the demo's), parses its JSON-line events, and sends the fault
  * signals and commands. Used by the demo supervisor and by tests (real
  * processes, real signals). Guarantees: those of ../child/json-line-process.ts
  * (`stop()` leaves nothing running; a child stops by itself when this process
@@ -13,8 +14,13 @@ export interface SchedulerProcessOptions {
   lease: string;
   label: string;
   databaseUrl: string;
-  /** The job to run (`--job`); default the CLI's (`retention-planner`). */
+  /** The job to run (`--job`); the CLI has no default job, a `program` may have one. */
   job?: string;
+  /**
+   * The scheduler program (relative to the repository root) when not Leaseboard's own CLI: an entry
+   * that calls lib/cli/scheduler.ts `runScheduler` with its own jobs, e.g. `examples/demo/scheduler.ts`.
+   */
+  program?: string;
   /** Extra numeric CLI flags, e.g. `{ ttl: 3000, 'renew-every': 1000 }`. */
   flags?: Record<string, number>;
   /** Extra text CLI flags, e.g. `{ 'archive-url': 'http://127.0.0.1:…' }`. */
@@ -35,8 +41,16 @@ export class SchedulerProcess extends JsonLineProcess {
     const flags = Object.entries({ ...options.flags, ...options.options }).flatMap(([flag, value]) => [`--${flag}`, String(value)]);
     super({
       name: `scheduler ${options.label}`,
-      entry: 'lib/cli/main.ts',
-      args: ['scheduler', '--lease', options.lease, '--label', options.label, ...(options.job ? ['--job', options.job] : []), ...flags],
+      entry: options.program ?? 'lib/cli/main.ts',
+      args: [
+        ...(options.program ? [] : ['scheduler']),
+        '--lease',
+        options.lease,
+        '--label',
+        options.label,
+        ...(options.job ? ['--job', options.job] : []),
+        ...flags,
+      ],
       env: { ...options.env, DATABASE_URL: options.databaseUrl },
       cwd: options.cwd,
       onLine: options.onLine,

@@ -9,7 +9,7 @@
  * Two kinds of command, each loaded only when named (no command pays for
  * loading another's code):
  * - a module of lib/cli with `run(argv)` (`run`, `scheduler`);
- * - a program of the repository (`demo`, `start`, `migrate`, `alerts`,
+ * - a program of the repository (`start`, `migrate`, `alerts`,
  *   `intent`, `failover-drill`), run in this process with the arguments after
  *   its name — the same program its `npm run …` name runs.
  * Adding one is one line in COMMANDS, with its help text.
@@ -47,16 +47,7 @@ export type Command =
 
 export const COMMANDS: Readonly<Record<string, Command>> = {
   run: { summary: 'run any command once per cadence slot under a lease (the exec runner)', load: () => import('./run') },
-  scheduler: { summary: 'run one job from lib/jobs under its lease, one JSON line per event', load: () => import('./scheduler') },
-  demo: {
-    summary: 'the whole product locally: database, dashboard, archive, schedulers (npm run demo)',
-    program: 'scripts/demo.ts',
-    help: `usage: leaseboard demo
-The whole product on one machine: an embedded database under .data/ (or DATABASE_URL),
-the dashboard on 127.0.0.1 (PORT, default 3000), the archive, and demo schedulers.
-Ctrl-C stops everything. Exit codes: 0 stopped; 1 a part failed to start.
-`,
-  },
+  scheduler: { summary: 'run one named job (--job NAME) under its lease, one JSON line per event', load: () => import('./scheduler') },
   start: {
     summary: 'the dashboard server, production build (npm start)',
     program: 'scripts/serve.ts',

@@ -1,11 +1,11 @@
 /**
- * `leaseboard scheduler [--job NAME] [--lease NAME] [--label A] [--ttl MS] [--renew-every MS] …`
+ * `leaseboard scheduler --job NAME [--lease NAME] [--label A] [--ttl MS] [--renew-every MS] …`
  * (`npm run scheduler -- …`): the composition of one job from lib/jobs' registry with the
  * runtime (lib/scheduler), which knows no job itself.
  *
- * Starts one scheduler process (one instance token) running one job from
- * lib/jobs (default `retention-planner`) under the lease `--lease` (default:
- * the job's name). Prints one JSON line `{"event":"started","pid":…,"token":"inst_…",…}`,
+ * Starts one scheduler process (one instance token) running the job `--job` (required: there is no
+ * default job; without it, a message naming the jobs and exit code 2) under the lease `--lease`
+ * (default: the job's name). Prints one JSON line `{"event":"started","pid":…,"token":"inst_…",…}`,
  * then one JSON line per runtime event. Database: DATABASE_URL, else the
  * running demo's. Signals: SIGUSR1 toggles freeze progress, SIGUSR2 toggles
  * drop reports, SIGTERM/SIGINT stop work, release the lease and exit 0.
@@ -14,13 +14,17 @@
  * JSON commands on stdin: `{"command":"pause-before","action":"write"|"call"}`
  * arms the fault drill "pause mid-write" (it stops itself with SIGSTOP; the
  * supervisor resumes it). Bad options: a message on stderr and exit code 2.
+ *
+ * `runScheduler(argv, program)` is the same process around another registry of jobs: a program of
+ * one's own (the demo's examples/demo/scheduler.ts) runs its jobs exactly as this command runs
+ * Leaseboard's, with the same flags, events, signals and drills.
  */
 import { tracing } from '../telemetry/register';
 import { parseArgs } from 'node:util';
 import { listenToParent } from '../child/json-line-process';
 import { JOBS, type JobOptions } from '../jobs';
 import { LABEL_PATTERN, LeaseConfigError } from '../lease';
-import { createPool, createReadOnlyPool, JobDefinitionError, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../scheduler';
+import { createPool, createReadOnlyPool, type Job, JobDefinitionError, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../scheduler';
 import { runningDatabaseUrl } from './running-database';
 
 const NUMERIC = {
@@ -35,15 +39,31 @@ const NUMERIC = {
   'overdue-after': 'overdueAfterMs',
 } as const;
 
+/** A registry of jobs and the program that runs them. */
+export interface SchedulerProgram {
+  /** How messages name the program, e.g. `scheduler`. */
+  readonly name: string;
+  readonly jobs: Readonly<Record<string, (options: JobOptions) => Job>>;
+  /** The job run when `--job` is not given; none (Leaseboard's own command): `--job` is required. */
+  readonly defaultJob?: string;
+  /** Text flags the jobs take themselves, handed over in `JobOptions.flags`, e.g. `archive-url`. */
+  readonly jobFlags?: readonly string[];
+  /** `--help`: usage, options and exit codes. */
+  readonly help: string;
+}
+
+let programName = 'scheduler';
+
 function fail(message: string): never {
-  process.stderr.write(`scheduler: ${message}\n`);
+  process.stderr.write(`${programName}: ${message}\n`);
   process.exit(2);
 }
 
 const whole = (flag: string, raw: string) => (/^\d+$/.test(raw) ? Number(raw) : fail(`--${flag}: expected a whole number, got ${JSON.stringify(raw)}`));
 
-function parse(argv: string[]) {
-  const text = ['lease', 'label', 'job', 'batch-size', 'archive-url'] as const;
+function parse(argv: string[], program: SchedulerProgram) {
+  const jobFlags = program.jobFlags ?? [];
+  const text = ['lease', 'label', 'job', 'batch-size', ...jobFlags];
   const options = Object.fromEntries([...Object.keys(NUMERIC), ...text].map((key) => [key, { type: 'string' as const }]));
   let values: Record<string, string | undefined>;
   try {
@@ -51,13 +71,14 @@ function parse(argv: string[]) {
   } catch (error) {
     fail((error as Error).message);
   }
-  const jobName = values.job ?? 'retention-planner';
-  const makeJob = Object.hasOwn(JOBS, jobName) ? JOBS[jobName as keyof typeof JOBS] : fail(`--job: one of ${Object.keys(JOBS).join(', ')}`);
+  const names = Object.keys(program.jobs).join(', ');
+  const jobName =
+    values.job ?? program.defaultJob ?? fail(`no job given: name one with --job NAME (one of ${names}), e.g. --job ${Object.keys(program.jobs)[0]}`);
+  const makeJob = Object.hasOwn(program.jobs, jobName) ? program.jobs[jobName]! : fail(`--job: one of ${names}, got ${JSON.stringify(jobName)}`);
   if (values.label !== undefined && !LABEL_PATTERN.test(values.label)) fail('--label: 1–32 letters, digits, spaces, _ . -');
-  const archiveUrl = values['archive-url'] ?? process.env.LEASEBOARD_ARCHIVE_URL ?? null;
-  if (archiveUrl !== null && !/^https?:\/\/[^\s]+$/.test(archiveUrl)) fail('--archive-url: an http(s) URL');
+  const flags = Object.fromEntries(jobFlags.flatMap((flag) => (values[flag] === undefined ? [] : [[flag, values[flag]]])));
   const jobOptions: JobOptions = {
-    archiveUrl,
+    flags,
     log: (line) => process.stdout.write(`${JSON.stringify({ event: 'job_log', job: jobName, message: line })}\n`),
     ...(values['batch-size'] === undefined ? {} : { batchSize: whole('batch-size', values['batch-size']) }),
   };
@@ -75,27 +96,38 @@ function parse(argv: string[]) {
   }
 }
 
-export const HELP = `usage: leaseboard scheduler [--job NAME] [--lease NAME] [--label A] [options]   (npm run scheduler -- …)
-
-Runs one job registered in lib/jobs (default retention-planner) under the lease --lease
-(default: the job's name), one JSON line per runtime event on stdout.
-
-options (times in whole milliseconds):
-  --job NAME  --lease NAME  --label TEXT  --batch-size N  --archive-url URL
+/** The options every scheduler program takes, for its help text. */
+export const COMMON_OPTIONS = `options (times in whole milliseconds):
+  --job NAME  --lease NAME  --label TEXT  --batch-size N
   --ttl MS  --renew-every MS  --renew-deadline MS  --safety-margin MS
   --report-every MS  --every MS  --batch-work MS  --stall-after MS  --overdue-after MS
 signals: SIGUSR1 toggles freeze progress, SIGUSR2 toggles drop reports, SIGTERM/SIGINT stop.
 database: DATABASE_URL, else the running demo's.
-exit codes: 0 stopped (the lease released); 2 bad options or no database.
+exit codes: 0 stopped (the lease released); 2 bad options, no job named, or no database.
 `;
 
+export const HELP = `usage: leaseboard scheduler --job NAME [--lease NAME] [--label A] [options]   (npm run scheduler -- …)
+
+Runs the job --job (required; one of ${Object.keys(JOBS).join(', ')}) under the lease --lease
+(default: the job's name), one JSON line per runtime event on stdout.
+
+${COMMON_OPTIONS}`;
+
+/** `leaseboard scheduler`: Leaseboard's own jobs (lib/jobs), one named with --job. */
+export const LEASEBOARD_SCHEDULER: SchedulerProgram = { name: 'scheduler', jobs: JOBS, help: HELP };
+
+export function run(argv: string[]): Promise<void> {
+  return runScheduler(argv, LEASEBOARD_SCHEDULER);
+}
+
 /** Runs until stopped by a signal (or the parent's going away); exits the process itself. */
-export async function run(argv: string[]): Promise<void> {
+export async function runScheduler(argv: string[], program: SchedulerProgram): Promise<void> {
+  programName = program.name;
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(HELP);
+    process.stdout.write(program.help);
     process.exit(0);
   }
-  const { job, config } = parse(argv);
+  const { job, config } = parse(argv, program);
   const url = process.env.DATABASE_URL ?? runningDatabaseUrl();
   if (!url) fail('no database: set DATABASE_URL, or start `npm run demo` first');
   const pool = createPool(url, { applicationName: 'leaseboard-scheduler', max: 4 });

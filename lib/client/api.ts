@@ -10,7 +10,7 @@
  */
 import type {
   ApiError,
-  DemoAction,
+  DrillAction,
   DemoActionRequest,
   DemoProcessesResponse,
   SchedulerDetailResponse,
@@ -120,7 +120,7 @@ async function send<T>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: u
 }
 
 /** A fault drill, with the operator's reason (audited like every operator action). */
-export async function postDemoAction(id: string, action: DemoAction, request: DemoActionRequest): Promise<void> {
+export async function postDemoAction(id: string, action: DrillAction, request: DemoActionRequest): Promise<void> {
   await send<unknown>('POST', `/api/demo/processes/${encodeURIComponent(id)}/${action}`, request);
 }
 

@@ -111,7 +111,7 @@ export function tabTitle(summary: PageSummary, suffix = 'Leaseboard'): string {
   }
 }
 
-/** "▲ Stalled · retention-planner · Leaseboard" (one scheduler: no count). */
+/** "▲ Stalled · nightly-export · Leaseboard" (one scheduler: no count). */
 export function schedulerTabTitle(name: string, summary: PageSummary): string {
   if (summary.kind !== 'worst') return tabTitle(summary, `${name} · Leaseboard`);
   const look = HEALTH_LOOK[summary.health];

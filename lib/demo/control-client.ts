@@ -12,9 +12,9 @@
  * be written — the answer is then 500, saying the drill was applied but not
  * recorded.
  */
-import { DEMO_ACTIONS } from '../status/limits';
+import { DRILL_ACTIONS } from '../api/drill-actions';
 import { DemoActionRequestSchema } from '../api/schemas';
-import type { DemoAction, DemoProcess } from '../api/types';
+import type { DrillAction, DemoProcess } from '../api/types';
 import type { ActionDeps } from '../actions/http';
 import { BODY_LIMITS, fail, readBody, refuse } from '../actions/respond';
 import { authorizeWrite } from '../auth/guard';
@@ -67,7 +67,7 @@ export function demoActionRoute(request: Request, id: string, action: string, de
     const gate = await authorizeWrite(deps, request.headers, deps.nowMs());
     if (!gate.ok) return refuse(gate.refusal);
     if (control() === null) return notFound();
-    if (!(DEMO_ACTIONS as readonly string[]).includes(action)) return fail(400, 'bad_action', `action must be one of ${DEMO_ACTIONS.join(', ')}`);
+    if (!(DRILL_ACTIONS as readonly string[]).includes(action)) return fail(400, 'bad_action', `action must be one of ${DRILL_ACTIONS.join(', ')}`);
     const body = await readBody(request, DemoActionRequestSchema, { maxBytes: BODY_LIMITS.faultDrill, deadlineMs: deps.bodyDeadlineMs });
     if (!body.ok) return body.response;
     const listed = await callSupervisor('GET', '/processes');
@@ -81,7 +81,7 @@ export function demoActionRoute(request: Request, id: string, action: string, de
       const at = await recordFaultDrill(deps.writer, {
         before,
         after,
-        action: action as DemoAction,
+        action: action as DrillAction,
         by: gate.identity.who,
         identifiedBy: established(gate.identity),
         reason: body.value.reason,

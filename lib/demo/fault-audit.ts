@@ -6,7 +6,7 @@
  * and read, never change or delete (db/roles.ts).
  */
 import type pg from 'pg';
-import type { DemoAction, DemoProcess } from '../api/types';
+import type { DrillAction, DemoProcess } from '../api/types';
 import type { IdentifiedBy } from '../status/limits';
 import { describeDemoProcess } from '../client/demo-process';
 
@@ -15,7 +15,7 @@ export interface FaultDrill {
   before: DemoProcess;
   /** As the supervisor answered once it was applied. */
   after: DemoProcess;
-  action: DemoAction;
+  action: DrillAction;
   by: string;
   identifiedBy: IdentifiedBy;
   reason: string;

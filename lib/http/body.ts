@@ -15,7 +15,7 @@
  * - Bytes that are not UTF-8 are refused (400), never decoded lossily; JSON
  *   that does not parse is refused (400).
  * - Works on a web `Request` (Next.js route handlers) and, through
- *   `nodeBodyStream`, on a node `IncomingMessage` (lib/archive), which pulls
+ *   `nodeBodyStream`, on a node `IncomingMessage` (the demo's archive), which pulls
  *   one chunk at a time (and pauses the request if cancelled).
  * Not guaranteed: that the connection is closed — the HTTP server decides
  * (lib/host/dashboard-server.ts closes it after a refusal of an unread body).

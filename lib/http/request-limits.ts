@@ -1,6 +1,6 @@
 /**
- * What Leaseboard's HTTP servers (the dashboard, lib/host; the archive,
- * lib/archive) refuse before any route sees a request, and how they stop
+ * What Leaseboard's HTTP servers (the dashboard, lib/host; the demo's
+ * archive, examples/demo/archive) refuse before any route sees a request, and how they stop
  * reading what they will not use.
  *
  * - A `Host` header that is not a host with an optional port (`x:99999`,

@@ -6,26 +6,25 @@
  *
  * Two kinds, kept apart: Leaseboard's own housekeeping (./alert-evaluator,
  * ./retention-pruner — real work on its own tables, hosted by every dashboard
- * server), and jobs that only show the runtime at work (./demo/retention-planner,
- * the demo's synthetic planner; ./example-squares, the README's example).
+ * server), and ./example-squares, the README's example of a job. No job is
+ * the default: the CLI runs only the one it is told to. The demo's job lives
+ * with the demo (examples/demo), which runs it through the same CLI code.
  */
 import { JobDefinitionError, schedulerConfig, type Job, type SchedulerConfig } from '../scheduler';
 import { ALERT_EVALUATOR_JOB, alertEvaluatorFromEnv } from './alert-evaluator';
 import { squaresJob } from './example-squares/job';
 export { DEFAULT_GRACE_MS, DEFAULT_TAIL_BYTES, execJob, type ExecEvent, type ExecJobOptions } from './exec/job';
-import { retentionPlannerJob } from './demo/retention-planner';
 import { RETENTION_PRUNER_JOB, retentionPrunerFromEnv } from './retention-pruner';
 
 /** What the CLI passes on to a job: its own options, from flags, and where its own log lines go. */
 export interface JobOptions {
   batchSize?: number;
-  archiveUrl?: string | null;
+  /** The job's own text flags the program declared (lib/cli/scheduler.ts `jobFlags`), by name without `--`. */
+  flags?: Readonly<Record<string, string>>;
   log?: (line: string) => void;
 }
 
 export const JOBS = {
-  // The archive's writers' token from the environment (LEASEBOARD_ARCHIVE_TOKEN: lib/archive/server.ts).
-  'retention-planner': (options: JobOptions) => retentionPlannerJob({ ...options, archiveToken: process.env.LEASEBOARD_ARCHIVE_TOKEN?.trim() || null }),
   squares: () => squaresJob,
   // Settings from the environment (ALERTMANAGER_URL, LEASEBOARD_ALERT_*: lib/alerts/config.ts).
   [ALERT_EVALUATOR_JOB]: (options: JobOptions) => alertEvaluatorFromEnv(process.env, options.log),

@@ -24,7 +24,7 @@ declare const validated: unique symbol;
 
 /** What a grant is for: the lease and how long each grant or renewal lasts. Made only by `leaseTerms` or `leaseConfig`. */
 export interface LeaseTerms {
-  /** Lease name, e.g. `retention-planner`. 1–64 chars of [a-z0-9-]. */
+  /** Lease name, e.g. `nightly-export`. 1–64 chars of [a-z0-9-]. */
   readonly name: string;
   /** How long a grant or renewal lasts on the database clock. Default 15 s. Hazard: shorter than a GC pause means flapping leadership. */
   readonly ttlMs: number;

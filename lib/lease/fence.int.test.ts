@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createReadOnlyPool } from '../../db/pool';
-import { documents, planItems } from '../../db/schema';
+import { documents, planItems } from '../../examples/demo/db/schema';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../db/testing/pools';
 import { poll } from '../scheduler/testing/fixtures';
 import { LeaseAuthority } from './authority';
@@ -32,16 +32,14 @@ describe('the fence, enforced by the database', () => {
   }
   const items = (occurrence: string) =>
     pool.query<{ id: number; epoch: number; lease: string }>(
-      'SELECT document_id::int AS id, epoch::int, lease FROM plan_items WHERE occurrence = $1 ORDER BY 1',
+      'SELECT document_id::int AS id, epoch::int, lease FROM leaseboard_demo.plan_items WHERE occurrence = $1 ORDER BY 1',
       [occurrence],
     );
   const insertItem = (lease: string, epoch: number, occurrence: string, id: number) =>
-    pool.query(`INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, $2, 'short', $3, $4, clock_timestamp())`, [
-      occurrence,
-      id,
-      lease,
-      epoch,
-    ]);
+    pool.query(
+      `INSERT INTO leaseboard_demo.plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, $2, 'short', $3, $4, clock_timestamp())`,
+      [occurrence, id, lease, epoch],
+    );
 
   describe('plain SQL that bypasses the library', () => {
     it('a stale epoch is refused and writes nothing; the current epoch is accepted', async () => {
@@ -61,14 +59,14 @@ describe('the fence, enforced by the database', () => {
       await insertItem(old.name, current.epoch, occurrence, 1);
       await expect(
         pool.query(
-          `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at)
+          `INSERT INTO leaseboard_demo.plan_items (occurrence, document_id, policy, lease, epoch, written_at)
                     VALUES ($1, 2, 'short', $2, $3, now()), ($1, 3, 'short', $2, $4, now())`,
           [occurrence, old.name, current.epoch, old.epoch],
         ),
       ).rejects.toMatchObject({ code: FENCE_REFUSED });
       await expect(
         pool.query(
-          `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, 1, 'standard', $2, $3, now())
+          `INSERT INTO leaseboard_demo.plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, 1, 'standard', $2, $3, now())
                     ON CONFLICT (occurrence, document_id) DO UPDATE SET policy = excluded.policy, epoch = excluded.epoch`,
           [occurrence, old.name, old.epoch],
         ),
@@ -76,8 +74,10 @@ describe('the fence, enforced by the database', () => {
       // An UPDATE that forgets to stamp its epoch keeps the row's old one: refused once that epoch is stale.
       await forceExpire(pool, old.name);
       await grant(old.name);
-      await expect(pool.query(`UPDATE plan_items SET policy = 'standard' WHERE occurrence = $1`, [occurrence])).rejects.toMatchObject({ code: FENCE_REFUSED });
-      const { rows } = await pool.query('SELECT document_id::int AS id, policy FROM plan_items WHERE occurrence = $1', [occurrence]);
+      await expect(pool.query(`UPDATE leaseboard_demo.plan_items SET policy = 'standard' WHERE occurrence = $1`, [occurrence])).rejects.toMatchObject({
+        code: FENCE_REFUSED,
+      });
+      const { rows } = await pool.query('SELECT document_id::int AS id, policy FROM leaseboard_demo.plan_items WHERE occurrence = $1', [occurrence]);
       expect(rows).toEqual([{ id: 1, policy: 'short' }]);
     });
 
@@ -93,7 +93,7 @@ describe('the fence, enforced by the database', () => {
 
     it('a row without a fence cannot be written at all', async () => {
       await expect(
-        pool.query(`INSERT INTO plan_items (occurrence, document_id, policy, epoch, written_at) VALUES ('o@4', 1, 'short', 1, now())`),
+        pool.query(`INSERT INTO leaseboard_demo.plan_items (occurrence, document_id, policy, epoch, written_at) VALUES ('o@4', 1, 'short', 1, now())`),
       ).rejects.toMatchObject({
         code: '23502', // not_null_violation: lease
       });
@@ -103,19 +103,19 @@ describe('the fence, enforced by the database', () => {
       const { old, current } = await takenOver();
       const occurrence = `${old.name}@x`;
       await insertItem(old.name, current.epoch, occurrence, 1);
-      await expect(pool.query('DELETE FROM plan_items WHERE occurrence = $1', [occurrence])).rejects.toMatchObject({ code: FENCE_MISSING });
-      await expect(pool.query('TRUNCATE plan_items')).rejects.toMatchObject({ code: FENCE_MISSING });
+      await expect(pool.query('DELETE FROM leaseboard_demo.plan_items WHERE occurrence = $1', [occurrence])).rejects.toMatchObject({ code: FENCE_MISSING });
+      await expect(pool.query('TRUNCATE leaseboard_demo.plan_items')).rejects.toMatchObject({ code: FENCE_MISSING });
       const client = new pg.Client(databaseUrl());
       await client.connect();
       try {
         await client.query('BEGIN');
         await client.query(`SELECT set_config('leaseboard.fence', $1, true)`, [JSON.stringify({ lease: old.name, epoch: old.epoch })]);
-        await expect(client.query('DELETE FROM plan_items WHERE occurrence = $1', [occurrence])).rejects.toMatchObject({ code: FENCE_REFUSED });
+        await expect(client.query('DELETE FROM leaseboard_demo.plan_items WHERE occurrence = $1', [occurrence])).rejects.toMatchObject({ code: FENCE_REFUSED });
         await client.query('ROLLBACK');
         expect((await items(occurrence)).rows).toHaveLength(1);
         await client.query('BEGIN');
         await client.query('SELECT leaseboard_fence($1, $2, $3)', [old.name, current.epoch, 'test']);
-        expect((await client.query('DELETE FROM plan_items WHERE occurrence = $1', [occurrence])).rowCount).toBe(1);
+        expect((await client.query('DELETE FROM leaseboard_demo.plan_items WHERE occurrence = $1', [occurrence])).rowCount).toBe(1);
         await client.query('COMMIT');
       } finally {
         await client.end();
@@ -176,7 +176,7 @@ describe('writeFenced: the library path', () => {
     const result = await writeFenced(pool, fenceFor(g), planned(`${g.name}@x`, [1, 2, 3]));
     if (result.kind !== 'written') throw new Error(result.kind);
     expect(result.results[0].count).toBe(3);
-    const { rows } = await pool.query('SELECT DISTINCT lease, epoch::int, written_at FROM plan_items WHERE occurrence = $1', [`${g.name}@x`]);
+    const { rows } = await pool.query('SELECT DISTINCT lease, epoch::int, written_at FROM leaseboard_demo.plan_items WHERE occurrence = $1', [`${g.name}@x`]);
     expect(rows).toEqual([{ lease: g.name, epoch: g.epoch, written_at: result.at }]);
   });
 
@@ -188,7 +188,7 @@ describe('writeFenced: the library path', () => {
     expect(stale).toMatchObject({ kind: 'rejected', reason: 'stale_epoch', currentEpoch: current.epoch, resource: 'plan_items', logged: true });
     const nothing = await writeFenced(pool, fenceFor(old), (w) => [completeOccurrence(w, `${old.name}@none`)]);
     expect(nothing).toMatchObject({ kind: 'rejected', reason: 'stale_epoch', resource: 'occurrences' });
-    expect((await pool.query('SELECT count(*)::int AS n FROM plan_items WHERE occurrence = $1', [`${old.name}@x`])).rows[0].n).toBe(0);
+    expect((await pool.query('SELECT count(*)::int AS n FROM leaseboard_demo.plan_items WHERE occurrence = $1', [`${old.name}@x`])).rows[0].n).toBe(0);
     const log = await pool.query(
       'SELECT attempted_epoch::int AS a, current_epoch::int AS c, resource, reason FROM stale_write_rejections WHERE lease = $1 ORDER BY id',
       [old.name],
@@ -237,10 +237,10 @@ describe('writeFenced: the library path', () => {
     const readDb = createReadOnlyPool(databaseUrl());
     try {
       await expect(
-        readDb.query(`INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ('o@7', 1, 'short', $1, $2, now())`, [
-          g.name,
-          g.epoch,
-        ]),
+        readDb.query(
+          `INSERT INTO leaseboard_demo.plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ('o@7', 1, 'short', $1, $2, now())`,
+          [g.name, g.epoch],
+        ),
       ).rejects.toMatchObject({
         code: '25006', // read_only_sql_transaction
       });

@@ -9,11 +9,15 @@
  *   holds no such fence. They read the lease row FOR SHARE, so no takeover (and
  *   no renewal) commits between the check and the write: both wait for the
  *   writing statement to end. The whole statement fails; nothing is written.
- * - To make table T fenced: give it `lease text NOT NULL` and
- *   `epoch bigint NOT NULL`, and in its migration `SELECT leaseboard_fence_table('T')`.
+ * - To make table T fenced — Leaseboard's own, or any table of yours in any
+ *   schema: give it `lease text NOT NULL` and `epoch bigint NOT NULL`, and in
+ *   its migration (run after Leaseboard's) `SELECT leaseboard_fence_table('T')`,
+ *   schema-qualified where it is not on the search path
+ *   (`leaseboard_fence_table('billing.invoices')`).
  *   For a table whose rows carry no fence but whose deletes must (a pruned
  *   log): `SELECT leaseboard_fence_deletes('T')`. Then write it only through
- *   `writeFenced` (./fenced-write.ts), which fills `lease` and `epoch` itself.
+ *   `writeFenced` (./fenced-write.ts), which fills `lease` and `epoch` itself;
+ *   the rejection log names the table without its schema.
  * - A refusal raises SQLSTATE `LB001` with a JSON detail; `writeFenced` maps it
  *   to `{ kind: 'rejected', reason, currentEpoch }` and logs it to
  *   stale_write_rejections in a statement of its own (the refused one rolled

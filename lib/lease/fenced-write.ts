@@ -70,7 +70,7 @@ SELECT ${sql.join(outputs)}(SELECT leaseboard_fence(lease, epoch, ${resource}) F
 
 /**
  * Runs the statements `build` returns as one fenced statement.
- * Example: `writeFenced(pool, fence, (w) => [w.insert(planItems, rows, { same: { writtenAt: w.now } })])`.
+ * Example: `writeFenced(pool, fence, (w) => [w.insert(invoices, rows, { same: { writtenAt: w.now } })])` (any table with `lease` and `epoch` columns that its migration fenced: 0004_fence_triggers).
  */
 export async function writeFenced<const S extends readonly FencedStatement<unknown>[]>(
   db: Pick<pg.Pool, 'query'>,

@@ -13,7 +13,6 @@ export {
   parseDuration,
   parseRetentionPolicy,
   PARTITION_WIDTH,
-  PLAN_OCCURRENCES,
   PRUNE_BATCH,
   PRUNE_EVERY,
   RETENTION_FLOOR_MS,

@@ -19,7 +19,7 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
 /** What the pruner prunes by age, and what the status service may answer about. */
-export const RETENTION_KINDS = ['reports', 'renewals', 'rejections', 'leaseEvents', 'alertEvents', 'occurrences', 'planItems'] as const;
+export const RETENTION_KINDS = ['reports', 'renewals', 'rejections', 'leaseEvents', 'alertEvents', 'occurrences'] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
 interface KindSpec {
@@ -42,11 +42,7 @@ export const RETENTION_SPECS: Readonly<Record<RetentionKind, KindSpec>> = Object
   leaseEvents: { env: 'LEASEBOARD_RETAIN_LEASE_EVENTS', table: 'lease_events', defaultMs: 30 * DAY, ceilingMs: 365 * DAY, what: 'lease events' },
   alertEvents: { env: 'LEASEBOARD_RETAIN_ALERT_EVENTS', table: 'alert_events', defaultMs: 30 * DAY, ceilingMs: 365 * DAY, what: 'alert transitions' },
   occurrences: { env: 'LEASEBOARD_RETAIN_OCCURRENCES', table: 'occurrences', defaultMs: 7 * DAY, ceilingMs: 90 * DAY, what: 'occurrences' },
-  planItems: { env: 'LEASEBOARD_RETAIN_PLAN_ITEMS', table: 'plan_items', defaultMs: 7 * DAY, ceilingMs: 30 * DAY, what: 'plan items' },
 });
-
-/** Plan items: at most the last N occurrences per lease (and never older than `planItems`). */
-export const PLAN_OCCURRENCES = { env: 'LEASEBOARD_RETAIN_PLAN_OCCURRENCES', default: 3, min: 1, max: 100 } as const;
 
 /** Width of one progress_reports partition; a soak narrows it with the horizon. */
 export const PARTITION_WIDTH = { env: 'LEASEBOARD_PARTITION_WIDTH', defaultMs: DAY, minMs: 10 * SEC, maxMs: DAY } as const;
@@ -58,8 +54,6 @@ export const PRUNE_BATCH = { env: 'LEASEBOARD_RETENTION_BATCH', default: 5_000, 
 export interface RetentionPolicy {
   /** How long each kind is kept (ms). */
   readonly keepMs: Readonly<Record<RetentionKind, number>>;
-  /** Plan items of at most this many latest occurrences per lease. */
-  readonly planOccurrences: number;
   /** progress_reports partition width (ms; divides a day, so partitions align to UTC midnight). */
   readonly partitionWidthMs: number;
   /** The pruner's cadence (ms). */
@@ -132,7 +126,6 @@ export function parseRetentionPolicy(env: Readonly<Record<string, string | undef
     }),
   ) as Record<RetentionKind, number>;
 
-  const planOccurrences = countFrom(env, PLAN_OCCURRENCES);
   const batchRows = countFrom(env, PRUNE_BATCH);
   const pruneEveryMs = durationFrom(env, PRUNE_EVERY.env, PRUNE_EVERY.defaultMs, PRUNE_EVERY.minMs, PRUNE_EVERY.maxMs);
 
@@ -145,12 +138,7 @@ export function parseRetentionPolicy(env: Readonly<Record<string, string | undef
       `${RETENTION_SPECS.leaseEvents.env}: ${formatDuration(keepMs.leaseEvents)} is shorter than ${RETENTION_SPECS[explained].env} (${formatDuration(keepMs[explained])}); lease events explain that history and must be kept at least as long`,
     );
   }
-  if (keepMs.planItems > keepMs.occurrences) {
-    throw new RetentionConfigError(
-      `${RETENTION_SPECS.planItems.env}: ${formatDuration(keepMs.planItems)} is longer than ${RETENTION_SPECS.occurrences.env} (${formatDuration(keepMs.occurrences)}); plan items are kept no longer than their occurrence`,
-    );
-  }
-  return Object.freeze({ keepMs: Object.freeze(keepMs), planOccurrences, partitionWidthMs, pruneEveryMs, batchRows });
+  return Object.freeze({ keepMs: Object.freeze(keepMs), partitionWidthMs, pruneEveryMs, batchRows });
 }
 
 export const DEFAULT_RETENTION: RetentionPolicy = parseRetentionPolicy({});

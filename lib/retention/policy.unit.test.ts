@@ -8,7 +8,7 @@ import { DEFAULT_RETENTION, describeDuration, historyHorizonMs, historyRetention
 const DAY = 86_400_000;
 
 describe('parseRetentionPolicy', () => {
-  it('given nothing, then 7 days of reports, renewals, rejections, occurrences and plan items; 30 days of lease and alert events; 3 planned occurrences; day partitions; a round a minute', () => {
+  it('given nothing, then 7 days of reports, renewals, rejections and occurrences; 30 days of lease and alert events; day partitions; a round a minute', () => {
     expect(DEFAULT_RETENTION).toEqual({
       keepMs: {
         reports: 7 * DAY,
@@ -17,9 +17,7 @@ describe('parseRetentionPolicy', () => {
         leaseEvents: 30 * DAY,
         alertEvents: 30 * DAY,
         occurrences: 7 * DAY,
-        planItems: 7 * DAY,
       },
-      planOccurrences: 3,
       partitionWidthMs: DAY,
       pruneEveryMs: 60_000,
       batchRows: 5_000,
@@ -40,8 +38,8 @@ describe('parseRetentionPolicy', () => {
     ['LEASEBOARD_RETAIN_REPORTS', '7 days', /LEASEBOARD_RETAIN_REPORTS: expected a duration such as 7d/],
     ['LEASEBOARD_RETAIN_REPORTS', '91d', /LEASEBOARD_RETAIN_REPORTS: 91d is outside 10s–90d/],
     ['LEASEBOARD_RETAIN_LEASE_EVENTS', '5s', /LEASEBOARD_RETAIN_LEASE_EVENTS: 5s is outside 10s–365d/],
-    ['LEASEBOARD_RETAIN_PLAN_OCCURRENCES', '0', /LEASEBOARD_RETAIN_PLAN_OCCURRENCES: expected a whole number 1–100, got "0"/],
-    ['LEASEBOARD_RETAIN_PLAN_OCCURRENCES', '3.5', /LEASEBOARD_RETAIN_PLAN_OCCURRENCES: expected a whole number/],
+    ['LEASEBOARD_RETENTION_BATCH', '99', /LEASEBOARD_RETENTION_BATCH: expected a whole number 100–50000, got "99"/],
+    ['LEASEBOARD_RETENTION_BATCH', '500.5', /LEASEBOARD_RETENTION_BATCH: expected a whole number/],
     ['LEASEBOARD_PARTITION_WIDTH', '7h', /LEASEBOARD_PARTITION_WIDTH: 7h must divide a day/],
     ['LEASEBOARD_PARTITION_WIDTH', '2d', /LEASEBOARD_PARTITION_WIDTH: 2d is outside 10s–1d/],
     ['LEASEBOARD_RETENTION_EVERY', '1s', /LEASEBOARD_RETENTION_EVERY: 1s is outside 5s–1h/],
@@ -64,14 +62,8 @@ describe('parseRetentionPolicy', () => {
     ).toBe(3 * DAY);
   });
 
-  it('given plan items kept longer than their occurrences, then refused', () => {
-    expect(() => parseRetentionPolicy({ LEASEBOARD_RETAIN_PLAN_ITEMS: '10d' })).toThrow(
-      /LEASEBOARD_RETAIN_PLAN_ITEMS: 10d is longer than LEASEBOARD_RETAIN_OCCURRENCES \(7d\)/,
-    );
-  });
-
   it('given empty values, then the defaults', () => {
-    expect(parseRetentionPolicy({ LEASEBOARD_RETAIN_REPORTS: ' ', LEASEBOARD_RETAIN_PLAN_OCCURRENCES: '' })).toEqual(DEFAULT_RETENTION);
+    expect(parseRetentionPolicy({ LEASEBOARD_RETAIN_REPORTS: ' ', LEASEBOARD_RETENTION_BATCH: '' })).toEqual(DEFAULT_RETENTION);
   });
 });
 

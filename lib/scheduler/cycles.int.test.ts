@@ -2,11 +2,12 @@ import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createPool, createReadOnlyPool } from '../../db/pool';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
-import { retentionPlannerJob } from '../jobs/demo/retention-planner';
+import { retentionPlannerJob } from '../../examples/demo/retention-planner';
 import { LeaseAuthority, leaseTerms, newInstanceToken } from '../lease';
 import { schedulerConfig } from './config';
 import type { RuntimeEvent } from './events';
 import { SchedulerProcess } from '../child/scheduler-process';
+import { DEMO_SCHEDULER_PROGRAM } from '../../examples/demo/demo-scheduler';
 import { SchedulerRuntime } from './runtime';
 import { FAST_FLAGS, poll } from './testing/fixtures';
 
@@ -122,7 +123,13 @@ describe('bounded resources over start/fail/retry/cancel cycles', () => {
     const codes: (number | null)[] = [];
     const cycle = async (index: number) => {
       const kind = (['acquire', 'fail', 'retry', 'cancel'] as const)[index % 4];
-      const child = new SchedulerProcess({ lease, label: `C${index}`, databaseUrl: kind === 'fail' ? downUrl : databaseUrl(), flags: FAST_FLAGS });
+      const child = new SchedulerProcess({
+        program: DEMO_SCHEDULER_PROGRAM,
+        lease,
+        label: `C${index}`,
+        databaseUrl: kind === 'fail' ? downUrl : databaseUrl(),
+        flags: FAST_FLAGS,
+      });
       // Each wait is a hang guard, not a speed check: five children start at once, beside the other
       // tiers' lanes, and a start took over 15 s on a machine loaded to 20.
       const within = 60_000;

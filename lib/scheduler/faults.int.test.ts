@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
 import { setIntent } from '../lease';
-import { seedDocuments } from '../jobs/demo/retention-planner/documents';
-import { ArchiveProcess } from '../archive/process';
+import { seedDocuments } from '../../examples/demo/retention-planner/documents';
+import { ArchiveProcess } from '../../examples/demo/archive/process';
 import type { SchedulerLine, SchedulerProcess } from '../child/scheduler-process';
 import { StatusService } from '../server/service';
 import { kernelState } from '../child/json-line-process';

@@ -19,7 +19,7 @@
  *   by (occurrence, item) land at most once.
  * - External targets: a step may call only a target declared `checksEpoch:
  *   true` — one that refuses an epoch lower than the highest it has seen
- *   (lib/archive shows how). Any other target is REFUSED when the job is
+ *   (examples/demo/archive shows how). Any other target is REFUSED when the job is
  *   defined: no idempotency key can stop a stale holder's different write.
  *   Every call still carries an idempotency key, the same for every attempt
  *   at that batch by any holder, so a retry after a takeover is a repeat.
@@ -45,7 +45,7 @@ import type { TenureEndReason } from './tenure';
 export interface OccurrenceInfo {
   /** The lease the job runs under. */
   readonly lease: string;
-  /** `lease@instant`, e.g. `retention-planner@2026-11-30T16:00:00Z`. */
+  /** `lease@instant`, e.g. `nightly-export@2026-11-30T16:00:00Z`. */
   readonly key: string;
   readonly scheduledAt: Date;
 }

@@ -5,8 +5,8 @@
  *
  * Guarantees: a new leader claiming a running occurrence takes it over at the
  * stored step and cursor (resume), never restarts a completed one; a cursor
- * only moves forward within its step; with its output keyed (e.g. plan items
- * by occurrence and document) a job writes each item at most once however
+ * only moves forward within its step; with its output keyed (e.g. items
+ * by occurrence and source row) a job writes each item at most once however
  * often the occurrence is re-run.
  * Not guaranteed: that an occurrence is ever completed (a frozen holder that
  * keeps its lease stalls it; the status service reports that).

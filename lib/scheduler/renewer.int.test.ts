@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createReadOnlyPool } from '../../db/pool';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
-import { retentionPlannerJob } from '../jobs/demo/retention-planner';
+import { retentionPlannerJob } from '../../examples/demo/retention-planner';
 import { LeaseAuthority } from '../lease';
 import { systemClock } from './clock';
 import { schedulerConfig } from './config';

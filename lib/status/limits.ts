@@ -21,6 +21,3 @@ export const OPERATOR_NAME_MAX_LENGTH = 64;
  */
 export const IDENTIFIED_BY = ['sso', 'token', 'cli'] as const;
 export type IdentifiedBy = (typeof IDENTIFIED_BY)[number];
-
-/** The demo's fault drills (lib/demo/supervisor.ts applies them; each is an audited operator action). */
-export const DEMO_ACTIONS = ['freeze', 'unfreeze', 'drop-reports', 'resume-reports', 'pause', 'resume', 'pause-mid-write', 'kill', 'restart', 'stop'] as const;

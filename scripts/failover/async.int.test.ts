@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../db/pool';
 import { admin, LocalPair } from '../../db/replication/local-pair';
-import { ArchiveProcess } from '../../lib/archive/process';
+import { ArchiveProcess } from '../../examples/demo/archive/process';
 import { LeaseAuthority, leaseTerms } from '../../lib/lease';
 import { EPOCH_SPAN, generationOf } from '../../lib/status/epoch';
 import { Holder } from './holders';

@@ -115,7 +115,7 @@ export async function runRound(ctx: RoundContext): Promise<RoundResult> {
   const refused = leader.lines.filter((l, i) => i >= linesBefore && l.event === 'write_rejected' && l.epoch === epoch).length;
   const accepted = Number(
     (
-      await db.query<{ n: string }>('SELECT count(*) AS n FROM plan_items WHERE lease = $1 AND epoch = $2 AND written_at > $3::timestamptz', [
+      await db.query<{ n: string }>('SELECT count(*) AS n FROM leaseboard_demo.plan_items WHERE lease = $1 AND epoch = $2 AND written_at > $3::timestamptz', [
         lease,
         epoch,
         promotedAt,

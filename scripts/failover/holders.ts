@@ -6,7 +6,7 @@
  * would, and writes with it when told to.
  */
 import type pg from 'pg';
-import { type ArchiveTarget, putToArchive } from '../../lib/archive/client';
+import { type ArchiveTarget, putToArchive } from '../../examples/demo/archive/client';
 import { fenceFor, type Grant, LeaseAuthority, leaseTerms, newInstanceToken } from '../../lib/lease';
 import { claimOccurrence } from '../../lib/scheduler/occurrences';
 

@@ -7,9 +7,8 @@
  * instant, then the next), as the live system writes them, so indexes split
  * pages as they do in production rather than filling them sorted.
  */
-import { DEFAULT_RETENTION, type RetentionKind } from '../../lib/retention/policy';
+import type { RetentionKind } from '../../lib/retention/policy';
 import { DEFAULT_LEASE_TIMING } from '../../lib/lease';
-import { RETENTION_PLANNER_EVERY_MS } from '../../lib/jobs/demo/retention-planner';
 import { DEFAULT_REPORT_EVERY_MS } from '../../lib/status/thresholds';
 import { MEASURED_REPORT_JITTER } from './jitter';
 
@@ -47,13 +46,15 @@ export const RARE_PER_DAY = 24;
 export const ADVANCES_PER_OCCURRENCE = 20;
 /** The cursor's move between two reports of the modeled job: its 50,000 documents in 20 reports. */
 const CURSOR_STEP = 2_500;
-const REPORTS_PER_OCCURRENCE = RETENTION_PLANNER_EVERY_MS / DEFAULT_REPORT_EVERY_MS;
+/** The modeled job's cadence: one occurrence every 5 minutes (the demo's retention planner runs at this cadence). */
+const MODEL_JOB_EVERY_MS = 5 * 60_000;
+const REPORTS_PER_OCCURRENCE = MODEL_JOB_EVERY_MS / DEFAULT_REPORT_EVERY_MS;
 /** A run holds an hour of reports at most (REPORT_RUN_MAX_MS), and ends once its packed bytes reach this (migration 0028_report_events). */
 const REPORTS_PER_HOUR = 3_600_000 / DEFAULT_REPORT_EVERY_MS;
 const RUN_MAX_PACKED_BYTES = 1_600;
 /** The seed's unit is an hour of one scheduler's reports: the runs they make (bytes per row below are an hour's). */
 const HOURS_PER_DAY = 24;
-const REPORT_RUNS_BASIS = `a report every ${DEFAULT_REPORT_EVERY_MS / 1000} s, as runs of ≤ ${RUN_MAX_PACKED_BYTES.toLocaleString('en-US')} packed bytes within an hour: ${RETENTION_PLANNER_EVERY_MS / 60_000} min occurrences (${ADVANCES_PER_OCCURRENCE} advancing reports, then ${REPORTS_PER_OCCURRENCE - ADVANCES_PER_OCCURRENCE} idle) inside, jitter as measured; counted per hour (the runs an hour makes)`;
+const REPORT_RUNS_BASIS = `a report every ${DEFAULT_REPORT_EVERY_MS / 1000} s, as runs of ≤ ${RUN_MAX_PACKED_BYTES.toLocaleString('en-US')} packed bytes within an hour: ${MODEL_JOB_EVERY_MS / 60_000} min occurrences (${ADVANCES_PER_OCCURRENCE} advancing reports, then ${REPORTS_PER_OCCURRENCE - ADVANCES_PER_OCCURRENCE} idle) inside, jitter as measured; counted per hour (the runs an hour makes)`;
 
 /** Distinct packed runs the seed draws from (their lengths vary with the jitter drawn). */
 const VARIANTS = 64;
@@ -116,8 +117,7 @@ export const QUIET_REPORTS: ModeledTable = {
   insert: reportRunsInsert(false),
 };
 
-export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
-  const planOccurrences = Math.min(DEFAULT_RETENTION.planOccurrences, Math.floor(DEFAULT_RETENTION.keepMs.planItems / RETENTION_PLANNER_EVERY_MS));
+export function modeledTables(): ModeledTable[] {
   return [
     {
       table: 'progress_reports',
@@ -137,30 +137,22 @@ export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
     },
     {
       table: 'occurrences',
-      basis: `one per ${RETENTION_PLANNER_EVERY_MS / 60_000} min cadence (retention-planner), until folded: the last two hours'`,
-      rows: { fixed: (2 * 60 * 60_000) / RETENTION_PLANNER_EVERY_MS },
+      basis: `one per ${MODEL_JOB_EVERY_MS / 60_000} min cadence (the modeled job), until folded: the last two hours'`,
+      rows: { fixed: (2 * 60 * 60_000) / MODEL_JOB_EVERY_MS },
       seedRows: 288,
       insert: `INSERT INTO occurrences (key, lease, scheduled_at, state, epoch, claimed_at, completed_at, step, cursor)
                SELECT ${KEY}, ${NAME}, now() - t * interval '5 min', 'completed', 3, now() - t * interval '5 min', now() - t * interval '5 min' + interval '40 s', 1, 50000 ${EACH('')}`,
     },
     {
       table: 'occurrence_hours',
-      basis: `the older occurrences folded, an hour to a row (${HOUR_MS / RETENTION_PLANNER_EVERY_MS} slots in it)`,
+      basis: `the older occurrences folded, an hour to a row (${HOUR_MS / MODEL_JOB_EVERY_MS} slots in it)`,
       rows: { perDay: 24, keep: 'occurrences' },
       seedRows: 240,
       insert: `INSERT INTO occurrence_hours (lease, hour, scheduled_ms, claimed_us, ended_us)
                SELECT ${NAME}, date_trunc('hour', now()) - t * interval '1 hour',
-                      (SELECT array_agg(k * ${RETENTION_PLANNER_EVERY_MS}) FROM generate_series(0, ${HOUR_MS / RETENTION_PLANNER_EVERY_MS - 1}) k),
-                      (SELECT array_agg(1000000 + (t * 13 + k * 7919) % 900000) FROM generate_series(1, ${HOUR_MS / RETENTION_PLANNER_EVERY_MS}) k),
-                      (SELECT array_agg(40000000 + (t * 17 + k * 104729) % 9000000) FROM generate_series(1, ${HOUR_MS / RETENTION_PLANNER_EVERY_MS}) k) ${EACH('')}`,
-    },
-    {
-      table: 'plan_items',
-      basis: `${planItemsPerOccurrence.toLocaleString('en-US')} items × the last ${planOccurrences} occurrences`,
-      rows: { fixed: planItemsPerOccurrence * planOccurrences },
-      seedRows: 2_000,
-      insert: `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at)
-               SELECT ${NAME} || '@2026-12-01T16:00:00Z', t, (ARRAY['short','standard'])[1 + t % 2], ${NAME}, 3, now() ${EACH('')}`,
+                      (SELECT array_agg(k * ${MODEL_JOB_EVERY_MS}) FROM generate_series(0, ${HOUR_MS / MODEL_JOB_EVERY_MS - 1}) k),
+                      (SELECT array_agg(1000000 + (t * 13 + k * 7919) % 900000) FROM generate_series(1, ${HOUR_MS / MODEL_JOB_EVERY_MS}) k),
+                      (SELECT array_agg(40000000 + (t * 17 + k * 104729) % 9000000) FROM generate_series(1, ${HOUR_MS / MODEL_JOB_EVERY_MS}) k) ${EACH('')}`,
     },
     {
       table: 'lease_events',
@@ -241,7 +233,7 @@ export function modeledTables(planItemsPerOccurrence: number): ModeledTable[] {
       rows: { fixed: 1 },
       seedRows: 1,
       insert: `INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at)
-               SELECT ${NAME}, ${RETENTION_PLANNER_EVERY_MS}, ${DEFAULT_REPORT_EVERY_MS}, 300000, 300000, now() ${EACH('')}`,
+               SELECT ${NAME}, ${MODEL_JOB_EVERY_MS}, ${DEFAULT_REPORT_EVERY_MS}, 300000, 300000, now() ${EACH('')}`,
     },
     {
       table: 'alert_state',

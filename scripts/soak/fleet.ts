@@ -10,6 +10,7 @@
  * if this process dies (LEASEBOARD_EXIT_WITH_PARENT, lib/child).
  */
 import { SchedulerProcess } from '../../lib/child/scheduler-process';
+import { schedulerProgramFor } from '../../examples/demo/demo-scheduler';
 import type { SoakProcessSpec } from './plan';
 
 /** The events worth a line on the soak's output; everything else is counted, not printed. */
@@ -30,7 +31,7 @@ export class SoakFleet {
       const process = new SchedulerProcess({
         lease: spec.lease,
         label: spec.label,
-        job: spec.job,
+        ...schedulerProgramFor(spec.job),
         databaseUrl,
         flags: spec.flags,
         options: spec.options,

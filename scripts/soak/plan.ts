@@ -26,7 +26,7 @@ export class SoakUsageError extends Error {
 /** The soak's own defaults: a short run at speed 10 with a one-minute horizon. */
 export const SOAK_DEFAULTS = { minutes: 3, speed: 10, horizon: '60s' } as const;
 
-/** Unaccelerated cadences (ms) the speed divides: lib/jobs/demo/retention-planner (5 min), lib/status/thresholds (report 2 s, stall/overdue 5 min). */
+/** Unaccelerated cadences (ms) the speed divides: examples/demo/retention-planner (5 min), lib/status/thresholds (report 2 s, stall/overdue 5 min). */
 const BASE = { plannerEvery: 5 * MIN, compactionEvery: 4 * MIN, reportEvery: 2 * SEC, stallAfter: 5 * MIN, overdueAfter: 5 * MIN } as const;
 
 /**

@@ -30,16 +30,24 @@ export interface SoakSample {
   listOk: boolean;
 }
 
-/** The application's tables (ordinary and partitioned parents; partitions are summed into them). */
+/**
+ * The tables the run writes (ordinary and partitioned parents; partitions are summed into them): Leaseboard's,
+ * and the demo's own (schema leaseboard_demo, schema-qualified), whose planner is the soak's workload.
+ */
 export async function listTables(db: Pick<pg.Pool, 'query'>): Promise<string[]> {
   const { rows } = await db.query<{ name: string }>(
-    `SELECT relname AS name FROM pg_class
-     WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') AND NOT relispartition ORDER BY relname`,
+    `SELECT CASE WHEN n.nspname = 'public' THEN c.relname ELSE n.nspname || '.' || c.relname END AS name
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname IN ('public', 'leaseboard_demo') AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY 1`,
   );
   return rows.map((row) => row.name);
 }
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const quote = (name: string) =>
+  name
+    .split('.')
+    .map((part) => `"${part.replaceAll('"', '""')}"`)
+    .join('.');
 
 export async function sampleTables(db: Pick<pg.Pool, 'query'>, tables: string[]): Promise<Record<string, TableSample>> {
   const counts = tables.map((name) => `SELECT '${name.replaceAll("'", "''")}'::text AS name, count(*)::float8 AS n FROM ${quote(name)}`).join(' UNION ALL ');

@@ -15,7 +15,7 @@
  * Not guaranteed: that the command's own writes are safe — they are fenced
  * only if its tables carry lease and epoch (lib/lease/fence.ts) and it
  * writes the epoch from its environment; an external service must check the
- * epoch it is sent, as lib/archive does.
+ * epoch it is sent, as the demo's archive does (examples/demo/archive).
  */
 import { defineJob, delegatedStep, type Job, type TenureEndReason } from '../../scheduler';
 import { runChild } from './child';

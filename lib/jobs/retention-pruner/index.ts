@@ -6,7 +6,7 @@
  *   partitions    progress_reports: partitions made ahead, whole partitions
  *                 past retention dropped (leaseboard_retention_partitions,
  *                 which checks the fence before any DDL)
- *   plan-items, occurrences, occurrence-hours, lease-events, lease-event-days,
+ *   occurrences, occurrence-hours, lease-events, lease-event-days,
  *   renewal-gaps, rejections, health-changes, health-observed, alert-events,
  *   alert-event-days
  *                 batches of at most `LEASEBOARD_RETENTION_BATCH` rows past
@@ -57,7 +57,7 @@ export function cutoffsAt(policy: RetentionPolicy, nowMs: number): Cutoffs {
     RetentionKind,
     string
   >;
-  return { before, planOccurrences: policy.planOccurrences };
+  return { before };
 }
 
 async function databaseNow(db: ReadOnlyPool): Promise<number> {

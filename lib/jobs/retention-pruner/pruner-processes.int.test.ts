@@ -31,20 +31,12 @@ describe('the retention pruner with real processes', () => {
     const b = spawn(uniqueLease('beside-b'), 'B', beside);
     await Promise.all([a.waitFor((line) => line.event === 'acquired'), b.waitFor((line) => line.event === 'acquired')]);
 
-    // The backlog: plan items of 40 completed occurrences 9 days old (past every retention), under a lease of their own.
+    // The backlog: stale-write rejections 9 days old (past every retention), under a lease of their own.
     const owner = uniqueLease('backlog');
-    const grant = await new LeaseAuthority(pool).acquire(leaseTerms({ name: owner, ttlMs: 600_000 }), newInstanceToken());
-    if (grant.kind !== 'acquired') throw new Error(grant.kind);
-    await pool.query(
-      `INSERT INTO occurrences (key, lease, scheduled_at, state, epoch, claimed_at)
-       SELECT $1 || '@' || o, $1, clock_timestamp() - interval '9 days' + o * interval '1 minute', 'completed', $2, clock_timestamp()
-       FROM generate_series(0, 40) o`,
-      [owner, grant.epoch],
-    );
     await seedPool.query(
-      `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at)
-       SELECT $1 || '@' || (d / 25000), d, 'short', $1, $2, clock_timestamp() FROM generate_series(0, $3::int - 1) d`,
-      [owner, grant.epoch, ROWS],
+      `INSERT INTO stale_write_rejections (lease, attempted_epoch, current_epoch, resource, reason, at)
+       SELECT $1, 1, 2, 'invoices', 'stale_epoch', clock_timestamp() - interval '9 days' - d * interval '1 millisecond' FROM generate_series(0, $2::int - 1) d`,
+      [owner, ROWS],
     );
 
     // Two more holders renew from here, every second with a 2 s deadline as the schedulers do, timing each renewal.
@@ -78,13 +70,13 @@ describe('the retention pruner with real processes', () => {
     });
     const seconds = (performance.now() - started) / 1000;
     expect(events.filter((e) => e.event === 'error')).toEqual([]);
-    expect((await pool.query(`SELECT count(*)::int AS n FROM plan_items WHERE lease = $1`, [owner])).rows[0].n).toBe(0);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM stale_write_rejections WHERE lease = $1`, [owner])).rows[0].n).toBe(0);
     const batches = events.filter((e) => e.event === 'step_started').length;
 
     const sorted = renewals.map((r) => r.ms).sort((x, y) => x - y);
     const p99 = sorted[Math.min(sorted.length - 1, Math.ceil(0.99 * sorted.length) - 1)]!;
     console.log(
-      `pruned ${ROWS.toLocaleString('en')} plan items in ${seconds.toFixed(1)} s (${batches} steps); renewals during the prune: n=${sorted.length}, p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`,
+      `pruned ${ROWS.toLocaleString('en')} stale-write rejections in ${seconds.toFixed(1)} s (${batches} steps); renewals during the prune: n=${sorted.length}, p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`,
     );
     expect(renewals.length).toBeGreaterThan(0);
     expect(renewals.filter((r) => r.kind !== 'renewed')).toEqual([]);

@@ -81,26 +81,22 @@ describe('the retention pruner (leaseboard-retention)', () => {
         [names.old, days],
       );
     }
-    // Occurrences with plan items: `planner` has 6 recent completed ones and a running one 10 days old that
+    // Occurrences: `planner` has 6 recent completed ones and a running one 10 days old that
     // they superseded (abandoned: interrupted, and its slot passed before anyone resumed it); `busy` is
     // still running its one occurrence, 10 days long; `lonely` has a single completed occurrence 9 days old;
     // `old` a completed one 9 days old and a newer one.
-    const occurrence = async (name: string, key: string, ageMs: number, state: 'running' | 'completed', items: number) => {
+    const occurrence = async (name: string, key: string, ageMs: number, state: 'running' | 'completed') => {
       await q(
         `INSERT INTO occurrences (key, lease, scheduled_at, state, epoch, claimed_at) VALUES ($1, $2, clock_timestamp() - $3 * interval '1 millisecond', $4, $5, clock_timestamp())`,
         [key, name, ageMs, state, epoch(name)],
       );
-      await q(
-        `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) SELECT $1, d, 'short', $2, $3, clock_timestamp() FROM generate_series(1, $4::int) d`,
-        [key, name, epoch(name), items],
-      );
     };
-    for (let i = 1; i <= 6; i++) await occurrence(names.planner, `${names.planner}@${i}`, (7 - i) * 60_000, 'completed', 2);
-    await occurrence(names.planner, `${names.planner}@abandoned`, 10 * DAY, 'running', 2);
-    await occurrence(names.busy, `${names.busy}@running`, 10 * DAY, 'running', 2);
-    await occurrence(names.lonely, `${names.lonely}@only`, 9 * DAY, 'completed', 2);
-    await occurrence(names.old, `${names.old}@old`, 9 * DAY, 'completed', 2);
-    await occurrence(names.old, `${names.old}@new`, 60_000, 'completed', 0);
+    for (let i = 1; i <= 6; i++) await occurrence(names.planner, `${names.planner}@${i}`, (7 - i) * 60_000, 'completed');
+    await occurrence(names.planner, `${names.planner}@abandoned`, 10 * DAY, 'running');
+    await occurrence(names.busy, `${names.busy}@running`, 10 * DAY, 'running');
+    await occurrence(names.lonely, `${names.lonely}@only`, 9 * DAY, 'completed');
+    await occurrence(names.old, `${names.old}@old`, 9 * DAY, 'completed');
+    await occurrence(names.old, `${names.old}@new`, 60_000, 'completed');
     // Health rollup (kept as long as reports, 7 d): `old` changed 10, 9 and 3 days ago; a scheduler gone
     // since (no lease, no registration) 9 days ago; observed minutes 8 and 6 days ago.
     const gone = `${names.old}-gone`;
@@ -149,7 +145,7 @@ describe('the retention pruner (leaseboard-retention)', () => {
     expect(partitionTables.rows[0].n).toBe(listed.rows[0].n + 1); // + the default partition
   });
 
-  it('keeps what each rule promises: anchors, the newest occurrence, the newest plans, running work, audit trails; an abandoned occurrence goes', async () => {
+  it('keeps what each rule promises: anchors, the newest occurrence, running work, audit trails; an abandoned occurrence goes', async () => {
     await runOneRound(); // a second round: what the first folded into days (an anchor among them) stays
     const events = await q(
       `SELECT l.lease, round(extract(epoch FROM clock_timestamp() - e.at) / 86400)::int AS days
@@ -176,15 +172,6 @@ describe('the retention pruner (leaseboard-retention)', () => {
     expect((await days('renewal_gap_hours', 'hour')).sort()).toEqual([6, 7]);
     expect(await days('stale_write_rejections', 'at')).toEqual([6]);
 
-    const items = await q(`SELECT occurrence, count(*)::int AS n FROM plan_items WHERE lease = ANY ($1) GROUP BY occurrence ORDER BY occurrence`, [
-      Object.values(names),
-    ]);
-    expect(items.rows).toEqual(
-      [4, 5, 6]
-        .map((i) => ({ occurrence: `${names.planner}@${i}`, n: 2 }))
-        .concat([{ occurrence: `${names.busy}@running`, n: 2 }])
-        .sort((a, b) => a.occurrence.localeCompare(b.occurrence)),
-    );
     const occurrences = await q(`SELECT key FROM occurrences WHERE lease = ANY ($1) ORDER BY key`, [Object.values(names)]);
     expect(occurrences.rows.map((r: { key: string }) => r.key)).toEqual(
       [...[1, 2, 3, 4, 5, 6].map((i) => `${names.planner}@${i}`), `${names.busy}@running`, `${names.lonely}@only`, `${names.old}@new`].sort(),
@@ -284,7 +271,6 @@ describe('the retention pruner (leaseboard-retention)', () => {
         'lease_events',
         'occurrence_hours',
         'occurrences',
-        'plan_items',
         'progress_reports',
         'renewal_gap_hours',
         'stale_write_rejections',

@@ -10,14 +10,10 @@
  *   every as-of rebuild of a later instant starts from — row or day.
  * - occurrences: running ones that are still the lease's newest (work in
  *   flight, however long it takes), and the newest of each lease (what the
- *   status reads as its latest occurrence); an occurrence goes only once its
- *   plan items are gone. A running occurrence with a newer one beside it was
+ *   status reads as its latest occurrence). A running occurrence with a newer one beside it was
  *   abandoned — interrupted, and its slot passed before anyone resumed it
  *   (the runtime only ever claims the slot due now) — and goes like a
  *   completed one once past retention; kept, it would stay forever.
- * - plan_items: items of running occurrences still their lease's newest, and
- *   of the lease's newest N occurrences while younger than their own
- *   retention.
  * - health_changes (the strips' rollup, kept as long as progress reports):
  *   the newest row at or before the cutoff of each scheduler that still
  *   exists (a lease or a registration) — the health carried into the oldest
@@ -36,20 +32,14 @@ import {
   leaseEvents,
   occurrenceHours,
   occurrences,
-  planItems,
   renewalGapHours,
   staleWriteRejections,
 } from '../../../db/schema';
 import type { RetentionKind } from '../../retention';
 
-/** How many of a lease's newest occurrences the plan-items rule looks at past the kept ones (older ones wait for the occurrence rule). */
-const PLAN_WINDOW_EXTRA = 20;
-
 export interface Cutoffs {
   /** Per kind: rows older than this instant (ISO, database time) are past retention. */
   readonly before: Readonly<Record<RetentionKind, string>>;
-  /** Plan items are kept for this many newest occurrences per lease. */
-  readonly planOccurrences: number;
 }
 
 export interface PruneRule {
@@ -75,24 +65,10 @@ const dayPastAfter = (c: Cutoffs, lease: string, instant: string) =>
 
 export const PRUNE_RULES: readonly PruneRule[] = [
   {
-    step: 'plan-items',
-    table: planItems,
-    victims: (c, limit) => sql`SELECT p.ctid FROM plan_items p WHERE p.occurrence IN (
-        SELECT w.key FROM leases l CROSS JOIN LATERAL (
-          SELECT o.key, o.state, o.scheduled_at, row_number() OVER (ORDER BY o.scheduled_at DESC) AS newest
-          FROM occurrences o WHERE o.lease = l.name ORDER BY o.scheduled_at DESC LIMIT ${c.planOccurrences + PLAN_WINDOW_EXTRA}::int) w
-        WHERE w.state = 'completed' AND (w.newest > ${c.planOccurrences}::int OR w.scheduled_at < ${at(c, 'planItems')})
-        UNION ALL
-        SELECT o.key FROM occurrences o WHERE o.scheduled_at < ${at(c, 'occurrences')}
-          AND (o.state = 'completed' OR ${SUPERSEDED})
-      ) LIMIT ${limit}::int`,
-  },
-  {
     step: 'occurrences',
     table: occurrences,
     victims: (c, limit) => sql`SELECT o.ctid FROM occurrences o
       WHERE o.scheduled_at < ${at(c, 'occurrences')} AND ${SUPERSEDED}
-        AND NOT EXISTS (SELECT 1 FROM plan_items p WHERE p.occurrence = o.key)
       LIMIT ${limit}::int`,
   },
   {

@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import { afterEach, expect } from 'vitest';
 import { SchedulerProcess } from '../../child/scheduler-process';
+import { schedulerProgramFor } from '../../../examples/demo/demo-scheduler';
 import { FAST_FLAGS } from './fast-flags';
 
 export { FAST_FLAGS };
@@ -19,7 +20,16 @@ export function useSchedulers(databaseUrl: () => string) {
     flags: Record<string, number> = {},
     options: { job?: string; options?: Record<string, string>; env?: Record<string, string> } = {},
   ) => {
-    const process = new SchedulerProcess({ lease, label, databaseUrl: databaseUrl(), flags: { ...FAST_FLAGS, ...flags }, ...options });
+    // No job named: the demo's retention planner, a job with real batches to freeze, pause and fence.
+    const { job, ...rest } = options;
+    const process = new SchedulerProcess({
+      lease,
+      label,
+      databaseUrl: databaseUrl(),
+      flags: { ...FAST_FLAGS, ...flags },
+      ...rest,
+      ...schedulerProgramFor(job),
+    });
     started.push(process);
     return process;
   };
@@ -87,7 +97,7 @@ export async function planItemsOutsideTenure(db: Pick<pg.Pool, 'query'>, lease: 
        WHERE e.lease = $1 AND e.kind <> 'released')
      SELECT count(*) FILTER (WHERE t.epoch IS NULL OR NOT (x.written_at >= t.start AND x.written_at < t.finish))::int AS outside,
             count(*)::int AS total
-     FROM plan_items x LEFT JOIN tenure t ON t.epoch = x.epoch WHERE x.lease = $1`,
+     FROM leaseboard_demo.plan_items x LEFT JOIN tenure t ON t.epoch = x.epoch WHERE x.lease = $1`,
     [lease],
   );
   return rows[0]!;

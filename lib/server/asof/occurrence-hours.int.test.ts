@@ -2,7 +2,7 @@
 // reading exactly what the rows gave. Differential: each random occurrence stream with faults
 // (skipped slots, claims late by up to minutes to the microsecond, abandoned runs, failures, runs
 // that outlast the next slot's claim, keys that are not their slot's, a slot off the millisecond,
-// a claim before its slot, plan items still naming one) is written as rows, and the whole logs
+// a claim before its slot) is written as rows, and the whole logs
 // read behind `?at=` and history (LOGS_SQL: slots at every bucket end) is taken at each claim and
 // end, a microsecond either side, hour edges and random instants; then the pruner's fold runs in
 // small batches (so hours are merged into more than once) and the same read must return the same,
@@ -24,7 +24,6 @@ interface Occurrence {
   claimedUs: number;
   completedUs: number | null;
   state: 'running' | 'completed' | 'failed';
-  planItem: boolean;
 }
 
 function stream(next: () => number, lease: string, firstSlotMs: number, lastSlotMs: number): Occurrence[] {
@@ -43,7 +42,7 @@ function stream(next: () => number, lease: string, firstSlotMs: number, lastSlot
     const outcome = next();
     const state = outcome < 0.08 ? 'running' : outcome < 0.2 ? 'failed' : 'completed';
     const runUs = outcome > 0.9 ? EVERY_MS * 1000 + Math.floor(next() * 600_000_000) : Math.floor(next() * 100_000_000);
-    out.push({ key, scheduledUs, claimedUs, completedUs: state === 'running' ? null : claimedUs + runUs, state, planItem: next() < 0.04 });
+    out.push({ key, scheduledUs, claimedUs, completedUs: state === 'running' ? null : claimedUs + runUs, state });
   }
   return out;
 }
@@ -81,7 +80,7 @@ describe('occurrences folded an hour to a row read exactly as the rows did', () 
       const firstSlotMs = Math.floor((nowMs - 14 * HOUR) / EVERY_MS) * EVERY_MS;
       const occurrences = stream(next, name, firstSlotMs, nowMs - 10 * 60_000);
       // The newest one runs (what the live read shows).
-      occurrences.push({ ...occurrences.at(-1)!, state: 'running', completedUs: null, planItem: false });
+      occurrences.push({ ...occurrences.at(-1)!, state: 'running', completedUs: null });
       const last = occurrences.at(-1)!;
       last.scheduledUs = Math.floor(nowMs / EVERY_MS) * EVERY_MS * 1000;
       last.key = occurrenceKey(name, new Date(last.scheduledUs / 1000));
@@ -104,11 +103,6 @@ describe('occurrences folded an hour to a row read exactly as the rows did', () 
             o.state === 'failed' ? 1 : null,
           ],
         );
-        if (o.planItem)
-          await held.db.query(
-            `INSERT INTO plan_items (occurrence, document_id, policy, lease, epoch, written_at) VALUES ($1, 1, 'short', $2, $3, clock_timestamp())`,
-            [o.key, name, grant.epoch],
-          );
       }
 
       const instants: number[] = [];
@@ -145,7 +139,7 @@ describe('occurrences folded an hour to a row read exactly as the rows did', () 
       expect(keptKeys.has(last.key)).toBe(true);
       const newestEnded = occurrences.filter((o) => o.state !== 'running').at(-1)!;
       expect(keptKeys.has(newestEnded.key)).toBe(true);
-      for (const o of occurrences) if (o.planItem || o.key.includes('#custom')) expect(keptKeys.has(o.key), o.key).toBe(true);
+      for (const o of occurrences) if (o.key.includes('#custom')) expect(keptKeys.has(o.key), o.key).toBe(true);
 
       const after = await read();
       for (let i = 0; i < spans.length; i++) expect(after[i], `span ${i}`).toEqual(before[i]);

@@ -13,8 +13,9 @@
  * its alert-mode overrides (a rule's own mode concerns every scheduler and
  * is listed unfiltered only) and the fault drills on its processes.
  */
-import { DEMO_ACTIONS, type IdentifiedBy } from '../../status/limits';
-import type { AuditEntry, DemoAction } from '../../api/types';
+import { DRILL_ACTIONS } from '../../api/drill-actions';
+import type { IdentifiedBy } from '../../status/limits';
+import type { AuditEntry, DrillAction } from '../../api/types';
 import { isAlertName } from '../../alerts';
 import type { Queryable } from '../live/facts';
 
@@ -54,7 +55,7 @@ type AuditRow = Who &
 
 const state = (disabled: boolean | null) => (disabled ? 'disabled' : 'enabled');
 
-const isDrill = (drill: string): drill is DemoAction => (DEMO_ACTIONS as readonly string[]).includes(drill);
+const isDrill = (drill: string): drill is DrillAction => (DRILL_ACTIONS as readonly string[]).includes(drill);
 
 function entry(row: AuditRow): AuditEntry | null {
   const common = { at: new Date(row.at).toISOString(), who: row.by, identifiedBy: row.identified_by, reason: row.reason };

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../../db/testing/pools';
 import type { SchedulerListResponse } from '../../api/types';
-import { seedDocuments } from '../../jobs/demo/retention-planner/documents';
+import { seedDocuments } from '../../../examples/demo/retention-planner/documents';
 import { poll, useSchedulers } from '../../scheduler/testing/fixtures';
 import type { SchedulerStatus } from '../../status/types';
 import { createPool } from '../../../db/pool';

@@ -14,7 +14,7 @@ import { databaseUrl, usePool } from '../../../../db/testing/pools';
 import { startLocalAlertmanager, type LocalAlertmanager } from '../../../alerts/local/alertmanager';
 import { changeAlertMode } from '../../../alerts/store/modes';
 import { poll, useSchedulers } from '../../../scheduler/testing/fixtures';
-import { seedDocuments } from '../../demo/retention-planner/documents';
+import { seedDocuments } from '../../../../examples/demo/retention-planner/documents';
 import { ALERT_EVALUATOR_JOB } from '../index';
 
 export const EXTERNAL = 'http://dashboard.test/leaseboard';

@@ -2,7 +2,7 @@
  * The archive: an example EXTERNAL resource that enforces fencing tokens
  * itself — a small HTTP store of JSON documents per lease and key, run as its
  * own process (./cli.ts). The retention planner exports each occurrence's
- * plan summary here as an `external` step (lib/jobs/demo/retention-planner).
+ * plan summary here as an `external` step (../retention-planner).
  *
  * What an external system must do to honour the token
  * 1. Take the lease and its epoch with every write (here: the path's lease,
@@ -39,8 +39,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import { nodeBodyStream, readBoundedJson } from '../http/body';
-import { applyServerLimits, refuseEarly, SERVER_OPTIONS } from '../http/request-limits';
+import { nodeBodyStream, readBoundedJson } from '../../../lib/http/body';
+import { applyServerLimits, refuseEarly, SERVER_OPTIONS } from '../../../lib/http/request-limits';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 /** The writers' bearer token: at least this long (the CLI refuses to start otherwise). */

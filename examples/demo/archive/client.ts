@@ -6,7 +6,7 @@
  * an error status (401: a wrong token), a timeout, a lost connection —
  * unknown (the write may or may not have landed).
  */
-import type { ExternalOutcome, ExternalRequest } from '../scheduler';
+import type { ExternalOutcome, ExternalRequest } from '../../../lib/scheduler';
 
 export const ARCHIVE_TIMEOUT_MS = 5_000;
 

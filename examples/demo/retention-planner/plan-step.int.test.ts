@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createReadOnlyPool } from '../../../../db/pool';
-import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../../db/testing/pools';
-import { type Fence, fenceFor, LeaseAuthority, leaseTerms, newInstanceToken, occurrenceKey, writeFenced } from '../../../lease';
-import { advanceOccurrence, claimOccurrence, completeOccurrence } from '../../../scheduler/occurrences';
+import { createReadOnlyPool } from '../../../db/pool';
+import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../../db/testing/pools';
+import { type Fence, fenceFor, LeaseAuthority, leaseTerms, newInstanceToken, occurrenceKey, writeFenced } from '../../../lib/lease';
+import { advanceOccurrence, claimOccurrence, completeOccurrence } from '../../../lib/scheduler/occurrences';
 import { seedDocuments } from './documents';
 import { planStep } from './plan-step';
 
@@ -62,10 +62,12 @@ describe('retention planning across leadership changes', () => {
       expect(await claimOccurrence(pool, fenceB, key, scheduledAt)).toEqual({ kind: 'already_completed' });
 
       const expected = await pool.query(
-        `SELECT count(*)::int AS n FROM documents WHERE retention_class <> 'legal_hold'
+        `SELECT count(*)::int AS n FROM leaseboard_demo.documents WHERE retention_class <> 'legal_hold'
            AND created_at < clock_timestamp() - CASE retention_class WHEN 'short' THEN interval '30 days' ELSE interval '365 days' END`,
       );
-      const items = await pool.query('SELECT count(*)::int AS n, count(DISTINCT document_id)::int AS d FROM plan_items WHERE occurrence = $1', [key]);
+      const items = await pool.query('SELECT count(*)::int AS n, count(DISTINCT document_id)::int AS d FROM leaseboard_demo.plan_items WHERE occurrence = $1', [
+        key,
+      ]);
       expect(items.rows[0].n).toBe(expected.rows[0].n);
       expect(items.rows[0].d).toBe(items.rows[0].n);
       expect(items.rows[0].n).toBeGreaterThan(0);

@@ -4,10 +4,10 @@
  * pure) a summary, (call) PUT it to the archive under the occurrence key,
  * carrying the lease and epoch. The archive refuses an epoch lower than the
  * highest it has seen (409), so a paused, superseded holder cannot overwrite
- * the new holder's summary (lib/archive/server.ts).
+ * the new holder's summary (../archive/server.ts).
  */
-import { type ArchiveTarget, putToArchive } from '../../../archive/client';
-import { externalStep } from '../../../scheduler';
+import { type ArchiveTarget, putToArchive } from '../archive/client';
+import { externalStep } from '../../../lib/scheduler';
 
 export interface PlanSummary {
   occurrence: string;
@@ -23,7 +23,7 @@ export function exportStep(archive: ArchiveTarget) {
       if (cursor > 0) return null; // one call per occurrence
       const { rows } = await db.query<{ policy: string; n: number }>({
         name: 'retention_export_read',
-        text: 'SELECT policy, count(*)::int AS n FROM plan_items WHERE occurrence = $1 GROUP BY policy ORDER BY policy',
+        text: 'SELECT policy, count(*)::int AS n FROM leaseboard_demo.plan_items WHERE occurrence = $1 GROUP BY policy ORDER BY policy',
         values: [key],
       });
       return { data: rows, next: 1 };

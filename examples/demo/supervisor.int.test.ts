@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
-import type { ActionDeps } from '../actions/http';
-import { signInLimiter } from '../actions/sign-in-limit';
-import type { AuditEntry, DemoProcess } from '../api/types';
-import { parseAuthConfig } from '../auth/config';
-import { issueSession, SESSION_COOKIE } from '../auth/session';
-import { pgSessionStore } from '../auth/session-store';
-import { readAudit } from '../server/audit/read';
-import { demoActionRoute } from './control-client';
-import { seedDocuments } from '../jobs/demo/retention-planner/documents';
-import { FAST_FLAGS, poll, PROCESS_START_MS } from '../scheduler/testing/fixtures';
+import type { ActionDeps } from '../../lib/actions/http';
+import { signInLimiter } from '../../lib/actions/sign-in-limit';
+import type { AuditEntry, DemoProcess } from '../../lib/api/types';
+import { parseAuthConfig } from '../../lib/auth/config';
+import { issueSession, SESSION_COOKIE } from '../../lib/auth/session';
+import { pgSessionStore } from '../../lib/auth/session-store';
+import { readAudit } from '../../lib/server/audit/read';
+import { demoActionRoute } from '../../lib/demo/control-client';
+import { seedDocuments } from './retention-planner/documents';
+import { FAST_FLAGS, poll, PROCESS_START_MS } from '../../lib/scheduler/testing/fixtures';
 import { type ControlServer, startControlServer } from './control-server';
 import { DemoSupervisor, midWritePauseMs } from './supervisor';
 

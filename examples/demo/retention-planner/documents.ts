@@ -19,13 +19,13 @@ export const DEFAULT_DOCUMENT_COUNT = 50_000;
 /** Inserts documents 1..count that are missing; returns how many exist afterwards. */
 export async function seedDocuments(db: Pick<pg.Pool, 'query'>, count = DEFAULT_DOCUMENT_COUNT): Promise<number> {
   await db.query(
-    `INSERT INTO documents (id, retention_class, created_at)
+    `INSERT INTO leaseboard_demo.documents (id, retention_class, created_at)
      SELECT g, (ARRAY['short','standard','standard','legal_hold'])[1 + g % 4],
             clock_timestamp() - ((g * 7919) % 800) * interval '1 day'
      FROM generate_series(1, $1::int) g
      ON CONFLICT (id) DO NOTHING`,
     [count],
   );
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM documents');
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM leaseboard_demo.documents');
   return rows[0]!.n;
 }

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseBasePath } from '../api/base-path';
+import { parseBasePath } from '../../lib/api/base-path';
 
 const INPUTS = ['app', 'components', 'lib', 'public', 'next.config.js', 'package-lock.json', 'tsconfig.json'];
 const SKIP = /\.(unit|int)\.test\.ts$|\/testing\//;

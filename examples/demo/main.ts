@@ -1,10 +1,11 @@
 /**
  * `npm run demo`: the whole product on one machine. Starts the database
- * (embedded under .data/ unless DATABASE_URL), migrates and seeds it, builds
+ * (embedded under .data/ unless DATABASE_URL), migrates it (the product's migrations, then the
+ * demo's own: its tables in the schema leaseboard_demo, ./db) and seeds it, builds
  * the dashboard when its sources changed, starts the archive service (the
- * external fenced resource, lib/archive), serves the dashboard on 127.0.0.1,
- * and runs two scheduler processes for `retention-planner` and one for
- * `index-compaction` with short demo timings, fault buttons included. The
+ * external fenced resource, ./archive), serves the dashboard on 127.0.0.1,
+ * and runs the demo's job (./scheduler.ts) in two scheduler processes for `retention-planner` and one
+ * for `index-compaction` with short demo timings, fault buttons included. The
  * dashboard hosts the alert evaluator; when the Alertmanager binary is
  * installed (Debian `prometheus-alertmanager`) a local one runs with a
  * webhook receiver whose notifications are printed here, and the dashboard
@@ -26,21 +27,22 @@ import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import path from 'node:path';
 import readline from 'node:readline';
-import { freePort } from '../db/free-port';
-import { migrateDatabase } from '../db/migrate';
-import { createPool } from '../db/pool';
-import { ensureLoginRoles, type LoginUrls } from '../db/roles';
-import { startLocalAlertmanager } from '../lib/alerts/local/alertmanager';
-import { ArchiveProcess } from '../lib/archive/process';
-import { shutdownWithin, watchParent } from '../lib/child/parent';
-import { startControlServer } from '../lib/demo/control-server';
-import { ensureBuild, runDashboard } from '../lib/demo/next-build';
-import { type DemoSchedulerSpec, DemoSupervisor } from '../lib/demo/supervisor';
-import { seedDocuments } from '../lib/jobs/demo/retention-planner/documents';
-import { clearRunningDatabase, writeRunningDatabase } from '../lib/cli/running-database';
-import { servedBasePath } from '../lib/server/env';
+import { freePort } from '../../db/free-port';
+import { migrateDatabase } from '../../db/migrate';
+import { createPool } from '../../db/pool';
+import { ensureLoginRoles, type LoginUrls } from '../../db/roles';
+import { startLocalAlertmanager } from '../../lib/alerts/local/alertmanager';
+import { ArchiveProcess } from './archive/process';
+import { shutdownWithin, watchParent } from '../../lib/child/parent';
+import { startControlServer } from './control-server';
+import { migrateDemo } from './db/migrate';
+import { ensureBuild, runDashboard } from './next-build';
+import { type DemoSchedulerSpec, DemoSupervisor } from './supervisor';
+import { seedDocuments } from './retention-planner/documents';
+import { clearRunningDatabase, writeRunningDatabase } from '../../lib/cli/running-database';
+import { servedBasePath } from '../../lib/server/env';
 
-const ROOT = path.resolve(__dirname, '..');
+const ROOT = path.resolve(__dirname, '../..');
 
 /** Short timings so a review sees a takeover within seconds. */
 const DEMO_FLAGS = {
@@ -165,6 +167,7 @@ async function main() {
   watchParent((why) => stop(`parent gone: ${why}`), { stdin: false });
   try {
     await migrateDatabase(database.url);
+    await migrateDemo(database.url);
     const pool = createPool(database.url, { applicationName: 'leaseboard-demo' });
     log(`documents: ${await seedDocuments(pool)} synthetic documents`);
     const { rows: size } = await pool.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS size');

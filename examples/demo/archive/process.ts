@@ -6,11 +6,11 @@
  * ../child/json-line-process.ts for the guarantees).
  */
 import { randomBytes } from 'node:crypto';
-import { JsonLineProcess } from '../child/json-line-process';
+import { JsonLineProcess } from '../../../lib/child/json-line-process';
 
 export class ArchiveProcess extends JsonLineProcess {
   private constructor(token: string, onLine?: (line: { event: string; [key: string]: unknown }) => void) {
-    super({ name: 'archive', entry: 'lib/archive/cli.ts', args: [], env: { LEASEBOARD_ARCHIVE_TOKEN: token }, onLine });
+    super({ name: 'archive', entry: 'examples/demo/archive/cli.ts', args: [], env: { LEASEBOARD_ARCHIVE_TOKEN: token }, onLine });
   }
 
   /** Starts one on a free loopback port; resolves once it listens. */

@@ -1,5 +1,5 @@
 /**
- * `tsx lib/archive/cli.ts [--port N]`: the archive service (./server.ts) as a
+ * `tsx examples/demo/archive/cli.ts [--port N]`: the archive service (./server.ts) as a
  * process of its own, on 127.0.0.1 (port 0: a free one). Writes need the
  * bearer token in LEASEBOARD_ARCHIVE_TOKEN (at least 24 characters, shared
  * with the writers; without it the archive does not start: exit 2). Prints
@@ -11,8 +11,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { listenToParent, SHUTDOWN_DEADLINE_MS, shutdownWithin } from '../child/parent';
-import { guardStdio } from '../child/stdio';
+import { listenToParent, SHUTDOWN_DEADLINE_MS, shutdownWithin } from '../../../lib/child/parent';
+import { guardStdio } from '../../../lib/child/stdio';
 import { Archive, ARCHIVE_TOKEN_MIN_LENGTH, createArchiveServer } from './server';
 
 function fail(message: string): never {

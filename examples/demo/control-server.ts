@@ -6,8 +6,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DemoAction } from '../api/types';
-import { DEMO_ACTIONS } from '../status/limits';
+import type { DrillAction } from '../../lib/api/types';
+import { DRILL_ACTIONS } from '../../lib/api/drill-actions';
 import type { DemoSupervisor } from './supervisor';
 
 export interface ControlServer {
@@ -33,8 +33,8 @@ export async function startControlServer(supervisor: DemoSupervisor): Promise<Co
     if (req.method === 'GET' && parts.length === 1 && parts[0] === 'processes') return send(res, 200, { processes: supervisor.list() });
     if (req.method === 'POST' && parts.length === 3 && parts[0] === 'processes') {
       const [, id, action] = parts as [string, string, string];
-      if (!DEMO_ACTIONS.includes(action as DemoAction)) return send(res, 400, error('bad_action', `action must be one of ${DEMO_ACTIONS.join(', ')}`));
-      const outcome = await supervisor.act(id, action as DemoAction);
+      if (!DRILL_ACTIONS.includes(action as DrillAction)) return send(res, 400, error('bad_action', `action must be one of ${DRILL_ACTIONS.join(', ')}`));
+      const outcome = await supervisor.act(id, action as DrillAction);
       if (outcome.kind === 'not_found') return send(res, 404, error('not_found', `no demo process ${id}`));
       if (outcome.kind === 'not_running') return send(res, 409, error('not_running', `${id} has exited; restart it first`));
       return send(res, 200, { process: outcome.process });

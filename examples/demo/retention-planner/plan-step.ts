@@ -5,8 +5,8 @@
  * keyed (occurrence, document), so a re-run batch writes each at most once.
  * The runtime moves the cursor in the same statement. Nothing is deleted.
  */
-import { planItems } from '../../../../db/schema';
-import { fencedStep, type ReadOnlyPool } from '../../../scheduler';
+import { planItems } from '../db/schema';
+import { fencedStep, type ReadOnlyPool } from '../../../lib/scheduler';
 import { type DocumentRow, planExpiries } from './policy';
 
 export interface DocumentBatch {
@@ -19,7 +19,7 @@ export async function readDocumentBatch(db: ReadOnlyPool, after: number, limit: 
   const { rows } = await db.query<{ id: string; retention_class: string; created_at: Date; read_at: Date }>({
     name: 'retention_read_batch',
     text: `SELECT d.id, d.retention_class, d.created_at, clock_timestamp() AS read_at
-           FROM documents d WHERE d.id > $1::bigint ORDER BY d.id LIMIT $2::int`,
+           FROM leaseboard_demo.documents d WHERE d.id > $1::bigint ORDER BY d.id LIMIT $2::int`,
     values: [after, limit],
   });
   return {

@@ -6,8 +6,9 @@
  * Guarantees: `stopAll()` resumes paused processes, stops them gracefully
  * (SIGKILL after a grace period) and resolves when all have exited.
  */
-import type { DemoAction, DemoProcess } from '../api/types';
-import { SchedulerProcess } from '../child/scheduler-process';
+import type { DrillAction, DemoProcess } from '../../lib/api/types';
+import { SchedulerProcess } from '../../lib/child/scheduler-process';
+import { DEMO_SCHEDULER_PROGRAM } from './demo-scheduler';
 
 export interface DemoSchedulerSpec {
   id: string;
@@ -49,6 +50,7 @@ export class DemoSupervisor {
   start(spec: DemoSchedulerSpec): void {
     const entry: Entry = { spec, frozen: false, dropping: false, pausingMidWrite: false, process: undefined as unknown as SchedulerProcess };
     entry.process = new SchedulerProcess({
+      program: DEMO_SCHEDULER_PROGRAM,
       lease: spec.lease,
       label: spec.label,
       databaseUrl: this.databaseUrl,
@@ -74,7 +76,7 @@ export class DemoSupervisor {
     return [...this.entries.values()].map((entry) => this.view(entry));
   }
 
-  async act(id: string, action: DemoAction): Promise<ActionOutcome> {
+  async act(id: string, action: DrillAction): Promise<ActionOutcome> {
     const entry = this.entries.get(id);
     if (!entry) return { kind: 'not_found' };
     const { process } = entry;
