@@ -51,7 +51,7 @@ const zones = [
   { target: 'lib/api', from: 'lib', except: ['./api', './status'], message: 'lib/api describes the contract: it imports only lib/status.' },
   { target: 'lib/api', from: TOP, message: 'lib/api describes the contract: it imports only lib/status.' },
   // lib/alerts (pure): statuses in, alert states out.
-  { target: PURE_ALERTS, from: 'lib', except: ['./alerts', './status', './api'], message: 'lib/alerts is pure: only lib/status and lib/api.' },
+  { target: PURE_ALERTS, from: 'lib', except: ['./alerts', './status', './api', './config'], message: 'lib/alerts is pure: only lib/status, lib/api and lib/config.' },
   {
     target: PURE_ALERTS,
     from: ['lib/alerts/delivery', 'lib/alerts/local', 'lib/alerts/store'],
@@ -107,10 +107,14 @@ const zones = [
   {
     target: 'lib/http',
     from: 'lib',
-    except: ['./http', './api', './status', './telemetry'],
-    message: 'lib/http is shared HTTP plumbing: it imports only lib/api, lib/status and lib/telemetry.',
+    except: ['./http', './api', './status', './telemetry', './config'],
+    message: 'lib/http is shared HTTP plumbing: it imports only lib/api, lib/status, lib/telemetry and lib/config.',
   },
   { target: 'lib/http', from: TOP, message: 'lib/http is shared HTTP plumbing: it imports only lib/api, lib/status and lib/telemetry.' },
+  // lib/config: the one configuration schema and its loader; read by every layer, it knows none of them.
+  { target: 'lib/config', from: 'lib', except: ['./config'], message: 'lib/config is below every layer: it imports nothing of lib.' },
+  { target: 'lib/config', from: ['app', 'components', 'e2e', 'scripts'], message: 'lib/config is below every layer: it imports nothing of lib.' },
+  { target: 'lib/config', from: 'db', except: ['./reader-role.ts'], message: 'lib/config takes only the reader role’s name from db.' },
   // lib/telemetry: spans and their export (OpenTelemetry); used by every layer, it knows none of them.
   { target: 'lib/telemetry', from: 'lib', except: ['./telemetry'], message: 'lib/telemetry is below every layer: it imports only OpenTelemetry.' },
   { target: 'lib/telemetry', from: TOP, message: 'lib/telemetry is below every layer: it imports only OpenTelemetry.' },

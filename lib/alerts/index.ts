@@ -21,7 +21,6 @@ export {
   AlertConfigError,
   DEFAULT_ALERT_CONFIG,
   DEFAULT_TIMINGS,
-  TIMING_CEILING_MS,
   parseAlertConfig,
   timingVariables,
   type AlertConfig,

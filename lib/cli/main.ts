@@ -8,7 +8,7 @@
  *
  * Two kinds of command, each loaded only when named (no command pays for
  * loading another's code):
- * - a module of lib/cli with `run(argv)` (`run`, `scheduler`);
+ * - a module of lib/cli with `run(argv)` (`run`, `scheduler`, `config`);
  * - a program of the repository (`demo`, `start`, `migrate`, `alerts`,
  *   `intent`, `failover-drill`), run in this process with the arguments after
  *   its name — the same program its `npm run …` name runs.
@@ -48,6 +48,7 @@ export type Command =
 export const COMMANDS: Readonly<Record<string, Command>> = {
   run: { summary: 'run any command once per cadence slot under a lease (the exec runner)', load: () => import('./run') },
   scheduler: { summary: 'run one job from lib/jobs under its lease, one JSON line per event', load: () => import('./scheduler') },
+  config: { summary: 'print the effective configuration and where each value came from; refuse a bad one', load: () => import('./config') },
   demo: {
     summary: 'the whole product locally: database, dashboard, archive, schedulers (npm run demo)',
     program: 'scripts/demo.ts',
