@@ -9,6 +9,7 @@
  * server), and jobs that only show the runtime at work (./demo/retention-planner,
  * the demo's synthetic planner; ./example-squares, the README's example).
  */
+import { checkedEnv } from '../config';
 import { JobDefinitionError, schedulerConfig, type Job, type SchedulerConfig } from '../scheduler';
 import { ALERT_EVALUATOR_JOB, alertEvaluatorFromEnv } from './alert-evaluator';
 import { squaresJob } from './example-squares/job';
@@ -28,9 +29,9 @@ export const JOBS = {
   'retention-planner': (options: JobOptions) => retentionPlannerJob({ ...options, archiveToken: process.env.LEASEBOARD_ARCHIVE_TOKEN?.trim() || null }),
   squares: () => squaresJob,
   // Settings from the environment (ALERTMANAGER_URL, LEASEBOARD_ALERT_*: lib/alerts/config.ts).
-  [ALERT_EVALUATOR_JOB]: (options: JobOptions) => alertEvaluatorFromEnv(process.env, options.log),
+  [ALERT_EVALUATOR_JOB]: (options: JobOptions) => alertEvaluatorFromEnv(checkedEnv(), options.log),
   // Settings from the environment (LEASEBOARD_RETAIN_*, LEASEBOARD_PARTITION_WIDTH, LEASEBOARD_RETENTION_*: lib/retention/policy.ts).
-  [RETENTION_PRUNER_JOB]: () => retentionPrunerFromEnv(process.env),
+  [RETENTION_PRUNER_JOB]: () => retentionPrunerFromEnv(checkedEnv()),
 } satisfies Record<string, (options: JobOptions) => Job>;
 
 /** A housekeeping job, or why it was left out (bad settings, naming the variable). */
