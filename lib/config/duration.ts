@@ -26,7 +26,12 @@ export function parseDuration(raw: string): number {
   const text = raw.trim();
   const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(text);
   if (match) return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-  if (/^\d+(\.\d+)?$/.test(text)) throw new DurationError(`${JSON.stringify(text)} has no unit: add one, e.g. ${text}ms or ${text}s`);
+  if (/^\d+(\.\d+)?$/.test(text)) {
+    // Suggest what the number most likely meant: milliseconds (the old *_MS settings), or seconds.
+    const n = Number(text);
+    const seconds = n >= 1_000 && n % 1_000 === 0 ? `${n / 1_000}s` : `${text}s`;
+    throw new DurationError(`${JSON.stringify(text)} has no unit: add one, e.g. ${text}ms or ${seconds}`);
+  }
   throw new DurationError(`expected a duration such as 250ms, 15s, 2m, 1h or 7d, got ${JSON.stringify(text.slice(0, 40))}`);
 }
 
