@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { formatDuration, parseDuration } from './duration';
 
-export type SettingType = 'duration' | 'integer' | 'text' | 'secret' | 'choice' | 'switch';
+export type SettingType = 'duration' | 'integer' | 'text' | 'choice' | 'switch';
 
 /** What the documentation groups settings by. */
 export type SettingGroup = 'database' | 'server' | 'identity' | 'alerts' | 'retention' | 'tools';
@@ -126,7 +126,7 @@ export function text(
     .min(common.minLength ?? 0, `must be at least ${common.minLength} characters`)
     .regex(common.pattern?.regex ?? /[^]*/, common.pattern?.hint ?? '');
   return setting(common, {
-    type: common.secret ? 'secret' : 'text',
+    type: 'text',
     unit: null,
     default: common.default ?? null,
     range: null,
