@@ -15,7 +15,7 @@
  * Non-guarantees: does not check that the URLs answer.
  */
 import { absoluteBaseUrl, parsePublicUrl, PublicUrlError } from '../api/public-url';
-import { ConfigError, type Env, formatDuration, type SettingKey, settingFrom, SETTINGS, type Settings } from '../config';
+import { type Env, formatDuration, type SettingKey, SETTINGS, settingsOf } from '../config';
 import type { AlertName } from './types';
 
 export interface RuleTiming {
@@ -77,16 +77,6 @@ export function timingVariables(name: AlertName): { forMs: string; keepFiringFor
   return { forMs: SETTINGS[keys.forMs].env, keepFiringForMs: SETTINGS[keys.keepFiringForMs].env };
 }
 
-/** One setting (lib/config), a ConfigError turned into an AlertConfigError naming the variable. */
-function setting<K extends SettingKey>(env: Env, key: K): Settings[K] {
-  try {
-    return settingFrom(env, key);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new AlertConfigError(error.variable, error.problems[0]?.problem ?? 'invalid');
-    throw error;
-  }
-}
-
 /** An absolute http(s) base URL (lib/api/public-url.ts), as an AlertConfigError naming the variable. */
 function baseUrl(variable: string, raw: string): string {
   try {
@@ -120,26 +110,27 @@ function alertmanagerUrls(env: Env): string[] {
   return urls;
 }
 
-function timings(env: Env): Record<AlertName, RuleTiming> {
+function timings(setting: ReturnType<typeof settingsOf>): Record<AlertName, RuleTiming> {
   const out = { Watchdog: { forMs: 0, keepFiringForMs: 0 } } as Record<AlertName, RuleTiming>;
   for (const [name, keys] of Object.entries(TIMING_SETTINGS)) {
-    out[name as AlertName] = { forMs: setting(env, keys.forMs) as number, keepFiringForMs: setting(env, keys.keepFiringForMs) as number };
+    out[name as AlertName] = { forMs: setting(keys.forMs) as number, keepFiringForMs: setting(keys.keepFiringForMs) as number };
   }
   return out;
 }
 
 /** Names, defaults and ranges: lib/config/settings.ts (docs/configuration.md). */
 export function parseAlertConfig(env: Env): AlertConfig {
+  const setting = settingsOf(env, (variable, problem) => new AlertConfigError(variable, problem));
   const externalUrl = dashboardUrl(env);
-  const evaluateEveryMs = setting(env, 'alertEvaluateEvery');
-  const resendEveryMs = setting(env, 'alertResendEvery');
+  const evaluateEveryMs = setting('alertEvaluateEvery');
+  const resendEveryMs = setting('alertResendEvery');
   if (resendEveryMs < evaluateEveryMs) {
     throw new AlertConfigError(
       'LEASEBOARD_ALERT_RESEND_EVERY',
       `(${formatDuration(resendEveryMs)}) must be ≥ LEASEBOARD_ALERT_EVALUATE_EVERY (${formatDuration(evaluateEveryMs)})`,
     );
   }
-  const t = timings(env);
+  const t = timings(setting);
   if (t.StatusStoreUnreadable.forMs > t.SchedulerUnknown.forMs) {
     const vars = timingVariables('StatusStoreUnreadable')!;
     throw new AlertConfigError(
@@ -152,8 +143,8 @@ export function parseAlertConfig(env: Env): AlertConfig {
     alertmanagerUrls: Object.freeze(alertmanagerUrls(env)),
     evaluateEveryMs,
     resendEveryMs,
-    resolvedRetentionMs: setting(env, 'alertResolvedRetention'),
-    rejectionWindowMs: setting(env, 'alertStaleWritesRejectedWindow'),
+    resolvedRetentionMs: setting('alertResolvedRetention'),
+    rejectionWindowMs: setting('alertStaleWritesRejectedWindow'),
     timings: Object.freeze(t),
   });
 }

@@ -24,7 +24,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { checkedEnv, ConfigError, type Env, type SettingKey, settingFrom, type Settings } from '../config';
+import { checkedEnv, type Env, settingsOf } from '../config';
 import { parsePublicUrl, type PublicUrl, PublicUrlError } from '../api/public-url';
 import { parseProxyTrust, ProxyListError, type ProxyTrust } from '../http/proxies';
 
@@ -88,28 +88,20 @@ function publicUrl(env: Env): PublicUrl | null {
   }
 }
 
-/** One setting (lib/config), a ConfigError turned into an AuthConfigError naming the variable (never echoing a secret). */
-function setting<K extends SettingKey>(env: Env, key: K): Settings[K] {
-  try {
-    return settingFrom(env, key);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new AuthConfigError(error.variable, error.problems[0]?.problem ?? 'invalid');
-    throw error;
-  }
-}
-
 export function parseAuthConfig(env: Env): AuthConfig {
-  const operators = emailList.safeParse(list(setting(env, 'operators') ?? undefined).map((email) => email.toLowerCase()));
+  // Never echoing a secret: the schema's messages name the variable and the rule, not the value.
+  const setting = settingsOf(env, (variable, problem) => new AuthConfigError(variable, problem));
+  const operators = emailList.safeParse(list(setting('operators') ?? undefined).map((email) => email.toLowerCase()));
   if (!operators.success) throw new AuthConfigError('LEASEBOARD_OPERATORS', 'must be a comma-separated list of email addresses');
-  const token = setting(env, 'operatorToken');
-  const secret = setting(env, 'sessionSecret');
-  const ttl = setting(env, 'sessionTtl');
+  const token = setting('operatorToken');
+  const secret = setting('sessionSecret');
+  const ttl = setting('sessionTtl');
   const proxies = proxyTrust(env);
   const url = publicUrl(env);
   return Object.freeze({
     proxies,
     operators: new Set(operators.data),
-    operatorGroups: new Set(list(setting(env, 'operatorGroups') ?? undefined)),
+    operatorGroups: new Set(list(setting('operatorGroups') ?? undefined)),
     operatorToken: token,
     tokenGeneration: token === null ? null : createHash('sha256').update(`leaseboard-token-generation:${token}`).digest('base64url').slice(0, 22),
     sessionSecret: secret !== null ? new TextEncoder().encode(secret) : randomBytes(32),

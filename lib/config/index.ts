@@ -17,7 +17,7 @@ import { type Env, resolveConfig, type ResolvedConfig, type Source } from './loa
 import { type SettingKey, SETTINGS, showValue } from './settings';
 
 export { DurationError, formatDuration, parseDuration } from './duration';
-export { ConfigError, type ConfigFile, type ConfigProblem, type Env, resolveConfig, type ResolvedConfig, settingFrom, type Source } from './load';
+export { ConfigError, type ConfigFile, type ConfigProblem, type Env, resolveConfig, type ResolvedConfig, settingFrom, settingsOf, type Source } from './load';
 export { readConfigFile } from './file';
 export { SETTINGS, type SettingKey, type Settings } from './settings';
 export { isReserved } from './reserved';

@@ -145,3 +145,18 @@ export function settingFrom<K extends SettingKey>(env: Env, key: K): Settings[K]
   if ('problem' in parsed) throw new ConfigError([parsed.problem]);
   return parsed.value;
 }
+
+/**
+ * `settingFrom` for one environment, its ConfigError turned into the caller's own error class (which
+ * its callers already catch), still naming the variable and the problem.
+ */
+export function settingsOf(env: Env, toError: (variable: string, problem: string) => Error): <K extends SettingKey>(key: K) => Settings[K] {
+  return (key) => {
+    try {
+      return settingFrom(env, key);
+    } catch (error) {
+      if (error instanceof ConfigError) throw toError(error.variable, error.problems[0]?.problem ?? 'invalid');
+      throw error;
+    }
+  };
+}

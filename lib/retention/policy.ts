@@ -14,7 +14,7 @@
  * never pruned automatically (they grow at human speed).
  */
 
-import { ConfigError, type Env, formatDuration, type SettingKey, settingFrom, SETTINGS, type Settings } from '../config';
+import { type Env, formatDuration, type SettingKey, SETTINGS, settingsOf } from '../config';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -82,24 +82,15 @@ export function describeDuration(ms: number): string {
   return plural(Math.round(ms / 1_000), 'second');
 }
 
-/** One setting (lib/config), a ConfigError turned into a RetentionConfigError naming the variable. */
-function setting<K extends SettingKey>(env: Env, key: K): Settings[K] {
-  try {
-    return settingFrom(env, key);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new RetentionConfigError(error.message.replace(/^config: /, ''));
-    throw error;
-  }
-}
-
 export function parseRetentionPolicy(env: Env): RetentionPolicy {
-  const keepMs = Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, setting(env, RETENTION_SPECS[kind].setting) as number])) as Record<RetentionKind, number>;
+  const setting = settingsOf(env, (variable, problem) => new RetentionConfigError(`${variable}: ${problem}`));
+  const keepMs = Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, setting(RETENTION_SPECS[kind].setting) as number])) as Record<RetentionKind, number>;
 
-  const planOccurrences = setting(env, 'retainPlanOccurrences');
-  const batchRows = setting(env, 'retentionBatch');
-  const pruneEveryMs = setting(env, 'retentionEvery');
+  const planOccurrences = setting('retainPlanOccurrences');
+  const batchRows = setting('retentionBatch');
+  const pruneEveryMs = setting('retentionEvery');
 
-  const partitionWidthMs = setting(env, 'partitionWidth');
+  const partitionWidthMs = setting('partitionWidth');
   if (DAY % partitionWidthMs !== 0) throw new RetentionConfigError(`${PARTITION_WIDTH.env}: ${formatDuration(partitionWidthMs)} must divide a day`);
 
   const explained = (['reports', 'renewals', 'rejections'] as const).find((kind) => keepMs[kind] > keepMs.leaseEvents);

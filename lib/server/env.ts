@@ -15,7 +15,7 @@
  * this code runs.
  * Non-guarantees: later changes to `process.env` are not seen.
  */
-import { checkedEnv, ConfigError, type Env, formatDuration, settingFrom } from '../config';
+import { checkedEnv, type Env, formatDuration, settingsOf } from '../config';
 import { parseRetentionPolicy, RetentionConfigError, type RetentionPolicy } from '../retention';
 import { parseBasePath as parseServedPath } from '../api/base-path';
 import { PublicUrlError } from '../api/public-url-error';
@@ -83,23 +83,14 @@ export class EnvError extends Error {
   }
 }
 
-/** One setting, a ConfigError turned into an EnvError naming the variable. */
-function setting<K extends Parameters<typeof settingFrom>[1]>(env: Env, key: K) {
-  try {
-    return settingFrom(env, key);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new EnvError(`${error.variable}: ${error.problems[0]?.problem ?? 'invalid'}`, { cause: error });
-    throw error;
-  }
-}
-
 /** Pure: parse an environment record (exported for tests). */
 export function parseServerEnv(env: Env): ServerEnv {
-  const databaseUrl = setting(env, 'databaseUrl')?.trim();
+  const setting = settingsOf(env, (variable, problem) => new EnvError(`${variable}: ${problem}`));
+  const databaseUrl = setting('databaseUrl')?.trim();
   if (!databaseUrl) throw new EnvError('DATABASE_URL: DATABASE_URL is required by the status service');
-  const readerRole = setting(env, 'readerRole');
-  const pollIntervalMs = setting(env, 'pollInterval');
-  const listMaxAgeMs = setting(env, 'listMaxAge');
+  const readerRole = setting('readerRole');
+  const pollIntervalMs = setting('pollInterval');
+  const listMaxAgeMs = setting('listMaxAge');
   // A shared list read older than half a poll interval would show every dashboard a stale poll: refused, not shortened.
   if (listMaxAgeMs > pollIntervalMs / 2) {
     throw new EnvError(`LEASEBOARD_LIST_MAX_AGE: ${formatDuration(listMaxAgeMs)} is more than half LEASEBOARD_POLL_INTERVAL (${formatDuration(pollIntervalMs)})`);
@@ -113,17 +104,17 @@ export function parseServerEnv(env: Env): ServerEnv {
   }
   return Object.freeze({
     databaseUrl,
-    readerDatabaseUrl: setting(env, 'readerDatabaseUrl')?.trim() || databaseUrl,
+    readerDatabaseUrl: setting('readerDatabaseUrl')?.trim() || databaseUrl,
     readerRole: readerRole === '' ? null : readerRole,
-    readTimeoutMs: setting(env, 'readTimeout'),
+    readTimeoutMs: setting('readTimeout'),
     pollIntervalMs,
     listMaxAgeMs,
-    maxStandbyLagMs: setting(env, 'maxStandbyLag'),
-    poolMax: setting(env, 'statusPoolMax'),
-    heavyPoolMax: setting(env, 'heavyPoolMax'),
-    heavyQueueMax: setting(env, 'heavyQueueMax'),
-    heavyReadsPer10s: setting(env, 'heavyReadsPer10s'),
-    alertmanagerUrl: firstAlertmanager(setting(env, 'alertmanagerUrl') ?? undefined),
+    maxStandbyLagMs: setting('maxStandbyLag'),
+    poolMax: setting('statusPoolMax'),
+    heavyPoolMax: setting('heavyPoolMax'),
+    heavyQueueMax: setting('heavyQueueMax'),
+    heavyReadsPer10s: setting('heavyReadsPer10s'),
+    alertmanagerUrl: firstAlertmanager(setting('alertmanagerUrl') ?? undefined),
     retention,
     basePath: parseBasePath(env.LEASEBOARD_BASE_PATH),
   });
