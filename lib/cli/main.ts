@@ -62,9 +62,11 @@ Ctrl-C stops everything. Exit codes: 0 stopped; 1 a part failed to start.
     summary: 'the dashboard server, production build (npm start)',
     program: 'scripts/serve.ts',
     env: { NODE_ENV: 'production' },
-    help: `usage: leaseboard start [-p PORT] [-H HOST]
+    help: `usage: leaseboard start [--config FILE] [-p PORT] [-H HOST]
 The dashboard's production server (needs \`next build\` first), on 127.0.0.1 unless HOST is set.
 Hosts the alert evaluator and the retention pruner when DATABASE_URL is set.
+Settings: defaults < --config FILE (YAML or JSON) < environment < flags; a mistyped LEASEBOARD_
+variable, an unknown file key or a value out of range stops it, named (docs/configuration.md).
 Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the stop overran its deadline; 2 bad options or settings.
 `,
   },
