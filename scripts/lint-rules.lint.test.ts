@@ -56,7 +56,7 @@ const PROBES: [string, string, string][] = [
   ['lib/telemetry/fixture.ts', "import { project } from '../status';\nexport const x = project;\n", 'lib/telemetry is below every layer'],
   ['lib/config/fixture.ts', "import { project } from '../status';\nexport const x = project;\n", 'lib/config is below every layer'],
   ['lib/config/fixture.ts', "import { HELP } from '../../scripts/serve';\nexport const x = HELP;\n", 'lib/config is below every layer'],
-  ['lib/config/fixture.ts', "import { createPool } from '../../db/pool';\nexport const x = createPool;\n", "lib/config takes only the reader role"],
+  ['lib/config/fixture.ts', "import { createPool } from '../../db/pool';\nexport const x = createPool;\n", 'lib/config takes only the reader role'],
   ['lib/server/domain/fixture.ts', "import { httpError } from '../http/result';\nexport const x = httpError;\n", 'lib/server/domain is the bottom'],
   [
     'lib/server/store/fixture.ts',

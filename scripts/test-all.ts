@@ -309,7 +309,9 @@ async function main(): Promise<void> {
     `\nSummary (database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}; wall ${sinceStart().toFixed(1)} s; load average ${load()})`,
   );
   for (const line of summary) console.log(`  ${line}`);
-  console.log(skips.length === 0 ? 'skipped: none' : `skipped: ${skips.length}${SKIPS_FAIL ? ' (LEASEBOARD_HARNESS_SKIPS_FAIL=1: each counted as failed)' : ''}`);
+  console.log(
+    skips.length === 0 ? 'skipped: none' : `skipped: ${skips.length}${SKIPS_FAIL ? ' (LEASEBOARD_HARNESS_SKIPS_FAIL=1: each counted as failed)' : ''}`,
+  );
   for (const line of skips) console.log(`  ${line}`);
   if (broken && total.failed === 0) total.failed = 1; // a failed check (typecheck, lint) counts as a failure
   console.log(`tests: ${total.passed} passed, ${total.failed} failed`);

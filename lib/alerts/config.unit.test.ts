@@ -56,7 +56,11 @@ describe('rule timings', () => {
     },
     { env: { LEASEBOARD_ALERT_LEASE_RENEWAL_AT_RISK_FOR: '300000' }, variable: 'LEASEBOARD_ALERT_LEASE_RENEWAL_AT_RISK_FOR', message: /"300000" has no unit/ },
     { env: { LEASEBOARD_ALERT_EVALUATE_EVERY: '500ms' }, variable: 'LEASEBOARD_ALERT_EVALUATE_EVERY', message: /500ms is outside 1s–1m/ },
-    { env: { LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW: '1e6' }, variable: 'LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW', message: /expected a duration/ },
+    {
+      env: { LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW: '1e6' },
+      variable: 'LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW',
+      message: /expected a duration/,
+    },
     {
       env: { LEASEBOARD_ALERT_RESEND_EVERY: '10s', LEASEBOARD_ALERT_EVALUATE_EVERY: '20s' },
       variable: 'LEASEBOARD_ALERT_RESEND_EVERY',

@@ -28,7 +28,6 @@ import { checkedEnv, type Env, settingsOf } from '../config';
 import { parsePublicUrl, type PublicUrl, PublicUrlError } from '../api/public-url';
 import { parseProxyTrust, ProxyListError, type ProxyTrust } from '../http/proxies';
 
-
 export class AuthConfigError extends Error {
   constructor(
     readonly variable: string,

@@ -14,7 +14,11 @@ import { entryArgs, ROOT } from '../child/json-line-process';
 /** The environment of a fresh shell: no LEASEBOARD_ settings but the ones a case gives. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   // An undefined value leaves the variable out of the child's environment.
-  const unset = Object.fromEntries(Object.keys(process.env).filter((name) => name.startsWith('LEASEBOARD_') && !name.startsWith('LEASEBOARD_HARNESS_')).map((name) => [name, undefined]));
+  const unset = Object.fromEntries(
+    Object.keys(process.env)
+      .filter((name) => name.startsWith('LEASEBOARD_') && !name.startsWith('LEASEBOARD_HARNESS_'))
+      .map((name) => [name, undefined]),
+  );
   return { ...process.env, ...unset, DATABASE_URL: 'postgres://owner:pw-never-shown@127.0.0.1:5432/leaseboard', ...extra };
 }
 

@@ -147,7 +147,12 @@ describe('names that are not settings', () => {
     ['leaseboard_host_job', 'LEASEBOARD_HOST_JOBS'],
     ['LEASEBOARD_XYZ', null],
   ])('the nearest name to %s is %s', (name, expected) => {
-    expect(nearest(name, Object.values(SETTINGS).map((s) => s.env))).toBe(expected);
+    expect(
+      nearest(
+        name,
+        Object.values(SETTINGS).map((s) => s.env),
+      ),
+    ).toBe(expected);
   });
 });
 

@@ -17,7 +17,9 @@ export function readConfigFile(path: string): ConfigFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError([{ name: path, problem: `cannot read the configuration file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` }]);
+    throw new ConfigError([
+      { name: path, problem: `cannot read the configuration file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` },
+    ]);
   }
   let values: unknown;
   try {

@@ -130,7 +130,11 @@ export function resolveConfig(sources: ConfigSources): ResolvedConfig {
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  return Object.freeze({ settings: Object.freeze(settings) as Settings, sources: Object.freeze(origin) as Record<SettingKey, Source>, file: sources.file?.path ?? null });
+  return Object.freeze({
+    settings: Object.freeze(settings) as Settings,
+    sources: Object.freeze(origin) as Record<SettingKey, Source>,
+    file: sources.file?.path ?? null,
+  });
 }
 
 /**

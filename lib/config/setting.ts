@@ -56,10 +56,24 @@ interface Common {
 
 const fileKey = (env: string) => env.replace(/^LEASEBOARD_/, '').toLowerCase();
 
-type Own<T> = Omit<Setting<T>, 'env' | 'key' | 'flag' | 'group' | 'description' | 'keepsEmpty' | 'min' | 'max'> & { keepsEmpty?: boolean; min?: number; max?: number };
+type Own<T> = Omit<Setting<T>, 'env' | 'key' | 'flag' | 'group' | 'description' | 'keepsEmpty' | 'min' | 'max'> & {
+  keepsEmpty?: boolean;
+  min?: number;
+  max?: number;
+};
 
 function setting<T>(common: Common, rest: Own<T>): Setting<T> {
-  return Object.freeze({ keepsEmpty: false, min: null, max: null, ...rest, env: common.env, key: fileKey(common.env), flag: common.flag ?? null, group: common.group, description: common.description });
+  return Object.freeze({
+    keepsEmpty: false,
+    min: null,
+    max: null,
+    ...rest,
+    env: common.env,
+    key: fileKey(common.env),
+    flag: common.flag ?? null,
+    group: common.group,
+    description: common.description,
+  });
 }
 
 /** A duration with its unit (`2s`); `min`/`max` are durations too. */
@@ -105,7 +119,8 @@ export function integer(common: Common & { default: number; min: number; max: nu
     max: common.max,
     secret: false,
     parse: (text) => {
-      if (!/^\d{1,9}$/.test(text)) throw new SettingValueError(`expected a whole number of ${common.unit} (${range}), got ${JSON.stringify(text.slice(0, 40))}`);
+      if (!/^\d{1,9}$/.test(text))
+        throw new SettingValueError(`expected a whole number of ${common.unit} (${range}), got ${JSON.stringify(text.slice(0, 40))}`);
       const n = Number(text);
       if (n < common.min || n > common.max) throw new SettingValueError(`${n} is outside ${range}`);
       return n;
@@ -150,7 +165,8 @@ export function choice<const C extends string>(common: Common & { default: C; ch
     range: common.choices.join(' | '),
     secret: false,
     parse: (raw) => {
-      if (!(common.choices as readonly string[]).includes(raw)) throw new SettingValueError(`one of ${common.choices.join(', ')}, got ${JSON.stringify(raw.slice(0, 40))}`);
+      if (!(common.choices as readonly string[]).includes(raw))
+        throw new SettingValueError(`one of ${common.choices.join(', ')}, got ${JSON.stringify(raw.slice(0, 40))}`);
       return raw as C;
     },
     show: String,

@@ -93,7 +93,9 @@ export function parseServerEnv(env: Env): ServerEnv {
   const listMaxAgeMs = setting('listMaxAge');
   // A shared list read older than half a poll interval would show every dashboard a stale poll: refused, not shortened.
   if (listMaxAgeMs > pollIntervalMs / 2) {
-    throw new EnvError(`LEASEBOARD_LIST_MAX_AGE: ${formatDuration(listMaxAgeMs)} is more than half LEASEBOARD_POLL_INTERVAL (${formatDuration(pollIntervalMs)})`);
+    throw new EnvError(
+      `LEASEBOARD_LIST_MAX_AGE: ${formatDuration(listMaxAgeMs)} is more than half LEASEBOARD_POLL_INTERVAL (${formatDuration(pollIntervalMs)})`,
+    );
   }
   let retention: RetentionPolicy;
   try {

@@ -183,12 +183,19 @@ describe('environment', () => {
     });
     expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READER_ROLE: 'Robert"); DROP' })).toThrow(/LEASEBOARD_READER_ROLE/);
     // Out of range, or a shared list older than half a poll: refused by name, never clamped.
-    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_MAX_STANDBY_LAG: '11m' })).toThrow(/^env: LEASEBOARD_MAX_STANDBY_LAG: 11m is outside 100ms–10m/);
-    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READ_TIMEOUT: '999999ms' })).toThrow(/LEASEBOARD_READ_TIMEOUT: 999999ms is outside 100ms–30s/);
+    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_MAX_STANDBY_LAG: '11m' })).toThrow(
+      /^env: LEASEBOARD_MAX_STANDBY_LAG: 11m is outside 100ms–10m/,
+    );
+    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READ_TIMEOUT: '999999ms' })).toThrow(
+      /LEASEBOARD_READ_TIMEOUT: 999999ms is outside 100ms–30s/,
+    );
     expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_POLL_INTERVAL: '', LEASEBOARD_LIST_MAX_AGE: '5s' })).toThrow(
       /LEASEBOARD_LIST_MAX_AGE: 5s is more than half LEASEBOARD_POLL_INTERVAL \(2s\)/,
     );
-    expect(parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_POLL_INTERVAL: '', LEASEBOARD_LIST_MAX_AGE: '1s' })).toMatchObject({ pollIntervalMs: 2_000, listMaxAgeMs: 1_000 });
+    expect(parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_POLL_INTERVAL: '', LEASEBOARD_LIST_MAX_AGE: '1s' })).toMatchObject({
+      pollIntervalMs: 2_000,
+      listMaxAgeMs: 1_000,
+    });
     expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READ_TIMEOUT: 'soon' })).toThrow(/LEASEBOARD_READ_TIMEOUT/);
     expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READ_TIMEOUT: '2000' })).toThrow(/LEASEBOARD_READ_TIMEOUT: "2000" has no unit/);
   });
