@@ -15,7 +15,7 @@
  * this code runs.
  * Non-guarantees: later changes to `process.env` are not seen.
  */
-import { checkedEnv, type Env, formatDuration, settingsOf } from '../config';
+import { checkedEnv, config, type Env, formatDuration, settingsOf } from '../config';
 import { parseRetentionPolicy, RetentionConfigError, type RetentionPolicy } from '../retention';
 import { parseBasePath as parseServedPath } from '../api/base-path';
 import { PublicUrlError } from '../api/public-url-error';
@@ -34,7 +34,7 @@ let basePath: string | null = null;
 
 /** The prefix the dashboard is served under, parsed on first use (see parseBasePath). */
 export function servedBasePath(): string {
-  basePath ??= parseBasePath(checkedEnv().LEASEBOARD_BASE_PATH);
+  basePath ??= parseBasePath(config().settings.basePath ?? undefined);
   return basePath;
 }
 
@@ -118,7 +118,7 @@ export function parseServerEnv(env: Env): ServerEnv {
     heavyReadsPer10s: setting('heavyReadsPer10s'),
     alertmanagerUrl: firstAlertmanager(setting('alertmanagerUrl') ?? undefined),
     retention,
-    basePath: parseBasePath(env.LEASEBOARD_BASE_PATH),
+    basePath: parseBasePath(setting('basePath') ?? undefined),
   });
 }
 
