@@ -67,11 +67,21 @@ describe('leaseboard config', () => {
     [{ LEASEBOARD_ALERT_EVALUATE_EVERY: '2m' }, 'LEASEBOARD_ALERT_EVALUATE_EVERY: 2m is outside 1s–1m'],
     [{ LEASEBOARD_ALERT_EVALUATE_EVERY: '5000' }, 'LEASEBOARD_ALERT_EVALUATE_EVERY: "5000" has no unit: add one, e.g. 5000ms or 5s'],
     [{ LEASEBOARD_POLL_INTERVAL_MS: '2000' }, 'LEASEBOARD_POLL_INTERVAL_MS: renamed: set LEASEBOARD_POLL_INTERVAL instead'],
+    // What start-up refuses of the settings taken together, refused the same way.
+    [{ LEASEBOARD_LIST_MAX_AGE: '5s' }, 'LEASEBOARD_LIST_MAX_AGE: 5s is more than half LEASEBOARD_POLL_INTERVAL (2s)'],
+    [{ LEASEBOARD_OPERATORS: 'ops-team' }, 'LEASEBOARD_OPERATORS: must be a comma-separated list of email addresses'],
   ])('given %j, then refused naming it; exit 2, nothing on stdout', (env, message) => {
     const r = cli(['config'], env);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stdout).toBe('');
+  });
+
+  it('given alert settings that do not hold together, then a warning that the dashboard would leave the evaluator out, as start-up does; exit 0', () => {
+    const r = cli(['config'], { LEASEBOARD_ALERT_RESEND_EVERY: '10s', LEASEBOARD_ALERT_EVALUATE_EVERY: '20s' });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('config: warning: the dashboard would leave leaseboard-alerts out: ');
+    expect(r.stderr).toContain('LEASEBOARD_ALERT_RESEND_EVERY (10s) must be ≥ LEASEBOARD_ALERT_EVALUATE_EVERY (20s)');
   });
 
   it('given an unknown key in the file, then refused naming the file and the key; exit 2', () => {
