@@ -144,7 +144,8 @@ export const SETTINGS = {
     default: '1s',
     min: '0s',
     max: '10s',
-    description: 'How long one list read is shared by all list and metrics requests (0s: off); at most half the poll interval.',
+    description:
+      'How long one list read is shared by all list and metrics requests (0s: off); at most half the poll interval, which also shortens the default.',
   }),
   maxStandbyLag: duration({
     env: 'LEASEBOARD_MAX_STANDBY_LAG',

@@ -15,7 +15,7 @@
  * this code runs.
  * Non-guarantees: later changes to `process.env` are not seen.
  */
-import { checkedEnv, config, type Env, formatDuration, settingsOf } from '../config';
+import { checkedEnv, config, type Env, formatDuration, SETTINGS, settingsOf } from '../config';
 import { parseRetentionPolicy, RetentionConfigError, type RetentionPolicy } from '../retention';
 import { parseBasePath as parseServedPath } from '../api/base-path';
 import { PublicUrlError } from '../api/public-url-error';
@@ -90,8 +90,10 @@ export function parseServerEnv(env: Env): ServerEnv {
   if (!databaseUrl) throw new EnvError('DATABASE_URL: DATABASE_URL is required by the status service');
   const readerRole = setting('readerRole');
   const pollIntervalMs = setting('pollInterval');
-  const listMaxAgeMs = setting('listMaxAge');
-  // A shared list read older than half a poll interval would show every dashboard a stale poll: refused, not shortened.
+  // Unset, a shared list read is at most 1 s old and never older than half a poll (the default follows the
+  // poll interval); set, a value older than half a poll would show every dashboard a stale poll: refused.
+  const listMaxAgeSet = (env[SETTINGS.listMaxAge.env]?.trim() ?? '') !== '';
+  const listMaxAgeMs = listMaxAgeSet ? setting('listMaxAge') : Math.min(SETTINGS.listMaxAge.default, Math.floor(pollIntervalMs / 2));
   if (listMaxAgeMs > pollIntervalMs / 2) {
     throw new EnvError(
       `LEASEBOARD_LIST_MAX_AGE: ${formatDuration(listMaxAgeMs)} is more than half LEASEBOARD_POLL_INTERVAL (${formatDuration(pollIntervalMs)})`,
