@@ -9,7 +9,8 @@
  * environment, for the modules that build their own configuration from it
  * (they read it through `settingFrom`, so the schema stays the one home of
  * every name, unit, default and range). This module is the one reader of
- * `process.env` for settings.
+ * `process.env` for settings (the demo's archive variables aside, which leave
+ * lib with the demo; ./reserved.ts).
  * Non-guarantees: later changes to `process.env` are not seen.
  */
 import { readConfigFile } from './file';
