@@ -51,7 +51,12 @@ const zones = [
   { target: 'lib/api', from: 'lib', except: ['./api', './status'], message: 'lib/api describes the contract: it imports only lib/status.' },
   { target: 'lib/api', from: TOP, message: 'lib/api describes the contract: it imports only lib/status.' },
   // lib/alerts (pure): statuses in, alert states out.
-  { target: PURE_ALERTS, from: 'lib', except: ['./alerts', './status', './api'], message: 'lib/alerts is pure: only lib/status and lib/api.' },
+  {
+    target: PURE_ALERTS,
+    from: 'lib',
+    except: ['./alerts', './status', './api', './config'],
+    message: 'lib/alerts is pure: only lib/status, lib/api and lib/config.',
+  },
   {
     target: PURE_ALERTS,
     from: ['lib/alerts/delivery', 'lib/alerts/local', 'lib/alerts/store'],
@@ -92,9 +97,11 @@ const zones = [
   // lib/cli: the composition root (`leaseboard COMMAND`): jobs from lib/jobs' registry, the runtime through its entry.
   {
     target: 'lib/cli',
-    from: ['lib/server', 'lib/client', 'lib/alerts', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
+    from: ['lib/client', 'lib/alerts', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
     message: 'lib/cli composes a job from lib/jobs with the runtime; nothing else.',
   },
+  // `leaseboard config` checks the status service's settings as its start-up does: lib/server/env.ts, nothing else of lib/server.
+  { target: 'lib/cli', from: 'lib/server', except: ['./env.ts'], message: 'lib/cli reads nothing of lib/server but its environment (lib/server/env.ts).' },
   { target: 'lib/cli', from: 'lib/jobs', except: ['./index.ts'], message: 'lib/cli reaches lib/jobs only through its registry, lib/jobs/index.ts.' },
   { target: 'lib/cli', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/cli runs jobs through lib/scheduler/index.ts only.' },
   // Nothing below the root imports it (scripts may: the demo finds a running database through it).
@@ -107,10 +114,14 @@ const zones = [
   {
     target: 'lib/http',
     from: 'lib',
-    except: ['./http', './api', './status', './telemetry'],
-    message: 'lib/http is shared HTTP plumbing: it imports only lib/api, lib/status and lib/telemetry.',
+    except: ['./http', './api', './status', './telemetry', './config'],
+    message: 'lib/http is shared HTTP plumbing: it imports only lib/api, lib/status, lib/telemetry and lib/config.',
   },
-  { target: 'lib/http', from: TOP, message: 'lib/http is shared HTTP plumbing: it imports only lib/api, lib/status and lib/telemetry.' },
+  { target: 'lib/http', from: TOP, message: 'lib/http is shared HTTP plumbing: it imports only lib/api, lib/status, lib/telemetry and lib/config.' },
+  // lib/config: the one configuration schema and its loader; read by every layer, it knows none of them.
+  { target: 'lib/config', from: 'lib', except: ['./config'], message: 'lib/config is below every layer: it imports nothing of lib.' },
+  { target: 'lib/config', from: ['app', 'components', 'e2e', 'scripts'], message: 'lib/config is below every layer: it imports nothing of lib.' },
+  { target: 'lib/config', from: 'db', except: ['./reader-role.ts'], message: 'lib/config takes only the reader role’s name from db.' },
   // lib/telemetry: spans and their export (OpenTelemetry); used by every layer, it knows none of them.
   { target: 'lib/telemetry', from: 'lib', except: ['./telemetry'], message: 'lib/telemetry is below every layer: it imports only OpenTelemetry.' },
   { target: 'lib/telemetry', from: TOP, message: 'lib/telemetry is below every layer: it imports only OpenTelemetry.' },
@@ -200,8 +211,9 @@ const zones = [
   // app: routes only; lib/server through its entry.
   { target: 'app', from: 'lib/server', except: ['./index.ts'], message: 'app imports lib/server only through its entry, lib/server/index.ts.' },
   { target: 'app', from: ['db', 'lib/scheduler', 'lib/jobs', 'scripts', 'e2e'], message: 'app is routes only: go through lib.' },
-  // db: the bottom layer.
-  { target: 'db', from: ['lib', 'app', 'components', 'scripts', 'e2e'], message: 'db is the bottom layer: it imports no lib, app or UI.' },
+  // db: the bottom layer (its settings come from lib/config, which is below every layer).
+  { target: 'db', from: 'lib', except: ['./config'], message: 'db is the bottom layer: it imports no lib (but lib/config), app or UI.' },
+  { target: 'db', from: ['app', 'components', 'scripts', 'e2e'], message: 'db is the bottom layer: it imports no lib (but lib/config), app or UI.' },
   // examples/: the demo (its job, tables, archive, supervisor) and other examples sit on top of the product.
   {
     target: ['lib', 'app', 'components', 'db'],

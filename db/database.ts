@@ -4,6 +4,7 @@
  * line naming it — never the password.
  */
 import path from 'node:path';
+import { config } from '../lib/config';
 import { startEmbeddedPostgres } from './embedded';
 import { describeDatabaseUrl } from './url';
 
@@ -16,12 +17,12 @@ export interface ResolvedDatabase {
 }
 
 export async function resolveDatabase(log: (line: string) => void = console.log): Promise<ResolvedDatabase> {
-  const external = process.env.DATABASE_URL;
+  const { databaseUrl: external, dataDir } = config().settings;
   if (external) {
     log(`database: DATABASE_URL ${describeDatabaseUrl(external)}`);
     return { url: external, kind: 'external', stop: async () => {}, kill: () => {} };
   }
-  const dir = process.env.LEASEBOARD_DATA_DIR ?? path.join(process.cwd(), '.data');
+  const dir = path.resolve(dataDir ?? '.data');
   const started = Date.now();
   const embedded = await startEmbeddedPostgres(dir, log);
   log(

@@ -38,7 +38,7 @@ const POLL_INTERVAL_MS = 1_000;
 const DOCUMENTS = 20_000;
 
 function assertBuiltWithBasePath(): void {
-  const manifest = path.join(ROOT, E2E_BUILD_ENV.LEASEBOARD_DIST_DIR, 'required-server-files.json');
+  const manifest = path.join(ROOT, E2E_BUILD_ENV.LEASEBOARD_HARNESS_DIST_DIR, 'required-server-files.json');
   const basePath = (JSON.parse(readFileSync(manifest, 'utf8')) as { config?: { basePath?: string } }).config?.basePath ?? '';
   if (basePath !== E2E_BASE_PATH) throw new Error(`e2e: the build has basePath "${basePath}", the suite needs "${E2E_BASE_PATH}"`);
 }
@@ -107,7 +107,7 @@ export default async function globalSetup(config: FullConfig) {
       LEASEBOARD_READER_DATABASE_URL: logins.reader,
       LEASEBOARD_ACTIONS_DATABASE_URL: logins.operator,
       LEASEBOARD_SCHEDULER_DATABASE_URL: logins.scheduler,
-      LEASEBOARD_POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
+      LEASEBOARD_POLL_INTERVAL: `${POLL_INTERVAL_MS}ms`,
       // Both identity sources: a local operator token, and an SSO proxy that is
       // trusted only at E2E_SSO.proxyAddress (the prefix proxy and the browser are not it).
       // That address is a loopback one, which the server refuses unless told it is on purpose.
@@ -120,9 +120,9 @@ export default async function globalSetup(config: FullConfig) {
       // The hosted alert evaluator: delivered to the suite's Alertmanager, short timings. No
       // LEASEBOARD_PUBLIC_URL: links in alerts follow the address the server listens on (alerts.spec.ts).
       ALERTMANAGER_URL: am.url,
-      LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '1000',
-      LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '3000',
-      LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR_MS: '0',
+      LEASEBOARD_ALERT_EVALUATE_EVERY: '1s',
+      LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR: '3s',
+      LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR: '0s',
     },
   });
   server.stdout?.pipe(log);

@@ -61,8 +61,8 @@ async function main(): Promise<void> {
     );
     const config = parseAlertConfig({
       LEASEBOARD_EXTERNAL_URL: 'https://ops.example/leaseboard',
-      LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '1000',
-      LEASEBOARD_ALERT_RESEND_EVERY_MS: '5000',
+      LEASEBOARD_ALERT_EVALUATE_EVERY: '1s',
+      LEASEBOARD_ALERT_RESEND_EVERY: '5s',
     });
 
     // 1. The job's functions, step by step, under a fence of our own.

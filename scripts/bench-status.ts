@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     const judged = stats(judgedPerCall);
     const heapAfterChurn = settledHeap() - heapBefore;
 
-    // As served: list/metrics calls share one read per second (LEASEBOARD_LIST_MAX_AGE_MS, default 1,000 ms).
+    // As served: list/metrics calls share one read per second (LEASEBOARD_LIST_MAX_AGE, default 1,000 ms).
     const service = new StatusService({ db: pool, readTimeoutMs: 60_000, pollIntervalMs: 2_000, listMaxAgeMs: 1_000 });
     await service.list({ limit: 500 });
     const served = stats(await time(calls, () => service.list({ limit: 500, offset: 500 })));

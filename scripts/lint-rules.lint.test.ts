@@ -39,6 +39,11 @@ const PROBES: [string, string, string][] = [
     "import { SchedulerRuntime } from '../scheduler/runtime';\nexport const x = SchedulerRuntime;\n",
     'lib/cli runs jobs through lib/scheduler/index.ts only',
   ],
+  [
+    'lib/cli/fixture.ts',
+    "import { StatusService } from '../server/service';\nexport const x = StatusService;\n",
+    'lib/cli reads nothing of lib/server but its environment',
+  ],
   ['lib/jobs/fixture.ts', "import { COMMANDS } from '../cli/main';\nexport const x = COMMANDS;\n", 'lib/cli is the composition root'],
   ['lib/server/fixture.ts', "import { appendReport } from '../scheduler/report-store';\nexport const x = appendReport;\n", 'lib/scheduler internals'],
   ['lib/lease/fixture.ts', "import { runScheduler } from '../scheduler/runtime';\nexport const x = runScheduler;\n", 'lib/lease is the authority protocol'],
@@ -54,6 +59,9 @@ const PROBES: [string, string, string][] = [
   ['lib/ingest/fixture.ts', "import { authorizeWrite } from '../auth/guard';\nexport const x = authorizeWrite;\n", 'lib/ingest stores reports'],
   ['lib/ingest/fixture.ts', "import { StatusService } from '../server/service';\nexport const x = StatusService;\n", 'lib/ingest reads nothing of lib/server'],
   ['lib/telemetry/fixture.ts', "import { project } from '../status';\nexport const x = project;\n", 'lib/telemetry is below every layer'],
+  ['lib/config/fixture.ts', "import { project } from '../status';\nexport const x = project;\n", 'lib/config is below every layer'],
+  ['lib/config/fixture.ts', "import { HELP } from '../../scripts/serve';\nexport const x = HELP;\n", 'lib/config is below every layer'],
+  ['lib/config/fixture.ts', "import { createPool } from '../../db/pool';\nexport const x = createPool;\n", 'lib/config takes only the reader role'],
   ['lib/server/domain/fixture.ts', "import { httpError } from '../http/result';\nexport const x = httpError;\n", 'lib/server/domain is the bottom'],
   [
     'lib/server/store/fixture.ts',
@@ -105,7 +113,7 @@ const PROBES: [string, string, string][] = [
   ],
   [
     'lib/cli/fixture.ts',
-    "import { StatusService } from '../server/service';\nexport const x = StatusService;\n",
+    "import { basePath } from '../client/base-path';\nexport const x = basePath;\n",
     'lib/cli composes a job from lib/jobs with the runtime',
   ],
   [

@@ -1,8 +1,13 @@
 /**
  * `npm start`: the dashboard's production server (lib/host/dashboard-server.ts).
  * `npm run dev`: the same server in development mode (`--dev`).
- * Options: `-p/--port` (PORT, default 3000), `-H/--hostname` (HOST, default
- * 127.0.0.1 — set HOST=0.0.0.0 deliberately to listen everywhere).
+ * Options: `--config FILE` (YAML or JSON, docs/configuration.md), `-p/--port`
+ * (PORT, default 3000), `-H/--hostname` (HOST, default 127.0.0.1 — set
+ * HOST=0.0.0.0 deliberately to listen everywhere). First of all it resolves
+ * the configuration (lib/config: defaults < file < environment < flags) and
+ * stops, exit 2, on a mistyped LEASEBOARD_ variable, an unknown file key or a
+ * value out of range, naming it; values from the file and flags are handed
+ * on as environment variables, so the Next.js bundle resolves the same.
  * It also hosts Leaseboard's own jobs (lib/host/hosted-jobs.ts) when
  * DATABASE_URL is set, connected as LEASEBOARD_SCHEDULER_DATABASE_URL (the
  * schedulers' login, db/roles.ts) when set; it warns at start for each per-role
@@ -13,7 +18,7 @@
  * on (with the base path). SIGTERM/SIGINT stop the jobs (releasing their leases),
  * then close the server; exit 0 — or exit 1 if that takes longer than
  * SHUTDOWN_DEADLINE_MS (a database that is gone, a connection that never
- * drains). With LEASEBOARD_EXIT_WITH_PARENT=1 it also stops when whoever
+ * drains). With LEASEBOARD_HARNESS_EXIT_WITH_PARENT=1 it also stops when whoever
  * started it is gone (lib/child/parent.ts). Output to a closed stdout or
  * stderr is dropped, never an error (lib/child/stdio.ts). With
  * OTEL_EXPORTER_OTLP_ENDPOINT set it exports traces (lib/telemetry; imported
@@ -29,10 +34,10 @@ import { guardStdio } from '../lib/child/stdio';
 import { hostedJobs, startHostedJobs } from '../lib/host/hosted-jobs';
 import { type AuthConfig, authConfig } from '../lib/auth/config';
 import { servedBasePath, serverEnv } from '../lib/server/env';
+import { ConfigError, exportToEnvironment, loadConfig, type ResolvedConfig, SETTINGS } from '../lib/config';
 
 /** The per-role logins (db/roles.ts) the status reads, the operator actions and the hosted jobs use when set. */
-const ROLE_URLS = ['LEASEBOARD_READER_DATABASE_URL', 'LEASEBOARD_ACTIONS_DATABASE_URL', 'LEASEBOARD_SCHEDULER_DATABASE_URL'];
-import { reportsPerToken } from '../lib/ingest/report-route';
+const ROLE_URLS = ['readerDatabaseUrl', 'actionsDatabaseUrl', 'schedulerDatabaseUrl'] as const;
 
 function fail(message: string): never {
   process.stderr.write(`serve: ${message}\n`);
@@ -41,15 +46,24 @@ function fail(message: string): never {
 
 async function main() {
   guardStdio();
-  let values: { port?: string; hostname?: string; dev?: boolean };
+  let values: { port?: string; hostname?: string; dev?: boolean; config?: string };
   try {
     ({ values } = parseArgs({
-      options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' }, dev: { type: 'boolean' } },
+      options: { port: { type: 'string', short: 'p' }, hostname: { type: 'string', short: 'H' }, dev: { type: 'boolean' }, config: { type: 'string' } },
       strict: true,
     }));
   } catch (error) {
     fail((error as Error).message);
   }
+  let resolved: ResolvedConfig;
+  try {
+    resolved = loadConfig({ configFile: values.config ?? null, flags: { port: values.port, host: values.hostname } });
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+  exportToEnvironment(resolved);
+  const settings = resolved.settings;
   let auth: AuthConfig;
   try {
     auth = authConfig();
@@ -57,20 +71,20 @@ async function main() {
     fail((error as Error).message);
   }
   for (const note of auth.notes) process.stderr.write(`serve: warning: ${note}\n`);
+  // The status service's settings and their relations, checked before listening (a bad one: exit 2, named).
+  let pageCacheMs = 0;
   try {
-    reportsPerToken(process.env);
+    if (settings.databaseUrl) pageCacheMs = serverEnv().listMaxAgeMs;
   } catch (error) {
     fail((error as Error).message);
   }
-  const rawPort = values.port ?? process.env.PORT ?? '3000';
-  if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65_535) fail(`port: expected 0–65535, got ${JSON.stringify(rawPort)}`);
   const server = await startDashboardServer({
     dir: path.resolve(__dirname, '..'),
-    host: values.hostname ?? process.env.HOST,
-    port: Number(rawPort),
+    host: settings.host ?? undefined,
+    port: settings.port,
     dev: values.dev ?? false,
-    // The overview's HTML is shared as long as the list read it shows (LEASEBOARD_LIST_MAX_AGE_MS).
-    pageCacheMs: process.env.DATABASE_URL ? serverEnv().listMaxAgeMs : 0,
+    // The overview's HTML is shared as long as the list read it shows (LEASEBOARD_LIST_MAX_AGE).
+    pageCacheMs,
   });
   console.log(`dashboard: listening on ${server.url}`);
   const linksTo = auth.publicUrl?.url ?? `${server.url}${servedBasePath()}`;
@@ -80,11 +94,11 @@ async function main() {
   if (!auth.publicUrl && /\/\/(0\.0\.0\.0|\[::\])[:/]/.test(linksTo)) {
     process.stderr.write('serve: warning: listening on every interface: nobody can open those links; set LEASEBOARD_PUBLIC_URL\n');
   }
-  const databaseUrl = process.env.LEASEBOARD_SCHEDULER_DATABASE_URL?.trim() || process.env.DATABASE_URL;
-  const sharedLogins = ROLE_URLS.filter((variable) => !process.env[variable]?.trim());
-  if (process.env.DATABASE_URL && sharedLogins.length > 0) {
+  const databaseUrl = settings.schedulerDatabaseUrl || settings.databaseUrl;
+  const sharedLogins = ROLE_URLS.filter((key) => !settings[key]);
+  if (settings.databaseUrl && sharedLogins.length > 0) {
     process.stderr.write(
-      `serve: warning: ${sharedLogins.join(', ')} unset: those parts log in as DATABASE_URL's user, not least privilege (db/roles.ts; the reads then rely on SET ROLE and read-only mode, which a session can undo)\n`,
+      `serve: warning: ${sharedLogins.map((key) => SETTINGS[key].env).join(', ')} unset: those parts log in as DATABASE_URL's user, not least privilege (db/roles.ts; the reads then rely on SET ROLE and read-only mode, which a session can undo)\n`,
     );
   }
   const log = (line: string) => console.log(line);

@@ -39,8 +39,8 @@ import {
 } from './gate-outcomes';
 
 const ROOT = path.resolve(__dirname, '..');
-/** LEASEBOARD_SKIPS_FAIL=1 (set by .ci/run): every skip fails the run, even one that says why. */
-const SKIPS_FAIL = process.env.LEASEBOARD_SKIPS_FAIL === '1';
+/** LEASEBOARD_HARNESS_SKIPS_FAIL=1 (set by .ci/run): every skip fails the run, even one that says why. */
+const SKIPS_FAIL = process.env.LEASEBOARD_HARNESS_SKIPS_FAIL === '1';
 // One folder per database, so a run against DATABASE_URL beside a run against the embedded server
 // never reads the other's report.
 const reportsFor = (databaseUrl: string | undefined) => path.join(ROOT, 'test-reports', databaseUrl ? 'database-url' : 'embedded');
@@ -151,7 +151,7 @@ function e2eShard(shard: number): Step {
 const browserLane: Step[] = [
   // The one production build the browser tier uses (e2e/support/build.ts; its global setup finds it current),
   // without the build's own type check: the typecheck tier checks the same program once the build is made.
-  { name: 'build', tier: 'build', command: ['npx', 'tsx', 'e2e/support/build.ts'], env: { LEASEBOARD_BUILD_TYPECHECKED_SEPARATELY: '1' } },
+  { name: 'build', tier: 'build', command: ['npx', 'tsx', 'e2e/support/build.ts'], env: { LEASEBOARD_HARNESS_BUILD_TYPECHECKED_SEPARATELY: '1' } },
   e2eShard(1),
 ];
 
@@ -309,7 +309,9 @@ async function main(): Promise<void> {
     `\nSummary (database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}; wall ${sinceStart().toFixed(1)} s; load average ${load()})`,
   );
   for (const line of summary) console.log(`  ${line}`);
-  console.log(skips.length === 0 ? 'skipped: none' : `skipped: ${skips.length}${SKIPS_FAIL ? ' (LEASEBOARD_SKIPS_FAIL=1: each counted as failed)' : ''}`);
+  console.log(
+    skips.length === 0 ? 'skipped: none' : `skipped: ${skips.length}${SKIPS_FAIL ? ' (LEASEBOARD_HARNESS_SKIPS_FAIL=1: each counted as failed)' : ''}`,
+  );
   for (const line of skips) console.log(`  ${line}`);
   if (broken && total.failed === 0) total.failed = 1; // a failed check (typecheck, lint) counts as a failure
   console.log(`tests: ${total.passed} passed, ${total.failed} failed`);

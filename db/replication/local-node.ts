@@ -20,10 +20,11 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { promisify } from 'node:util';
+import { config } from '../../lib/config';
 
 const run = promisify(execFile);
 
-export const PG_BIN = process.env.LEASEBOARD_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+export const PG_BIN = config().settings.pgBin ?? '/usr/lib/postgresql/15/bin';
 const asRoot = process.getuid?.() === 0;
 
 /** argv that runs `binary args…` as the server's owner. */

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { ensureBuild } from '../../examples/demo/next-build';
 import { E2E_BASE_PATH } from './e2e-env';
 
-export const E2E_BUILD_ENV: NodeJS.ProcessEnv & { LEASEBOARD_DIST_DIR: string } = {
+export const E2E_BUILD_ENV: NodeJS.ProcessEnv & { LEASEBOARD_HARNESS_DIST_DIR: string } = {
   ...process.env,
   LEASEBOARD_BASE_PATH: E2E_BASE_PATH,
-  LEASEBOARD_DIST_DIR: '.next-e2e',
+  LEASEBOARD_HARNESS_DIST_DIR: '.next-e2e',
 };
 
 const ROOT = path.resolve(__dirname, '../..');

@@ -42,7 +42,7 @@ export function runNext(root: string, args: string[], env: NodeJS.ProcessEnv = p
 export function runDashboard(root: string, args: string[], options: { env?: NodeJS.ProcessEnv; detached?: boolean } = {}) {
   return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/serve.ts'), ...args], {
     cwd: root,
-    env: { ...(options.env ?? process.env), NODE_ENV: 'production', LEASEBOARD_EXIT_WITH_PARENT: '1' },
+    env: { ...(options.env ?? process.env), NODE_ENV: 'production', LEASEBOARD_HARNESS_EXIT_WITH_PARENT: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
@@ -51,10 +51,10 @@ export function runDashboard(root: string, args: string[], options: { env?: Node
 /**
  * Runs `next build` unless the last build in the same dist dir was of the
  * same sources and base path. `env` is the build's environment (e.g. with
- * LEASEBOARD_BASE_PATH and LEASEBOARD_DIST_DIR).
+ * LEASEBOARD_BASE_PATH and LEASEBOARD_HARNESS_DIST_DIR).
  */
 export async function ensureBuild(root: string, log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const distDir = path.join(root, env.LEASEBOARD_DIST_DIR ?? '.next');
+  const distDir = path.join(root, env.LEASEBOARD_HARNESS_DIST_DIR ?? '.next');
   const marker = path.join(distDir, 'leaseboard-source-hash');
   const hash = sourceHash(root, env);
   if (existsSync(marker) && readFileSync(marker, 'utf8') === hash && existsSync(path.join(distDir, 'BUILD_ID'))) {

@@ -14,6 +14,7 @@ import { createPool } from '../../db/pool';
 import { authConfig } from '../auth/config';
 import { pgSessionStore } from '../auth/session-store';
 import { serverEnv } from '../server/env';
+import { config } from '../config';
 import type { ActionDeps } from './http';
 import { signInLimiter } from './sign-in-limit';
 
@@ -23,7 +24,7 @@ type Holder = { [KEY]?: ActionDeps };
 export function actionDeps(): ActionDeps {
   const holder = globalThis as Holder;
   if (holder[KEY]) return holder[KEY];
-  const writer = createPool(process.env.LEASEBOARD_ACTIONS_DATABASE_URL?.trim() || serverEnv().databaseUrl, { applicationName: 'leaseboard-actions', max: 2 });
+  const writer = createPool(config().settings.actionsDatabaseUrl || serverEnv().databaseUrl, { applicationName: 'leaseboard-actions', max: 2 });
   holder[KEY] = {
     auth: authConfig(),
     sessions: pgSessionStore(writer),

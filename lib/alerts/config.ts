@@ -3,9 +3,11 @@
  * server-side ceilings, conservative defaults, delivery targets and links.
  *
  * Guarantees: pure (`parseAlertConfig(env)` reads only its argument);
- * unset or empty → the default; anything else must be a plain non-negative
- * integer within the documented range, else `AlertConfigError` names the
- * variable and the range (never echoing a URL's credentials). Values are
+ * unset or empty → the default; anything else must be a duration with its
+ * unit (`90s`, `2m`) within the range of the configuration schema
+ * (lib/config/settings.ts, the one home of names, defaults and ranges), else
+ * `AlertConfigError` names the variable and the range (never echoing a
+ * URL's credentials). Values are
  * rejected, not clamped: a typo in an alert timing must stop the evaluator
  * at start, not silently page later. Relations are checked where built:
  * `resendEvery ≥ evaluateEvery`, and `StatusStoreUnreadable` fires no later
@@ -13,7 +15,7 @@
  * Non-guarantees: does not check that the URLs answer.
  */
 import { absoluteBaseUrl, parsePublicUrl, PublicUrlError } from '../api/public-url';
-import { ALERT_NAMES } from './catalogue';
+import { type Env, formatDuration, type SettingKey, SETTINGS, settingsOf } from '../config';
 import type { AlertName } from './types';
 
 export interface RuleTiming {
@@ -39,23 +41,15 @@ export interface AlertConfig {
   timings: Readonly<Record<AlertName, RuleTiming>>;
 }
 
-const SEC = 1_000;
-const MIN = 60 * SEC;
-const HOUR = 60 * MIN;
-
-/** Ceilings for every rule's `for` and `keepFiringFor`. */
-export const TIMING_CEILING_MS = HOUR;
-
-/** Conservative defaults: page on confirmed trouble that lasted, hold a page through brief recoveries. */
-export const DEFAULT_TIMINGS: Readonly<Record<AlertName, RuleTiming>> = Object.freeze({
-  SchedulerStalled: { forMs: 2 * MIN, keepFiringForMs: 5 * MIN },
-  SchedulerNoLeader: { forMs: 2 * MIN, keepFiringForMs: 1 * MIN },
-  SchedulerUnknown: { forMs: 5 * MIN, keepFiringForMs: 2 * MIN },
-  LeaseRenewalAtRisk: { forMs: 1 * MIN, keepFiringForMs: 0 },
-  StaleWritesRejected: { forMs: 0, keepFiringForMs: 0 },
-  StatusStoreUnreadable: { forMs: 1 * MIN, keepFiringForMs: 0 },
-  Watchdog: { forMs: 0, keepFiringForMs: 0 },
-});
+/** Each rule's timing settings (`Watchdog` has none: it always fires at once). */
+const TIMING_SETTINGS: Readonly<Record<Exclude<AlertName, 'Watchdog'>, { forMs: SettingKey; keepFiringForMs: SettingKey }>> = {
+  SchedulerStalled: { forMs: 'alertSchedulerStalledFor', keepFiringForMs: 'alertSchedulerStalledKeepFiringFor' },
+  SchedulerNoLeader: { forMs: 'alertSchedulerNoLeaderFor', keepFiringForMs: 'alertSchedulerNoLeaderKeepFiringFor' },
+  SchedulerUnknown: { forMs: 'alertSchedulerUnknownFor', keepFiringForMs: 'alertSchedulerUnknownKeepFiringFor' },
+  LeaseRenewalAtRisk: { forMs: 'alertLeaseRenewalAtRiskFor', keepFiringForMs: 'alertLeaseRenewalAtRiskKeepFiringFor' },
+  StaleWritesRejected: { forMs: 'alertStaleWritesRejectedFor', keepFiringForMs: 'alertStaleWritesRejectedKeepFiringFor' },
+  StatusStoreUnreadable: { forMs: 'alertStatusStoreUnreadableFor', keepFiringForMs: 'alertStatusStoreUnreadableKeepFiringFor' },
+};
 
 export const DEFAULT_EXTERNAL_URL = 'http://127.0.0.1:3000';
 /** At most this many Alertmanagers. */
@@ -71,8 +65,6 @@ export class AlertConfigError extends Error {
   }
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /** `SchedulerStalled` → `SCHEDULER_STALLED`. */
 export function screamingSnake(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
@@ -81,17 +73,8 @@ export function screamingSnake(name: string): string {
 /** The variables of one rule's timings (`Watchdog` has none: it always fires at once). */
 export function timingVariables(name: AlertName): { forMs: string; keepFiringForMs: string } | null {
   if (name === 'Watchdog') return null;
-  const prefix = `LEASEBOARD_ALERT_${screamingSnake(name)}`;
-  return { forMs: `${prefix}_FOR_MS`, keepFiringForMs: `${prefix}_KEEP_FIRING_FOR_MS` };
-}
-
-function intVar(env: Env, variable: string, fallback: number, min: number, max: number): number {
-  const raw = env[variable]?.trim();
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new AlertConfigError(variable, `must be an integer number of milliseconds in [${min}, ${max}], got ${JSON.stringify(raw)}`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new AlertConfigError(variable, `must be in [${min}, ${max}] ms, got ${value}`);
-  return value;
+  const keys = TIMING_SETTINGS[name];
+  return { forMs: SETTINGS[keys.forMs].env, keepFiringForMs: SETTINGS[keys.keepFiringForMs].env };
 }
 
 /** An absolute http(s) base URL (lib/api/public-url.ts), as an AlertConfigError naming the variable. */
@@ -127,45 +110,32 @@ function alertmanagerUrls(env: Env): string[] {
   return urls;
 }
 
-function timings(env: Env): Record<AlertName, RuleTiming> {
-  const out = {} as Record<AlertName, RuleTiming>;
-  for (const name of ALERT_NAMES) {
-    const vars = timingVariables(name);
-    const d = DEFAULT_TIMINGS[name];
-    out[name] = vars
-      ? {
-          forMs: intVar(env, vars.forMs, d.forMs, 0, TIMING_CEILING_MS),
-          keepFiringForMs: intVar(env, vars.keepFiringForMs, d.keepFiringForMs, 0, TIMING_CEILING_MS),
-        }
-      : { ...d };
+function timings(setting: ReturnType<typeof settingsOf>): Record<AlertName, RuleTiming> {
+  const out = { Watchdog: { forMs: 0, keepFiringForMs: 0 } } as Record<AlertName, RuleTiming>;
+  for (const [name, keys] of Object.entries(TIMING_SETTINGS)) {
+    out[name as AlertName] = { forMs: setting(keys.forMs) as number, keepFiringForMs: setting(keys.keepFiringForMs) as number };
   }
   return out;
 }
 
-/**
- * | variable | default | range |
- * |---|---|---|
- * | `LEASEBOARD_PUBLIC_URL` (deprecated aliases: `LEASEBOARD_EXTERNAL_URL`, `LEASEBOARD_PUBLIC_ORIGIN`) | http://127.0.0.1:3000 (the dashboard server passes the address it listens on) | absolute http(s) URL of the dashboard, with its base path |
- * | `ALERTMANAGER_URL` | none (nothing delivered) | comma-separated base URLs, at most 10 |
- * | `LEASEBOARD_ALERT_EVALUATE_EVERY_MS` | 5,000 | 1 s – 60 s |
- * | `LEASEBOARD_ALERT_RESEND_EVERY_MS` | 60,000 | 5 s – 15 min, ≥ evaluate every |
- * | `LEASEBOARD_ALERT_RESOLVED_RETENTION_MS` | 900,000 | 0 – 1 h |
- * | `LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW_MS` | 900,000 | 1 min – 24 h |
- * | `LEASEBOARD_ALERT_<RULE>_FOR_MS`, `…_KEEP_FIRING_FOR_MS` | DEFAULT_TIMINGS | 0 – 1 h |
- */
+/** Names, defaults and ranges: lib/config/settings.ts (docs/configuration.md). */
 export function parseAlertConfig(env: Env): AlertConfig {
+  const setting = settingsOf(env, (variable, problem) => new AlertConfigError(variable, problem));
   const externalUrl = dashboardUrl(env);
-  const evaluateEveryMs = intVar(env, 'LEASEBOARD_ALERT_EVALUATE_EVERY_MS', 5 * SEC, SEC, MIN);
-  const resendEveryMs = intVar(env, 'LEASEBOARD_ALERT_RESEND_EVERY_MS', MIN, 5 * SEC, 15 * MIN);
+  const evaluateEveryMs = setting('alertEvaluateEvery');
+  const resendEveryMs = setting('alertResendEvery');
   if (resendEveryMs < evaluateEveryMs) {
-    throw new AlertConfigError('LEASEBOARD_ALERT_RESEND_EVERY_MS', `(${resendEveryMs}) must be ≥ LEASEBOARD_ALERT_EVALUATE_EVERY_MS (${evaluateEveryMs})`);
+    throw new AlertConfigError(
+      'LEASEBOARD_ALERT_RESEND_EVERY',
+      `(${formatDuration(resendEveryMs)}) must be ≥ LEASEBOARD_ALERT_EVALUATE_EVERY (${formatDuration(evaluateEveryMs)})`,
+    );
   }
-  const t = timings(env);
+  const t = timings(setting);
   if (t.StatusStoreUnreadable.forMs > t.SchedulerUnknown.forMs) {
     const vars = timingVariables('StatusStoreUnreadable')!;
     throw new AlertConfigError(
       vars.forMs,
-      `(${t.StatusStoreUnreadable.forMs}) must be ≤ ${timingVariables('SchedulerUnknown')!.forMs} (${t.SchedulerUnknown.forMs}): the store alert must fire first so it can inhibit the per-scheduler ones`,
+      `(${formatDuration(t.StatusStoreUnreadable.forMs)}) must be ≤ ${timingVariables('SchedulerUnknown')!.forMs} (${formatDuration(t.SchedulerUnknown.forMs)}): the store alert must fire first so it can inhibit the per-scheduler ones`,
     );
   }
   return Object.freeze({
@@ -173,11 +143,14 @@ export function parseAlertConfig(env: Env): AlertConfig {
     alertmanagerUrls: Object.freeze(alertmanagerUrls(env)),
     evaluateEveryMs,
     resendEveryMs,
-    resolvedRetentionMs: intVar(env, 'LEASEBOARD_ALERT_RESOLVED_RETENTION_MS', 15 * MIN, 0, HOUR),
-    rejectionWindowMs: intVar(env, 'LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW_MS', 15 * MIN, MIN, 24 * HOUR),
+    resolvedRetentionMs: setting('alertResolvedRetention'),
+    rejectionWindowMs: setting('alertStaleWritesRejectedWindow'),
     timings: Object.freeze(t),
   });
 }
 
 /** The defaults (no environment). */
 export const DEFAULT_ALERT_CONFIG: AlertConfig = parseAlertConfig({});
+
+/** Conservative defaults (the schema's): page on confirmed trouble that lasted, hold a page through brief recoveries. */
+export const DEFAULT_TIMINGS: Readonly<Record<AlertName, RuleTiming>> = DEFAULT_ALERT_CONFIG.timings;

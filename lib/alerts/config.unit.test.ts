@@ -1,6 +1,6 @@
 /**
  * The alert config parser: defaults, ceilings, relations, URLs — every
- * error names its variable.
+ * error names its variable; timings are durations with a unit.
  */
 import { describe, expect, it } from 'vitest';
 import { AlertConfigError, DEFAULT_TIMINGS, parseAlertConfig, screamingSnake, timingVariables } from './config';
@@ -30,7 +30,7 @@ describe('defaults', () => {
     expect(c.timings.SchedulerStalled).toEqual({ forMs: 120_000, keepFiringForMs: 300_000 });
   });
   it('given empty values, then the defaults', () => {
-    expect(parseAlertConfig({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: ' ', ALERTMANAGER_URL: '' }).timings.SchedulerStalled.forMs).toBe(120_000);
+    expect(parseAlertConfig({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR: ' ', ALERTMANAGER_URL: '' }).timings.SchedulerStalled.forMs).toBe(120_000);
   });
 });
 
@@ -38,34 +38,38 @@ describe('rule timings', () => {
   it('are named after the rule', () => {
     expect(screamingSnake('LeaseRenewalAtRisk')).toBe('LEASE_RENEWAL_AT_RISK');
     expect(timingVariables('SchedulerNoLeader')).toEqual({
-      forMs: 'LEASEBOARD_ALERT_SCHEDULER_NO_LEADER_FOR_MS',
-      keepFiringForMs: 'LEASEBOARD_ALERT_SCHEDULER_NO_LEADER_KEEP_FIRING_FOR_MS',
+      forMs: 'LEASEBOARD_ALERT_SCHEDULER_NO_LEADER_FOR',
+      keepFiringForMs: 'LEASEBOARD_ALERT_SCHEDULER_NO_LEADER_KEEP_FIRING_FOR',
     });
     expect(timingVariables('Watchdog')).toBeNull();
   });
   it('given values within the ceilings, then they are used', () => {
-    const c = parseAlertConfig({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '0', LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR_MS: '3600000' });
+    const c = parseAlertConfig({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR: '0s', LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR: '1h' });
     expect(c.timings.SchedulerStalled).toEqual({ forMs: 0, keepFiringForMs: 3_600_000 });
   });
   it.each([
-    { env: { LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '3600001' }, variable: 'LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS', message: /\[0, 3600000\]/ },
+    { env: { LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR: '61m' }, variable: 'LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR', message: /61m is outside 0s–1h/ },
     {
-      env: { LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_KEEP_FIRING_FOR_MS: '-1' },
-      variable: 'LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_KEEP_FIRING_FOR_MS',
-      message: /integer/,
+      env: { LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_KEEP_FIRING_FOR: '-1s' },
+      variable: 'LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_KEEP_FIRING_FOR',
+      message: /expected a duration/,
     },
-    { env: { LEASEBOARD_ALERT_LEASE_RENEWAL_AT_RISK_FOR_MS: '5m' }, variable: 'LEASEBOARD_ALERT_LEASE_RENEWAL_AT_RISK_FOR_MS', message: /"5m"/ },
-    { env: { LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '500' }, variable: 'LEASEBOARD_ALERT_EVALUATE_EVERY_MS', message: /\[1000, 60000\]/ },
-    { env: { LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW_MS: '1e6' }, variable: 'LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW_MS', message: /integer/ },
+    { env: { LEASEBOARD_ALERT_LEASE_RENEWAL_AT_RISK_FOR: '300000' }, variable: 'LEASEBOARD_ALERT_LEASE_RENEWAL_AT_RISK_FOR', message: /"300000" has no unit/ },
+    { env: { LEASEBOARD_ALERT_EVALUATE_EVERY: '500ms' }, variable: 'LEASEBOARD_ALERT_EVALUATE_EVERY', message: /500ms is outside 1s–1m/ },
     {
-      env: { LEASEBOARD_ALERT_RESEND_EVERY_MS: '10000', LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '20000' },
-      variable: 'LEASEBOARD_ALERT_RESEND_EVERY_MS',
-      message: /≥ LEASEBOARD_ALERT_EVALUATE_EVERY_MS/,
+      env: { LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW: '1e6' },
+      variable: 'LEASEBOARD_ALERT_STALE_WRITES_REJECTED_WINDOW',
+      message: /expected a duration/,
     },
     {
-      env: { LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR_MS: '600000' },
-      variable: 'LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR_MS',
-      message: /≤ LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_FOR_MS .*inhibit/,
+      env: { LEASEBOARD_ALERT_RESEND_EVERY: '10s', LEASEBOARD_ALERT_EVALUATE_EVERY: '20s' },
+      variable: 'LEASEBOARD_ALERT_RESEND_EVERY',
+      message: /\(10s\) must be ≥ LEASEBOARD_ALERT_EVALUATE_EVERY \(20s\)/,
+    },
+    {
+      env: { LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR: '10m' },
+      variable: 'LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR',
+      message: /≤ LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_FOR .*inhibit/,
     },
   ])('given $variable out of bounds, then the error names it', ({ env, variable, message }) => {
     const error = errorOf(env);

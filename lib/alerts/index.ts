@@ -17,16 +17,7 @@ export {
   ruleInfo,
   type RuleInfo,
 } from './catalogue';
-export {
-  AlertConfigError,
-  DEFAULT_ALERT_CONFIG,
-  DEFAULT_TIMINGS,
-  TIMING_CEILING_MS,
-  parseAlertConfig,
-  timingVariables,
-  type AlertConfig,
-  type RuleTiming,
-} from './config';
+export { AlertConfigError, DEFAULT_ALERT_CONFIG, DEFAULT_TIMINGS, parseAlertConfig, timingVariables, type AlertConfig, type RuleTiming } from './config';
 export { schedulerEvidence } from './evidence';
 export { overviewUrl, runbookUrl, schedulerPageUrl, silenceFormUrl } from './links';
 export { INACTIVE, advance, evaluate, judge, phase, type Evidence, type MachineTiming } from './machine';

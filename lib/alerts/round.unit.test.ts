@@ -16,9 +16,9 @@ import { config } from './test-fixtures';
 import type { AlertMode, AlertName, AlertRecord, ServiceEvidence } from './types';
 
 const ZERO_FOR = config({
-  LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '0',
-  LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_FOR_MS: '60000',
-  LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR_MS: '0',
+  LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR: '0s',
+  LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_FOR: '1m',
+  LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR: '0s',
 });
 const readable: ServiceEvidence = { storeReadable: true, lastObservedAt: NOW };
 

@@ -39,7 +39,7 @@ describe('auth config', () => {
     [{ LEASEBOARD_OPERATORS: 'alice, not an email' }, 'LEASEBOARD_OPERATORS'],
     [{ LEASEBOARD_OPERATOR_TOKEN: 'short' }, 'LEASEBOARD_OPERATOR_TOKEN'],
     [{ LEASEBOARD_SESSION_SECRET: 'short' }, 'LEASEBOARD_SESSION_SECRET'],
-    [{ LEASEBOARD_SESSION_TTL_MS: '5' }, 'LEASEBOARD_SESSION_TTL_MS'],
+    [{ LEASEBOARD_SESSION_TTL: '5ms' }, 'LEASEBOARD_SESSION_TTL'],
     [{ LEASEBOARD_PUBLIC_ORIGIN: 'not a url' }, 'LEASEBOARD_PUBLIC_ORIGIN'],
     [{ LEASEBOARD_PUBLIC_URL: 'ftp://board.example.org' }, 'LEASEBOARD_PUBLIC_URL'],
     [{ LEASEBOARD_AUTH_HEADER: 'x-email', LEASEBOARD_TRUSTED_PROXIES: '127.0.0.1' }, 'LEASEBOARD_TRUSTED_PROXIES'],
@@ -130,7 +130,7 @@ describe('identity', () => {
   });
 
   it('a signed session cookie makes an operator; a tampered or expired one does not', async () => {
-    const config = sources(parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN, LEASEBOARD_SESSION_TTL_MS: '60000' }));
+    const config = sources(parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN, LEASEBOARD_SESSION_TTL: '1m' }));
     const { value } = await issueSession(config, 'carol', NOW);
     const withCookie = (cookie: string) => headers({ cookie: `other=1; ${SESSION_COOKIE}=${cookie}` });
     expect(await resolveIdentity(config, withCookie(value), NOW + 1_000)).toEqual({ role: 'operator', who: 'carol', via: 'session' });

@@ -24,13 +24,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { checkedEnv, type Env, settingsOf } from '../config';
 import { parsePublicUrl, type PublicUrl, PublicUrlError } from '../api/public-url';
 import { parseProxyTrust, ProxyListError, type ProxyTrust } from '../http/proxies';
-
-export const OPERATOR_TOKEN_MIN_LENGTH = 24;
-export const SESSION_SECRET_MIN_LENGTH = 32;
-export const SESSION_TTL_DEFAULT_MS = 12 * 60 * 60_000;
-export const SESSION_TTL_MAX_MS = 7 * 24 * 60 * 60_000;
 
 export class AuthConfigError extends Error {
   constructor(
@@ -73,7 +69,7 @@ const list = (raw: string | undefined) =>
 
 const emailList = z.array(z.email().max(254));
 
-function proxyTrust(env: Record<string, string | undefined>): ProxyTrust {
+function proxyTrust(env: Env): ProxyTrust {
   try {
     return parseProxyTrust(env);
   } catch (error) {
@@ -82,7 +78,7 @@ function proxyTrust(env: Record<string, string | undefined>): ProxyTrust {
   }
 }
 
-function publicUrl(env: Record<string, string | undefined>): PublicUrl | null {
+function publicUrl(env: Env): PublicUrl | null {
   try {
     return parsePublicUrl(env);
   } catch (error) {
@@ -91,28 +87,20 @@ function publicUrl(env: Record<string, string | undefined>): PublicUrl | null {
   }
 }
 
-export function parseAuthConfig(env: Record<string, string | undefined>): AuthConfig {
-  const operators = emailList.safeParse(list(env.LEASEBOARD_OPERATORS).map((email) => email.toLowerCase()));
+export function parseAuthConfig(env: Env): AuthConfig {
+  // Never echoing a secret: the schema's messages name the variable and the rule, not the value.
+  const setting = settingsOf(env, (variable, problem) => new AuthConfigError(variable, problem));
+  const operators = emailList.safeParse(list(setting('operators') ?? undefined).map((email) => email.toLowerCase()));
   if (!operators.success) throw new AuthConfigError('LEASEBOARD_OPERATORS', 'must be a comma-separated list of email addresses');
-  const token = env.LEASEBOARD_OPERATOR_TOKEN?.trim() || null;
-  if (token !== null && token.length < OPERATOR_TOKEN_MIN_LENGTH) {
-    throw new AuthConfigError('LEASEBOARD_OPERATOR_TOKEN', `must be at least ${OPERATOR_TOKEN_MIN_LENGTH} characters`);
-  }
-  const secret = env.LEASEBOARD_SESSION_SECRET?.trim() || null;
-  if (secret !== null && secret.length < SESSION_SECRET_MIN_LENGTH) {
-    throw new AuthConfigError('LEASEBOARD_SESSION_SECRET', `must be at least ${SESSION_SECRET_MIN_LENGTH} characters`);
-  }
-  const ttlRaw = env.LEASEBOARD_SESSION_TTL_MS?.trim();
-  const ttl = ttlRaw ? Number(ttlRaw) : SESSION_TTL_DEFAULT_MS;
-  if (!Number.isInteger(ttl) || ttl < 60_000 || ttl > SESSION_TTL_MAX_MS) {
-    throw new AuthConfigError('LEASEBOARD_SESSION_TTL_MS', `must be whole milliseconds between 60000 and ${SESSION_TTL_MAX_MS}`);
-  }
+  const token = setting('operatorToken');
+  const secret = setting('sessionSecret');
+  const ttl = setting('sessionTtl');
   const proxies = proxyTrust(env);
   const url = publicUrl(env);
   return Object.freeze({
     proxies,
     operators: new Set(operators.data),
-    operatorGroups: new Set(list(env.LEASEBOARD_OPERATOR_GROUPS)),
+    operatorGroups: new Set(list(setting('operatorGroups') ?? undefined)),
     operatorToken: token,
     tokenGeneration: token === null ? null : createHash('sha256').update(`leaseboard-token-generation:${token}`).digest('base64url').slice(0, 22),
     sessionSecret: secret !== null ? new TextEncoder().encode(secret) : randomBytes(32),
@@ -126,6 +114,6 @@ let cached: AuthConfig | null = null;
 
 /** The process environment's auth config, parsed on first use. */
 export function authConfig(): AuthConfig {
-  cached ??= parseAuthConfig(process.env);
+  cached ??= parseAuthConfig(checkedEnv());
   return cached;
 }

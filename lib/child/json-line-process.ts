@@ -1,14 +1,14 @@
 /**
  * A Leaseboard child process that speaks one JSON line per event on stdout
  * (schedulers, the archive service): spawns `node --import tsx ENTRY` (or,
- * while LEASEBOARD_CHILD_BUNDLES names a folder of prebuilt bundles, `node
+ * while LEASEBOARD_HARNESS_CHILD_BUNDLES names a folder of prebuilt bundles, `node
  * BUNDLE`: ./testing/bundles.ts), parses its lines, lets callers wait for one, writes commands to its stdin, and
  * sends signals.
  *
  * Guarantees: `stop()` resumes a paused child before SIGTERM and resolves when
  * it has exited (SIGKILL after a grace period), so nothing is left running;
  * the child's stdin stays open while this process lives, so a child started
- * with LEASEBOARD_EXIT_WITH_PARENT=1 stops by itself when this process is gone.
+ * with LEASEBOARD_HARNESS_EXIT_WITH_PARENT=1 stops by itself when this process is gone.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -25,7 +25,7 @@ export const ROOT = path.resolve(__dirname, '../..');
 
 /** How node runs `entry` (relative to the repository root): its prebuilt bundle when the test tiers made one, else through tsx. */
 export function entryArgs(entry: string): string[] {
-  const bundles = process.env.LEASEBOARD_CHILD_BUNDLES;
+  const bundles = process.env.LEASEBOARD_HARNESS_CHILD_BUNDLES;
   const bundle = bundles ? path.join(bundles, entry.replace(/\.ts$/, '.js')) : null;
   return bundle && existsSync(bundle) ? [bundle] : ['--import', 'tsx', path.join(ROOT, entry)];
 }
@@ -53,7 +53,7 @@ export class JsonLineProcess {
   constructor(private readonly spec: JsonLineProcessOptions) {
     this.child = spawn(process.execPath, [...entryArgs(spec.entry), ...spec.args], {
       cwd: spec.cwd ?? ROOT,
-      env: { ...process.env, ...spec.env, LEASEBOARD_EXIT_WITH_PARENT: '1' },
+      env: { ...process.env, ...spec.env, LEASEBOARD_HARNESS_EXIT_WITH_PARENT: '1' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));

@@ -27,7 +27,7 @@ async function watchUntilGone(pid: number, timeoutMs: number): Promise<{ gone: b
   return { gone: false, afterMs: Date.now() - start, cpuS };
 }
 
-const supervisedEnv = { ...process.env, LEASEBOARD_EXIT_WITH_PARENT: '1' };
+const supervisedEnv = { ...process.env, LEASEBOARD_HARNESS_EXIT_WITH_PARENT: '1' };
 
 describe('a supervised child whose parent is gone', () => {
   it('given its stdout and stderr closed under it while it logs, it drops the output and exits by its deadline, without spinning', async () => {

@@ -3,7 +3,7 @@
  * is gone with it (the database, the pipes).
  *
  * A supervised Leaseboard process (the dashboard server, schedulers, the
- * archive, the demo's database; LEASEBOARD_EXIT_WITH_PARENT=1) takes any of
+ * archive, the demo's database; LEASEBOARD_HARNESS_EXIT_WITH_PARENT=1) takes any of
  * these as its parent gone:
  * - its stdin, a pipe from the parent, reaches its end (the parent exited or
  *   was killed: the kernel closes its end);
@@ -90,16 +90,16 @@ export function shutdownWithin(deadlineMs: number, stop: (why: string) => Promis
   return shutdown as Shutdown;
 }
 
-/** Whether this process was started by a Leaseboard supervisor (the demo, tests), which set LEASEBOARD_EXIT_WITH_PARENT=1. */
+/** Whether this process was started by a Leaseboard supervisor (the demo, tests), which set LEASEBOARD_HARNESS_EXIT_WITH_PARENT=1. */
 export function supervised(): boolean {
-  return process.env.LEASEBOARD_EXIT_WITH_PARENT === '1';
+  return process.env.LEASEBOARD_HARNESS_EXIT_WITH_PARENT === '1';
 }
 
 /**
  * For supervised child entry points: JSON command lines from stdin, and
  * `onGone` when the parent is gone (see the module header); the process then
  * exits within SHUTDOWN_DEADLINE_MS whatever `onGone` waits on. Does nothing
- * unless LEASEBOARD_EXIT_WITH_PARENT=1.
+ * unless LEASEBOARD_HARNESS_EXIT_WITH_PARENT=1.
  */
 export function listenToParent(onCommand: (command: Record<string, unknown>) => void, onGone: () => void): void {
   if (!supervised()) return;

@@ -21,7 +21,10 @@ export interface SchedulerProcessOptions {
    * that calls lib/cli/scheduler.ts `runScheduler` with its own jobs, e.g. `examples/demo/scheduler.ts`.
    */
   program?: string;
-  /** Extra numeric CLI flags, e.g. `{ ttl: 3000, 'renew-every': 1000 }`. */
+  /**
+   * Extra numeric CLI flags, e.g. `{ ttl: 3000, 'renew-every': 1000 }`: timings in milliseconds, passed
+   * with their unit (`--ttl 3000ms`, the CLI takes durations only); counts (`batch-size`) as they are.
+   */
   flags?: Record<string, number>;
   /** Extra text CLI flags, e.g. `{ 'archive-url': 'http://127.0.0.1:…' }`. */
   options?: Record<string, string>;
@@ -34,11 +37,17 @@ export interface SchedulerProcessOptions {
 
 export type SchedulerLine = JsonLine;
 
+/** The scheduler CLI's numeric flags that count things; every other numeric flag is a duration. */
+const COUNT_FLAGS: ReadonlySet<string> = new Set(['batch-size']);
+
 export class SchedulerProcess extends JsonLineProcess {
   token: string | null = null;
 
   constructor(readonly options: SchedulerProcessOptions) {
-    const flags = Object.entries({ ...options.flags, ...options.options }).flatMap(([flag, value]) => [`--${flag}`, String(value)]);
+    const flags = [
+      ...Object.entries(options.flags ?? {}).flatMap(([flag, value]) => [`--${flag}`, COUNT_FLAGS.has(flag) ? String(value) : `${value}ms`]),
+      ...Object.entries(options.options ?? {}).flatMap(([flag, value]) => [`--${flag}`, value]),
+    ];
     super({
       name: `scheduler ${options.label}`,
       entry: options.program ?? 'lib/cli/main.ts',

@@ -8,7 +8,7 @@
  *
  * Two kinds of command, each loaded only when named (no command pays for
  * loading another's code):
- * - a module of lib/cli with `run(argv)` (`run`, `scheduler`);
+ * - a module of lib/cli with `run(argv)` (`run`, `scheduler`, `config`);
  * - a program of the repository (`start`, `migrate`, `alerts`,
  *   `intent`, `failover-drill`), run in this process with the arguments after
  *   its name — the same program its `npm run …` name runs.
@@ -48,13 +48,16 @@ export type Command =
 export const COMMANDS: Readonly<Record<string, Command>> = {
   run: { summary: 'run any command once per cadence slot under a lease (the exec runner)', load: () => import('./run') },
   scheduler: { summary: 'run one named job (--job NAME) under its lease, one JSON line per event', load: () => import('./scheduler') },
+  config: { summary: 'print the effective configuration and where each value came from; refuse a bad one', load: () => import('./config') },
   start: {
     summary: 'the dashboard server, production build (npm start)',
     program: 'scripts/serve.ts',
     env: { NODE_ENV: 'production' },
-    help: `usage: leaseboard start [-p PORT] [-H HOST]
+    help: `usage: leaseboard start [--config FILE] [-p PORT] [-H HOST]
 The dashboard's production server (needs \`next build\` first), on 127.0.0.1 unless HOST is set.
 Hosts the alert evaluator and the retention pruner when DATABASE_URL is set.
+Settings: defaults < --config FILE (YAML or JSON) < environment < flags; a mistyped LEASEBOARD_
+variable, an unknown file key or a value out of range stops it, named (docs/configuration.md).
 Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the stop overran its deadline; 2 bad options or settings.
 `,
   },

@@ -15,9 +15,9 @@ import { parseArgs } from 'node:util';
 import { listenToParent } from '../child/json-line-process';
 import { DEFAULT_GRACE_MS, DEFAULT_TAIL_BYTES, execJob, type ExecEvent } from '../jobs';
 import { LABEL_PATTERN, LeaseConfigError } from '../lease';
-import { parseDuration } from '../retention/policy';
+import { DurationError, parseDuration } from '../config';
 import { createPool, createReadOnlyPool, JobDefinitionError, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../scheduler';
-import { runningDatabaseUrl } from './running-database';
+import { databaseUrl } from './running-database';
 
 export const HELP = `usage: leaseboard run [options] -- COMMAND [ARGS…]
 
@@ -56,10 +56,13 @@ const MAX_DURATION_MS = 2 ** 31 - 1;
 
 function duration(flag: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
-  const ms = parseDuration(raw);
-  if (ms === null) {
+  let ms: number;
+  try {
+    ms = parseDuration(raw);
+  } catch (error) {
+    if (!(error instanceof DurationError)) throw error;
     const cron = /\s|\*/.test(raw.trim()) ? ' (cron expressions are not accepted yet)' : '';
-    fail(`--${flag}: a duration such as 90s, 5m or 1h${cron}, got ${JSON.stringify(raw.slice(0, 40))}`);
+    fail(`--${flag}: ${error.message}${cron}`);
   }
   if (ms > MAX_DURATION_MS) fail(`--${flag}: at most 24d, got ${raw}`);
   return ms;
@@ -129,8 +132,7 @@ export function parseRunArgs(argv: string[]) {
 /** Runs until stopped by a signal (or, with --once, the first occurrence's end); exits the process itself. */
 export async function run(argv: string[]): Promise<void> {
   const options = parseRunArgs(argv);
-  const url = process.env.DATABASE_URL ?? runningDatabaseUrl();
-  if (!url) fail('no database: set DATABASE_URL, or start `npm run demo` first');
+  const url = databaseUrl(fail);
   const print = (line: RuntimeEvent | ExecEvent | object) => process.stdout.write(`${JSON.stringify(line)}\n`);
   let job, config;
   try {
@@ -174,7 +176,7 @@ export async function run(argv: string[]): Promise<void> {
   });
   process.on('SIGTERM', () => void shutdown(0));
   process.on('SIGINT', () => void shutdown(0));
-  // Started by a supervisor (LEASEBOARD_EXIT_WITH_PARENT=1): stop, child and all, when it is gone.
+  // Started by a supervisor (LEASEBOARD_HARNESS_EXIT_WITH_PARENT=1): stop, child and all, when it is gone.
   listenToParent(
     () => {},
     () => void shutdown(0),

@@ -5,8 +5,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { config, ConfigError } from '../config';
 
-const file = () => path.join(process.env.LEASEBOARD_DATA_DIR ?? path.join(process.cwd(), '.data'), 'running.json');
+const file = () => path.resolve(config().settings.dataDir ?? '.data', 'running.json');
 
 export function writeRunningDatabase(url: string): void {
   mkdirSync(path.dirname(file()), { recursive: true });
@@ -24,4 +25,19 @@ export function runningDatabaseUrl(): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The database a command runs against: DATABASE_URL, else the running demo's. Resolving it checks
+ * every setting first (lib/config), so a mistyped LEASEBOARD_ variable stops the command, named.
+ */
+export function databaseUrl(fail: (message: string) => never): string {
+  let url: string | null;
+  try {
+    url = config().settings.databaseUrl;
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+  return url ?? runningDatabaseUrl() ?? fail('no database: set DATABASE_URL, or start `npm run demo` first');
 }

@@ -1,5 +1,5 @@
 /**
- * `leaseboard scheduler --job NAME [--lease NAME] [--label A] [--ttl MS] [--renew-every MS] …`
+ * `leaseboard scheduler --job NAME [--lease NAME] [--label A] [--ttl 15s] [--renew-every 5s] …`
  * (`npm run scheduler -- …`): the composition of one job from lib/jobs' registry with the
  * runtime (lib/scheduler), which knows no job itself.
  *
@@ -9,7 +9,7 @@
  * then one JSON line per runtime event. Database: DATABASE_URL, else the
  * running demo's. Signals: SIGUSR1 toggles freeze progress, SIGUSR2 toggles
  * drop reports, SIGTERM/SIGINT stop work, release the lease and exit 0.
- * With LEASEBOARD_EXIT_WITH_PARENT=1 (set by supervisors) it also stops when
+ * With LEASEBOARD_HARNESS_EXIT_WITH_PARENT=1 (set by supervisors) it also stops when
  * its stdin closes, i.e. when the process that started it is gone, and takes
  * JSON commands on stdin: `{"command":"pause-before","action":"write"|"call"}`
  * arms the fault drill "pause mid-write" (it stops itself with SIGSTOP; the
@@ -25,9 +25,11 @@ import { listenToParent } from '../child/json-line-process';
 import { JOBS, type JobOptions } from '../jobs';
 import { LABEL_PATTERN, LeaseConfigError } from '../lease';
 import { createPool, createReadOnlyPool, type Job, JobDefinitionError, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../scheduler';
-import { runningDatabaseUrl } from './running-database';
+import { databaseUrl } from './running-database';
+import { DurationError, parseDuration } from '../config';
 
-const NUMERIC = {
+/** Timing flags: durations with their unit (`15s`, `250ms`), as everywhere (lib/config/duration.ts). */
+const DURATIONS = {
   ttl: 'ttlMs',
   'renew-every': 'renewEveryMs',
   'renew-deadline': 'renewDeadlineMs',
@@ -61,10 +63,19 @@ function fail(message: string): never {
 
 const whole = (flag: string, raw: string) => (/^\d+$/.test(raw) ? Number(raw) : fail(`--${flag}: expected a whole number, got ${JSON.stringify(raw)}`));
 
+function duration(flag: string, raw: string): number {
+  try {
+    return parseDuration(raw);
+  } catch (error) {
+    if (error instanceof DurationError) fail(`--${flag}: ${error.message}`);
+    throw error;
+  }
+}
+
 function parse(argv: string[], program: SchedulerProgram) {
   const jobFlags = program.jobFlags ?? [];
   const text = ['lease', 'label', 'job', 'batch-size', ...jobFlags];
-  const options = Object.fromEntries([...Object.keys(NUMERIC), ...text].map((key) => [key, { type: 'string' as const }]));
+  const options = Object.fromEntries([...Object.keys(DURATIONS), ...text].map((key) => [key, { type: 'string' as const }]));
   let values: Record<string, string | undefined>;
   try {
     ({ values } = parseArgs({ args: argv, options, strict: true }) as { values: Record<string, string | undefined> });
@@ -83,9 +94,9 @@ function parse(argv: string[], program: SchedulerProgram) {
     ...(values['batch-size'] === undefined ? {} : { batchSize: whole('batch-size', values['batch-size']) }),
   };
   const numbers: Record<string, number> = {};
-  for (const [flag, field] of Object.entries(NUMERIC)) {
+  for (const [flag, field] of Object.entries(DURATIONS)) {
     const raw = values[flag];
-    if (raw !== undefined) numbers[field] = whole(flag, raw);
+    if (raw !== undefined) numbers[field] = duration(flag, raw);
   }
   try {
     const job = makeJob(jobOptions);
@@ -97,10 +108,10 @@ function parse(argv: string[], program: SchedulerProgram) {
 }
 
 /** The options every scheduler program takes, for its help text. */
-export const COMMON_OPTIONS = `options (times in whole milliseconds):
+export const COMMON_OPTIONS = `options (times are durations with a unit: 250ms, 15s, 2m, 1h):
   --job NAME  --lease NAME  --label TEXT  --batch-size N
-  --ttl MS  --renew-every MS  --renew-deadline MS  --safety-margin MS
-  --report-every MS  --every MS  --batch-work MS  --stall-after MS  --overdue-after MS
+  --ttl 15s  --renew-every 5s  --renew-deadline 10s  --safety-margin 2s
+  --report-every 2s  --every DURATION  --batch-work 100ms  --stall-after 5m  --overdue-after 5m
 signals: SIGUSR1 toggles freeze progress, SIGUSR2 toggles drop reports, SIGTERM/SIGINT stop.
 database: DATABASE_URL, else the running demo's.
 exit codes: 0 stopped (the lease released); 2 bad options, no job named, or no database.
@@ -128,8 +139,7 @@ export async function runScheduler(argv: string[], program: SchedulerProgram): P
     process.exit(0);
   }
   const { job, config } = parse(argv, program);
-  const url = process.env.DATABASE_URL ?? runningDatabaseUrl();
-  if (!url) fail('no database: set DATABASE_URL, or start `npm run demo` first');
+  const url = databaseUrl(fail);
   const pool = createPool(url, { applicationName: 'leaseboard-scheduler', max: 4 });
   const readDb = createReadOnlyPool(url, { applicationName: 'leaseboard-scheduler', max: 2 });
   const print = (line: object) => process.stdout.write(`${JSON.stringify(line)}\n`);

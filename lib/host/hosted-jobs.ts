@@ -14,6 +14,7 @@
  * separate process runs them).
  * Not guaranteed: that a job runs while no dashboard server is up.
  */
+import { settingFrom } from '../config';
 import { housekeepingJobs } from '../jobs';
 import type { Job, SchedulerConfig } from '../scheduler';
 import { createPool, createReadOnlyPool, SchedulerRuntime } from '../scheduler';
@@ -70,7 +71,7 @@ export function startHostedJobs(options: HostOptions): HostedJobs {
  * serves; a typo starts neither alerting nor deleting).
  */
 export function hostedJobs(env: Record<string, string | undefined>, log: (line: string) => void = () => {}): HostedJob[] {
-  if (env.LEASEBOARD_HOST_JOBS === 'off') return [];
+  if (settingFrom(env, 'hostJobs') === 'off') return [];
   return housekeepingJobs(env, log).flatMap((built) => {
     if ('error' in built) {
       log(`hosted job ${built.job}: not started: ${built.error}`);

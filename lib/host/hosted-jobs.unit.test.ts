@@ -23,9 +23,9 @@ describe('hostedJobs', () => {
 
   it('given an alert timing out of range, then no evaluator (the pruner still runs), and a line naming the variable', () => {
     const lines: string[] = [];
-    const jobs = hostedJobs({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '99999999' }, (line) => lines.push(line));
+    const jobs = hostedJobs({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR: '99999999ms' }, (line) => lines.push(line));
     expect(jobs.map(({ job }) => job.name)).toEqual(['leaseboard-retention']);
-    expect(lines).toEqual([expect.stringMatching(/leaseboard-alerts: not started: .*LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS/)]);
+    expect(lines).toEqual([expect.stringMatching(/leaseboard-alerts: not started: .*LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR/)]);
   });
 
   it('given a retention out of range, then no pruner (the evaluator still runs), and a line naming the variable', async () => {

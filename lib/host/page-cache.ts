@@ -6,7 +6,7 @@
  * The page is the same for every visitor: identity, sessions and the demo
  * panel are fetched by the browser, and the server render shows the shared
  * list read, which is itself reused for the same `maxAgeMs` (the service's
- * LEASEBOARD_LIST_MAX_AGE_MS). Only the CSP nonce differs per response: each
+ * LEASEBOARD_LIST_MAX_AGE). Only the CSP nonce differs per response: each
  * answer from the cache carries the nonce of ITS response — every occurrence
  * of the rendering's nonce, in the body and the Link header, is replaced —
  * so a nonce is never sent twice. The replacing is cheap: an entry is cut at

@@ -15,6 +15,7 @@
  */
 import net from 'node:net';
 import proxyAddr from 'proxy-addr';
+import { checkedEnv, ConfigError, settingFrom } from '../config';
 
 export class ProxyListError extends Error {
   constructor(
@@ -139,7 +140,13 @@ export function parseProxyTrust(env: Record<string, string | undefined>): ProxyT
   if (proxies === null) {
     throw new ProxyListError('LEASEBOARD_TRUSTED_PROXIES', 'required with LEASEBOARD_AUTH_HEADER: the addresses of the SSO proxy (IPs or CIDRs)');
   }
-  const allowBroad = env[ALLOW_BROAD_VARIABLE]?.trim() === '1';
+  let allowBroad: boolean;
+  try {
+    allowBroad = settingFrom(env, 'allowBroadTrustedProxies');
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ProxyListError(ALLOW_BROAD_VARIABLE, error.problems[0]?.problem ?? 'invalid');
+    throw error;
+  }
   const [first] = proxies.broad;
   if (first && !allowBroad) {
     throw new ProxyListError(
@@ -162,6 +169,6 @@ let cached: ProxyTrust | null = null;
 
 /** The process environment's proxy trust, parsed on first use (the same as lib/auth/config.ts reads). */
 export function proxyTrust(): ProxyTrust {
-  cached ??= parseProxyTrust(process.env);
+  cached ??= parseProxyTrust(checkedEnv());
   return cached;
 }

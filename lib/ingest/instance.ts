@@ -2,14 +2,15 @@
  * The report ingest's process-wide dependencies: a small pool of its own,
  * connected as the schedulers' login (LEASEBOARD_SCHEDULER_DATABASE_URL, else
  * DATABASE_URL: reports are the protocol's rows, db/roles.ts), and the
- * per-token rate limiter (LEASEBOARD_REPORTS_PER_TOKEN_PER_10S, checked at
- * start by scripts/serve.ts). Created on first use, kept on `globalThis` so dev
+ * per-token rate limiter (LEASEBOARD_REPORTS_PER_TOKEN_PER_10S, lib/config,
+ * checked at start by scripts/serve.ts). Created on first use, kept on `globalThis` so dev
  * reloads reuse it; at most 4 connections.
  */
 import 'server-only';
 import { createPool } from '../../db/pool';
 import { serverEnv } from '../server/env';
-import { type IngestDeps, reportLimiter, reportsPerToken } from './report-route';
+import { config } from '../config';
+import { type IngestDeps, reportLimiter } from './report-route';
 
 const KEY = Symbol.for('leaseboard.ingest');
 type Holder = { [KEY]?: IngestDeps };
@@ -17,8 +18,8 @@ type Holder = { [KEY]?: IngestDeps };
 export function ingestDeps(): IngestDeps {
   const holder = globalThis as Holder;
   holder[KEY] ??= {
-    db: createPool(process.env.LEASEBOARD_SCHEDULER_DATABASE_URL?.trim() || serverEnv().databaseUrl, { applicationName: 'leaseboard-ingest', max: 4 }),
-    limiter: reportLimiter(reportsPerToken(process.env)),
+    db: createPool(config().settings.schedulerDatabaseUrl || serverEnv().databaseUrl, { applicationName: 'leaseboard-ingest', max: 4 }),
+    limiter: reportLimiter(config().settings.reportsPerTokenPer10s),
   };
   return holder[KEY];
 }

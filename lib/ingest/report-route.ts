@@ -19,7 +19,7 @@
  *   backwards within the same occurrence → 400 `cursor_backwards`. A body
  *   over REPORT_BODY_MAX_BYTES → 413; any other bad body → 400. Nothing is
  *   stored for any refusal.
- * - At most REPORTS_PER_TOKEN (or LEASEBOARD_REPORTS_PER_TOKEN_PER_10S) per REPORT_WINDOW_S per token (429 with
+ * - At most REPORTS_PER_TOKEN (or LEASEBOARD_REPORTS_PER_TOKEN_PER_10S, lib/config) per REPORT_WINDOW_S per token (429 with
  *   Retry-After), counted after authentication, so nobody can spend another
  *   token's budget by naming its public id.
  * Not guaranteed: that the program holds the lease now — a report carries
@@ -45,18 +45,6 @@ export interface IngestDeps {
   db: Pick<pg.Pool, 'connect'>;
   limiter: RateLimiterMemory;
   bodyDeadlineMs?: number;
-}
-
-export const REPORT_RATE_VARIABLE = 'LEASEBOARD_REPORTS_PER_TOKEN_PER_10S';
-
-/** Reports allowed per token per REPORT_WINDOW_S: REPORT_RATE_VARIABLE (1 – 100,000), default REPORTS_PER_TOKEN; a bad value throws, naming it. */
-export function reportsPerToken(env: Readonly<Record<string, string | undefined>>): number {
-  const raw = env[REPORT_RATE_VARIABLE]?.trim();
-  if (!raw) return REPORTS_PER_TOKEN;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 100_000)
-    throw new Error(`${REPORT_RATE_VARIABLE}: expected an integer from 1 to 100000, got ${JSON.stringify(raw)}`);
-  return value;
 }
 
 export function reportLimiter(points = REPORTS_PER_TOKEN): RateLimiterMemory {

@@ -10,6 +10,7 @@
  * the default: the CLI runs only the one it is told to. The demo's job lives
  * with the demo (examples/demo), which runs it through the same CLI code.
  */
+import { checkedEnv } from '../config';
 import { JobDefinitionError, schedulerConfig, type Job, type SchedulerConfig } from '../scheduler';
 import { ALERT_EVALUATOR_JOB, alertEvaluatorFromEnv } from './alert-evaluator';
 import { squaresJob } from './example-squares/job';
@@ -27,9 +28,9 @@ export interface JobOptions {
 export const JOBS = {
   squares: () => squaresJob,
   // Settings from the environment (ALERTMANAGER_URL, LEASEBOARD_ALERT_*: lib/alerts/config.ts).
-  [ALERT_EVALUATOR_JOB]: (options: JobOptions) => alertEvaluatorFromEnv(process.env, options.log),
+  [ALERT_EVALUATOR_JOB]: (options: JobOptions) => alertEvaluatorFromEnv(checkedEnv(), options.log),
   // Settings from the environment (LEASEBOARD_RETAIN_*, LEASEBOARD_PARTITION_WIDTH, LEASEBOARD_RETENTION_*: lib/retention/policy.ts).
-  [RETENTION_PRUNER_JOB]: () => retentionPrunerFromEnv(process.env),
+  [RETENTION_PRUNER_JOB]: () => retentionPrunerFromEnv(checkedEnv()),
 } satisfies Record<string, (options: JobOptions) => Job>;
 
 /** A housekeeping job, or why it was left out (bad settings, naming the variable). */

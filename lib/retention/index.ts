@@ -7,13 +7,10 @@
 export {
   DEFAULT_RETENTION,
   describeDuration,
-  formatDuration,
   historyHorizonMs,
   historyRetentionMs,
-  parseDuration,
   parseRetentionPolicy,
   PARTITION_WIDTH,
-  PRUNE_BATCH,
   PRUNE_EVERY,
   RETENTION_FLOOR_MS,
   RETENTION_KINDS,

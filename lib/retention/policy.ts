@@ -3,53 +3,54 @@
  *
  * Guarantees: pure (`parseRetentionPolicy(env)` reads only its argument);
  * unset or empty → the conservative default; anything else must be a
- * duration (`90s`, `45m`, `36h`, `7d`) or a count within the documented
- * range, else `RetentionConfigError` names the variable and the range.
- * Values are refused, not clamped: a typo must stop the pruner and the
- * status service at start, not delete data. Relations are checked here:
- * lease events, which every as-of rebuild starts from, are kept at least as
- * long as the history they explain.
+ * duration (`90s`, `45m`, `36h`, `7d`) or a count within the range of the
+ * configuration schema (lib/config/settings.ts: the one home of names,
+ * defaults and ranges), else `RetentionConfigError` names the variable and
+ * the range. Values are refused, not clamped: a typo must stop the pruner
+ * and the status service at start, not delete data. Relations are checked
+ * here: lease events, which every as-of rebuild starts from, are kept at
+ * least as long as the history they explain.
  * Audit trails (intent_audit, alert_mode_audit) have no entry: they are
  * never pruned automatically (they grow at human speed).
  */
 
-const SEC = 1_000;
-const MIN = 60 * SEC;
-const HOUR = 60 * MIN;
-const DAY = 24 * HOUR;
+import { type Env, formatDuration, type SettingKey, SETTINGS, settingsOf } from '../config';
+
+const DAY = 24 * 60 * 60_000;
 
 /** What the pruner prunes by age, and what the status service may answer about. */
 export const RETENTION_KINDS = ['reports', 'renewals', 'rejections', 'leaseEvents', 'alertEvents', 'occurrences'] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
 interface KindSpec {
+  /** Its setting (lib/config/settings.ts). */
+  setting: SettingKey;
   env: string;
   /** The table it bounds. */
   table: string;
-  defaultMs: number;
-  ceilingMs: number;
-  /** What the README and errors call it. */
+  /** What errors call it. */
   what: string;
 }
 
-/** The shortest retention accepted (the soak shrinks the horizon to a minute or two). */
-export const RETENTION_FLOOR_MS = 10 * SEC;
+const kind = (setting: SettingKey, table: string, what: string): KindSpec => ({ setting, env: SETTINGS[setting].env, table, what });
 
 export const RETENTION_SPECS: Readonly<Record<RetentionKind, KindSpec>> = Object.freeze({
-  reports: { env: 'LEASEBOARD_RETAIN_REPORTS', table: 'progress_reports', defaultMs: 7 * DAY, ceilingMs: 90 * DAY, what: 'progress reports' },
-  renewals: { env: 'LEASEBOARD_RETAIN_RENEWALS', table: 'renewal_gap_hours', defaultMs: 7 * DAY, ceilingMs: 90 * DAY, what: 'renewal history' },
-  rejections: { env: 'LEASEBOARD_RETAIN_REJECTIONS', table: 'stale_write_rejections', defaultMs: 7 * DAY, ceilingMs: 90 * DAY, what: 'stale-write rejections' },
-  leaseEvents: { env: 'LEASEBOARD_RETAIN_LEASE_EVENTS', table: 'lease_events', defaultMs: 30 * DAY, ceilingMs: 365 * DAY, what: 'lease events' },
-  alertEvents: { env: 'LEASEBOARD_RETAIN_ALERT_EVENTS', table: 'alert_events', defaultMs: 30 * DAY, ceilingMs: 365 * DAY, what: 'alert transitions' },
-  occurrences: { env: 'LEASEBOARD_RETAIN_OCCURRENCES', table: 'occurrences', defaultMs: 7 * DAY, ceilingMs: 90 * DAY, what: 'occurrences' },
+  reports: kind('retainReports', 'progress_reports', 'progress reports'),
+  renewals: kind('retainRenewals', 'renewal_gap_hours', 'renewal history'),
+  rejections: kind('retainRejections', 'stale_write_rejections', 'stale-write rejections'),
+  leaseEvents: kind('retainLeaseEvents', 'lease_events', 'lease events'),
+  alertEvents: kind('retainAlertEvents', 'alert_events', 'alert transitions'),
+  occurrences: kind('retainOccurrences', 'occurrences', 'occurrences'),
 });
 
-/** Width of one progress_reports partition; a soak narrows it with the horizon. */
-export const PARTITION_WIDTH = { env: 'LEASEBOARD_PARTITION_WIDTH', defaultMs: DAY, minMs: 10 * SEC, maxMs: DAY } as const;
+/** The shortest retention accepted (the soak shrinks the horizon to a minute or two). */
+export const RETENTION_FLOOR_MS = SETTINGS.retainReports.min;
 
-/** How often the pruner runs, and how many rows one of its batches deletes at most. */
-export const PRUNE_EVERY = { env: 'LEASEBOARD_RETENTION_EVERY', defaultMs: MIN, minMs: 5 * SEC, maxMs: HOUR } as const;
-export const PRUNE_BATCH = { env: 'LEASEBOARD_RETENTION_BATCH', default: 5_000, min: 100, max: 50_000 } as const;
+/** Width of one progress_reports partition; a soak narrows it with the horizon. */
+export const PARTITION_WIDTH = { env: SETTINGS.partitionWidth.env, minMs: SETTINGS.partitionWidth.min } as const;
+
+/** How often the pruner runs. */
+export const PRUNE_EVERY = { env: SETTINGS.retentionEvery.env, minMs: SETTINGS.retentionEvery.min } as const;
 
 export interface RetentionPolicy {
   /** How long each kind is kept (ms). */
@@ -69,67 +70,23 @@ export class RetentionConfigError extends Error {
   }
 }
 
-const UNIT_MS: Record<string, number> = { s: SEC, m: MIN, h: HOUR, d: DAY };
-
-/** `7d`, `36h`, `45m`, `90s` → ms; null for anything else. */
-export function parseDuration(raw: string): number | null {
-  const match = /^(\d{1,6})(s|m|h|d)$/.exec(raw.trim());
-  return match ? Number(match[1]) * UNIT_MS[match[2]!]! : null;
-}
-
-/** A duration as the README writes it: whole days, hours, minutes or seconds. */
-export function formatDuration(ms: number): string {
-  for (const [unit, size] of [
-    ['d', DAY],
-    ['h', HOUR],
-    ['m', MIN],
-  ] as const) {
-    if (ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${Math.round(ms / SEC)}s`;
-}
-
 /** "7 days", "36 hours", "5 minutes": for people (the dashboard's "no longer kept (retention …)"). */
 export function describeDuration(ms: number): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (ms % DAY === 0) return plural(ms / DAY, 'day');
-  if (ms % HOUR === 0) return plural(ms / HOUR, 'hour');
-  if (ms % MIN === 0) return plural(ms / MIN, 'minute');
-  return plural(Math.round(ms / SEC), 'second');
+  if (ms % 3_600_000 === 0) return plural(ms / 3_600_000, 'hour');
+  if (ms % 60_000 === 0) return plural(ms / 60_000, 'minute');
+  return plural(Math.round(ms / 1_000), 'second');
 }
 
-function durationFrom(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const ms = parseDuration(raw);
-  const range = `${formatDuration(min)}–${formatDuration(max)}`;
-  if (ms === null) throw new RetentionConfigError(`${name}: expected a duration such as 7d, 36h or 45m (${range}), got ${JSON.stringify(raw.slice(0, 40))}`);
-  if (ms < min || ms > max) throw new RetentionConfigError(`${name}: ${formatDuration(ms)} is outside ${range}`);
-  return ms;
-}
+export function parseRetentionPolicy(env: Env): RetentionPolicy {
+  const setting = settingsOf(env, (variable, problem) => new RetentionConfigError(`${variable}: ${problem}`));
+  const keepMs = Object.fromEntries(RETENTION_KINDS.map((kind) => [kind, setting(RETENTION_SPECS[kind].setting) as number])) as Record<RetentionKind, number>;
 
-function countFrom(env: Readonly<Record<string, string | undefined>>, spec: { env: string; default: number; min: number; max: number }): number {
-  const raw = env[spec.env];
-  if (raw === undefined || raw.trim() === '') return spec.default;
-  const n = /^\d{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  if (!(n >= spec.min && n <= spec.max)) {
-    throw new RetentionConfigError(`${spec.env}: expected a whole number ${spec.min}–${spec.max}, got ${JSON.stringify(raw.slice(0, 40))}`);
-  }
-  return n;
-}
+  const batchRows = setting('retentionBatch');
+  const pruneEveryMs = setting('retentionEvery');
 
-export function parseRetentionPolicy(env: Readonly<Record<string, string | undefined>>): RetentionPolicy {
-  const keepMs = Object.fromEntries(
-    RETENTION_KINDS.map((kind) => {
-      const spec = RETENTION_SPECS[kind];
-      return [kind, durationFrom(env, spec.env, spec.defaultMs, RETENTION_FLOOR_MS, spec.ceilingMs)];
-    }),
-  ) as Record<RetentionKind, number>;
-
-  const batchRows = countFrom(env, PRUNE_BATCH);
-  const pruneEveryMs = durationFrom(env, PRUNE_EVERY.env, PRUNE_EVERY.defaultMs, PRUNE_EVERY.minMs, PRUNE_EVERY.maxMs);
-
-  const partitionWidthMs = durationFrom(env, PARTITION_WIDTH.env, PARTITION_WIDTH.defaultMs, PARTITION_WIDTH.minMs, PARTITION_WIDTH.maxMs);
+  const partitionWidthMs = setting('partitionWidth');
   if (DAY % partitionWidthMs !== 0) throw new RetentionConfigError(`${PARTITION_WIDTH.env}: ${formatDuration(partitionWidthMs)} must divide a day`);
 
   const explained = (['reports', 'renewals', 'rejections'] as const).find((kind) => keepMs[kind] > keepMs.leaseEvents);

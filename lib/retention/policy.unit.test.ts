@@ -3,7 +3,7 @@
  * refused (never clamped) with the variable's name, relations between kinds.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETENTION, describeDuration, historyHorizonMs, historyRetentionMs, parseDuration, parseRetentionPolicy } from './policy';
+import { DEFAULT_RETENTION, describeDuration, historyHorizonMs, historyRetentionMs, parseRetentionPolicy } from './policy';
 
 const DAY = 86_400_000;
 
@@ -35,15 +35,16 @@ describe('parseRetentionPolicy', () => {
   });
 
   it.each([
-    ['LEASEBOARD_RETAIN_REPORTS', '7 days', /LEASEBOARD_RETAIN_REPORTS: expected a duration such as 7d/],
+    ['LEASEBOARD_RETAIN_REPORTS', '7 days', /LEASEBOARD_RETAIN_REPORTS: expected a duration such as 250ms, 15s, 2m, 1h or 7d/],
+    ['LEASEBOARD_RETAIN_REPORTS', '604800', /LEASEBOARD_RETAIN_REPORTS: "604800" has no unit: add one/],
     ['LEASEBOARD_RETAIN_REPORTS', '91d', /LEASEBOARD_RETAIN_REPORTS: 91d is outside 10s–90d/],
     ['LEASEBOARD_RETAIN_LEASE_EVENTS', '5s', /LEASEBOARD_RETAIN_LEASE_EVENTS: 5s is outside 10s–365d/],
-    ['LEASEBOARD_RETENTION_BATCH', '99', /LEASEBOARD_RETENTION_BATCH: expected a whole number 100–50000, got "99"/],
+    ['LEASEBOARD_RETENTION_BATCH', '99', /LEASEBOARD_RETENTION_BATCH: 99 is outside 100–50000/],
     ['LEASEBOARD_RETENTION_BATCH', '500.5', /LEASEBOARD_RETENTION_BATCH: expected a whole number/],
     ['LEASEBOARD_PARTITION_WIDTH', '7h', /LEASEBOARD_PARTITION_WIDTH: 7h must divide a day/],
     ['LEASEBOARD_PARTITION_WIDTH', '2d', /LEASEBOARD_PARTITION_WIDTH: 2d is outside 10s–1d/],
     ['LEASEBOARD_RETENTION_EVERY', '1s', /LEASEBOARD_RETENTION_EVERY: 1s is outside 5s–1h/],
-    ['LEASEBOARD_RETENTION_BATCH', '1000000', /LEASEBOARD_RETENTION_BATCH: expected a whole number 100–50000/],
+    ['LEASEBOARD_RETENTION_BATCH', '1000000', /LEASEBOARD_RETENTION_BATCH: 1000000 is outside 100–50000/],
   ])('given %s=%s, then refused naming the variable', (name, value, message) => {
     expect(() => parseRetentionPolicy({ [name]: value })).toThrow(message);
   });
@@ -68,9 +69,7 @@ describe('parseRetentionPolicy', () => {
 });
 
 describe('durations', () => {
-  it('parses only whole units, and says them for people', () => {
-    expect([parseDuration('10s'), parseDuration('2m'), parseDuration('1h'), parseDuration('7d')]).toEqual([10_000, 120_000, 3_600_000, 7 * DAY]);
-    expect([parseDuration('7'), parseDuration('-1d'), parseDuration('1.5h'), parseDuration('1w')]).toEqual([null, null, null, null]);
+  it('says them for people', () => {
     expect([describeDuration(7 * DAY), describeDuration(DAY), describeDuration(36 * 3_600_000), describeDuration(90_000)]).toEqual([
       '7 days',
       '1 day',

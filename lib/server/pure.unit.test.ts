@@ -171,7 +171,7 @@ describe('environment', () => {
       retention: DEFAULT_RETENTION,
       basePath: '',
     });
-    expect([1, 5_000, 10 ** 9].map((v) => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_MAX_STANDBY_LAG_MS: String(v) }).maxStandbyLagMs)).toEqual([
+    expect(['100ms', '5s', '10m'].map((v) => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_MAX_STANDBY_LAG: v }).maxStandbyLagMs)).toEqual([
       100, 5_000, 600_000,
     ]);
     // The first Alertmanager is linked from the dashboard; one with credentials never is.
@@ -182,19 +182,22 @@ describe('environment', () => {
       readerRole: null,
     });
     expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READER_ROLE: 'Robert"); DROP' })).toThrow(/LEASEBOARD_READER_ROLE/);
-    expect(
-      parseServerEnv({
-        DATABASE_URL: 'postgres://x',
-        LEASEBOARD_READ_TIMEOUT_MS: '999999',
-        LEASEBOARD_POLL_INTERVAL_MS: '',
-        LEASEBOARD_LIST_MAX_AGE_MS: '5000',
-      }),
-    ).toMatchObject({
-      readTimeoutMs: 30_000,
+    // Out of range, or a shared list older than half a poll: refused by name, never clamped.
+    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_MAX_STANDBY_LAG: '11m' })).toThrow(
+      /^env: LEASEBOARD_MAX_STANDBY_LAG: 11m is outside 100ms–10m/,
+    );
+    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READ_TIMEOUT: '999999ms' })).toThrow(
+      /LEASEBOARD_READ_TIMEOUT: 999999ms is outside 100ms–30s/,
+    );
+    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_POLL_INTERVAL: '', LEASEBOARD_LIST_MAX_AGE: '5s' })).toThrow(
+      /LEASEBOARD_LIST_MAX_AGE: 5s is more than half LEASEBOARD_POLL_INTERVAL \(2s\)/,
+    );
+    expect(parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_POLL_INTERVAL: '', LEASEBOARD_LIST_MAX_AGE: '1s' })).toMatchObject({
       pollIntervalMs: 2_000,
       listMaxAgeMs: 1_000,
     });
-    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READ_TIMEOUT_MS: 'soon' })).toThrow(/LEASEBOARD_READ_TIMEOUT_MS/);
+    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READ_TIMEOUT: 'soon' })).toThrow(/LEASEBOARD_READ_TIMEOUT/);
+    expect(() => parseServerEnv({ DATABASE_URL: 'postgres://x', LEASEBOARD_READ_TIMEOUT: '2000' })).toThrow(/LEASEBOARD_READ_TIMEOUT: "2000" has no unit/);
   });
 
   it('reads the retention policy once with the rest, and refuses a bad retention naming the variable', () => {

@@ -7,7 +7,7 @@
  * every lease has a holder; `stop()` stops every process (SIGKILL after a
  * grace period) and resolves when all have exited; a process that exits
  * before `stop()` is reported through `onExit`. Children exit by themselves
- * if this process dies (LEASEBOARD_EXIT_WITH_PARENT, lib/child).
+ * if this process dies (LEASEBOARD_HARNESS_EXIT_WITH_PARENT, lib/child).
  */
 import { SchedulerProcess } from '../../lib/child/scheduler-process';
 import { schedulerProgramFor } from '../../examples/demo/demo-scheduler';

@@ -10,7 +10,8 @@
  * verdict then names what grew).
  */
 import { parseArgs } from 'node:util';
-import { formatDuration, parseDuration, PARTITION_WIDTH, PRUNE_EVERY, RETENTION_FLOOR_MS, RETENTION_KINDS, RETENTION_SPECS } from '../../lib/retention/policy';
+import { formatDuration, parseDuration } from '../../lib/config';
+import { PARTITION_WIDTH, PRUNE_EVERY, RETENTION_FLOOR_MS, RETENTION_KINDS, RETENTION_SPECS } from '../../lib/retention/policy';
 
 const SEC = 1_000;
 const MIN = 60 * SEC;
@@ -97,7 +98,12 @@ export function parseSoakArgs(argv: string[]): SoakPlan {
   const minutes = positive('minutes', values.minutes as string | undefined, SOAK_DEFAULTS.minutes, 24 * 60);
   const speed = positive('speed', values.speed as string | undefined, SOAK_DEFAULTS.speed, 60);
   const rawHorizon = (values.horizon as string | undefined) ?? SOAK_DEFAULTS.horizon;
-  const horizonMs = parseDuration(rawHorizon);
+  let horizonMs: number | null;
+  try {
+    horizonMs = parseDuration(rawHorizon);
+  } catch {
+    horizonMs = null;
+  }
   if (horizonMs === null || horizonMs < RETENTION_FLOOR_MS || horizonMs > DAY)
     throw new SoakUsageError(
       `--horizon: expected a duration from ${formatDuration(RETENTION_FLOOR_MS)} to 1d such as 60s or 5m, got ${JSON.stringify(rawHorizon)}`,

@@ -6,7 +6,7 @@
  * `{"event":"listening","url":"http://127.0.0.1:…"}`, then one JSON line per
  * decision (`accepted`, `rejected`, with lease, key and epochs — no bodies).
  * SIGTERM/SIGINT stop it (within SHUTDOWN_DEADLINE_MS); so does its parent
- * going away when started with LEASEBOARD_EXIT_WITH_PARENT=1 (the demo,
+ * going away when started with LEASEBOARD_HARNESS_EXIT_WITH_PARENT=1 (the demo,
  * tests; lib/child/parent.ts). Bad options: exit 2.
  */
 import type { AddressInfo } from 'node:net';

@@ -50,8 +50,8 @@ describe('delivery to real Alertmanagers', () => {
   let delivery: AlertDelivery;
   const config = parseAlertConfig({
     LEASEBOARD_EXTERNAL_URL: 'https://ops.example/leaseboard',
-    LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '0',
-    LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR_MS: '0',
+    LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR: '0s',
+    LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR: '0s',
   });
 
   beforeAll(async () => {

@@ -33,7 +33,7 @@ function run(bin: string, args: string[], env: Record<string, string> = {}) {
 describe('npm run alerts -- rules', () => {
   it('writes a rule file promtool accepts, with every rule, its timings from the environment and runbook links', () => {
     const file = path.join(tmp(), 'leaseboard.rules.yml');
-    const env = { LEASEBOARD_EXTERNAL_URL: 'https://ops.example/leaseboard', LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '180000' };
+    const env = { LEASEBOARD_EXTERNAL_URL: 'https://ops.example/leaseboard', LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR: '3m' };
     const written = run(tsx, [script, 'rules', '--out', file], env);
     expect(written).toEqual({ status: 0, out: `alerts: wrote ${file}\n` });
     const check = run(requireBinary(PROMTOOL), ['check', 'rules', file]);
@@ -45,9 +45,9 @@ describe('npm run alerts -- rules', () => {
   });
 
   it('refuses a bad timing, naming the variable, with exit 2', () => {
-    const r = run(tsx, [script, 'rules'], { LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_FOR_MS: 'soon' });
+    const r = run(tsx, [script, 'rules'], { LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_FOR: 'soon' });
     expect(r.status).toBe(2);
-    expect(r.out).toContain('LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_FOR_MS must be an integer');
+    expect(r.out).toContain('LEASEBOARD_ALERT_SCHEDULER_UNKNOWN_FOR expected a duration');
   });
 
   it('the committed files pass promtool check rules and amtool check-config', () => {
@@ -86,7 +86,7 @@ describe('promtool test rules, derived from the golden alert cases', () => {
   it('fails when the rule no longer holds a firing alert through unknown evidence (the tests check something)', () => {
     const stem = readdirSync(dir).find((f) => f.endsWith('case-07.rules.yml'))!;
     expect(readFileSync(path.join(dir, stem), 'utf8').split('\n')[0]).toContain('unknown evidence does not resolve a firing alert');
-    const config = parseAlertConfig({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '0', LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR_MS: '0' });
+    const config = parseAlertConfig({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR: '0s', LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR: '0s' });
     const withoutHold = {
       ...(promRule('SchedulerStalled', config) as Record<string, unknown>),
       expr: 'max by (scheduler) (leaseboard_scheduler_health{health="stalled"} == 1)',

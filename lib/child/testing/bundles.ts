@@ -3,7 +3,7 @@
  * (schedulers, the archive service), so each child starts in a tenth of a
  * second instead of paying tsx's transpile of the runtime (about a second of
  * CPU each). The test tiers' global setups build them once per run with
- * esbuild and hand the folder down in LEASEBOARD_CHILD_BUNDLES; JsonLineProcess
+ * esbuild and hand the folder down in LEASEBOARD_HARNESS_CHILD_BUNDLES; JsonLineProcess
  * (../json-line-process.ts) runs `node BUNDLE` instead of `node --import tsx
  * ENTRY` while it is set.
  *
@@ -22,7 +22,7 @@ import { ROOT } from '../json-line-process';
 /** Entry points, relative to the repository root, that JsonLineProcess starts. */
 export const CHILD_ENTRIES = ['lib/cli/main.ts', 'examples/demo/scheduler.ts', 'examples/demo/archive/cli.ts'] as const;
 
-export const CHILD_BUNDLES_ENV = 'LEASEBOARD_CHILD_BUNDLES';
+export const CHILD_BUNDLES_ENV = 'LEASEBOARD_HARNESS_CHILD_BUNDLES';
 
 /** A module's own directory and file, written in where the source names them (a bundle has one of each). */
 const ownLocation: Plugin = {

@@ -9,7 +9,7 @@ import type { StoredAlert } from '../../alerts/store/state';
 import { planRound, type RoundData } from './plan';
 
 const NOW = '2026-11-30T12:00:00.000Z';
-const config = parseAlertConfig({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR_MS: '0', LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR_MS: '0' });
+const config = parseAlertConfig({ LEASEBOARD_ALERT_SCHEDULER_STALLED_FOR: '0s', LEASEBOARD_ALERT_SCHEDULER_STALLED_KEEP_FIRING_FOR: '0s' });
 const on = modeTable([{ rule: 'SchedulerStalled', scheduler: null, mode: 'on', by: 'sre', reason: 'rollout', at: NOW }]);
 
 function stored(scheduler: string, record: AlertRecord, deliveredSentAt: string | null = null): StoredAlert {

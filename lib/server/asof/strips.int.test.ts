@@ -17,7 +17,7 @@ describe('health rollup and strips (real PostgreSQL, a real evaluator)', () => {
   const pool = usePool();
   const service = serviceOn(pool);
   const events: RuntimeEvent[] = [];
-  const job = alertEvaluatorJob({ config: parseAlertConfig({ LEASEBOARD_ALERT_EVALUATE_EVERY_MS: '1000' }), readTimeoutMs: 2_000 });
+  const job = alertEvaluatorJob({ config: parseAlertConfig({ LEASEBOARD_ALERT_EVALUATE_EVERY: '1s' }), readTimeoutMs: 2_000 });
   const db = createPool(databaseUrl(), { applicationName: 'leaseboard-test-strips' });
   const readDb = createReadOnlyPool(databaseUrl(), { applicationName: 'leaseboard-test-strips' });
   const runtime = new SchedulerRuntime(job, schedulerConfig({ name: ALERT_EVALUATOR_JOB, batchWorkMs: 0 }), { db, readDb, onEvent: (e) => events.push(e) });

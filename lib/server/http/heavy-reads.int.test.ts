@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 vi.mock('server-only', () => ({}));
 const READ_TIMEOUT_MS = 2_000;
 process.env.DATABASE_URL = databaseUrl();
-process.env.LEASEBOARD_READ_TIMEOUT_MS = String(READ_TIMEOUT_MS);
-process.env.LEASEBOARD_LIST_MAX_AGE_MS = '0'; // every list call reads the store: nothing is served from a cache
+process.env.LEASEBOARD_READ_TIMEOUT = `${READ_TIMEOUT_MS}ms`;
+process.env.LEASEBOARD_LIST_MAX_AGE = '0s'; // every list call reads the store: nothing is served from a cache
 process.env.LEASEBOARD_HEAVY_READS_PER_10S = '40';
 
 import * as detailRoute from '../../../app/api/v1/schedulers/[name]/route';
