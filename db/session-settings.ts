@@ -1,0 +1,46 @@
+/**
+ * What a pool's sessions must hold — ISO DateStyle (node-postgres and our
+ * readers parse timestamp text), a statement timeout, and for readers
+ * read-only transactions acting as a role — and the SQL that carries it, for
+ * a whole session or for one transaction (./node-client.ts picks which).
+ *
+ * Why not startup parameters: a pooler such as PgBouncer refuses `options`
+ * and `statement_timeout` at startup ("unsupported startup parameter"), and
+ * with `ignore_startup_parameters` drops them silently — a read pool that
+ * writes, statements without a timeout. Session `SET`s are only safe on a
+ * session that is ours alone; through a pooler in transaction mode they would
+ * land on a server connection other clients share next, so there each
+ * transaction carries its own `SET LOCAL`s.
+ */
+export interface SessionSettings {
+  statementTimeoutMs: number;
+  readOnly: boolean;
+  /** Acts as this role (a plain identifier, checked where the pool is built); null: the login's own. */
+  role: string | null;
+}
+
+const DATE_STYLE = "'ISO, MDY'";
+
+/** One simple-protocol string for a session that is ours alone (run once, at connect). */
+export function forSession(settings: SessionSettings): string {
+  return [
+    `SET DateStyle = ${DATE_STYLE}`,
+    `SET statement_timeout = ${settings.statementTimeoutMs}`,
+    ...(settings.readOnly ? ['SET default_transaction_read_only = on'] : []),
+    ...(settings.role !== null ? [`SET ROLE ${settings.role}`] : []),
+  ].join('; ');
+}
+
+/** One simple-protocol string run right after a BEGIN: every setting ends with the transaction. */
+export function forTransaction(settings: SessionSettings): string {
+  return [
+    // Before any query of the transaction, as PostgreSQL requires.
+    ...(settings.readOnly ? ['SET TRANSACTION READ ONLY'] : []),
+    `SET LOCAL DateStyle = ${DATE_STYLE}`,
+    `SET LOCAL statement_timeout = ${settings.statementTimeoutMs}`,
+    ...(settings.role !== null ? [`SET LOCAL ROLE ${settings.role}`] : []),
+  ].join('; ');
+}
+
+/** Statements that start, end or shape a transaction or session themselves: never wrapped in one of ours. */
+export const TRANSACTION_CONTROL = /^\s*(BEGIN|START\s+TRANSACTION|COMMIT|END|ROLLBACK|ABORT|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION|SET|RESET|DISCARD)\b/i;
