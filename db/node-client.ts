@@ -124,7 +124,8 @@ export class NodeClient extends pg.Client {
   override query(...args: unknown[]): never {
     const [config, values, callback] = args as [QueryConfig, unknown, unknown];
     const base = pg.Client.prototype.query as (this: pg.Client, ...a: unknown[]) => unknown;
-    if ((!this.vouchCommits && this.carried === null) || (typeof config === 'object' && typeof config?.submit === 'function')) return base.apply(this, args) as never;
+    if ((!this.vouchCommits && this.carried === null) || (typeof config === 'object' && typeof config?.submit === 'function'))
+      return base.apply(this, args) as never;
     const done = (typeof values === 'function' ? values : callback) as Callback | undefined;
     const params = typeof values === 'function' ? undefined : values;
     let running: Promise<unknown>;
