@@ -22,20 +22,25 @@
  *   On a session that is ours alone they are set once, at connect. Where a
  *   pooler or a proxy may stand between us and the server (the server sees
  *   another client port than our socket's, or another server port than the
- *   one we dialled, or we came through a Unix socket), each transaction
- *   carries them: an explicit BEGIN is followed by its `SET LOCAL`s, and a
- *   lone statement runs in a transaction of its own (BEGIN; SET LOCAL …;
- *   the statement; COMMIT — two more round trips, the price of a pooler).
- *   Statements of one client then run one after another, each with its own.
+ *   one we dialled, or we came through a Unix socket), the login's own
+ *   defaults may hold them all (`ALTER ROLE … SET`: nothing per statement);
+ *   otherwise each transaction carries them: an explicit BEGIN is followed
+ *   by its `SET LOCAL`s, and a lone statement runs in a transaction of its
+ *   own (BEGIN; SET LOCAL …; the statement; COMMIT — two more round trips,
+ *   the price of a pooler). Statements of one client then run one after
+ *   another, each with its own.
  * Not guaranteed: that the node is still fit when a statement arrives — a
  * standby promoted, a primary fenced read-only meanwhile: the statement is
  * refused (25006) and the next connection goes elsewhere. A connection broken
- * mid-statement leaves that statement's outcome unknown, as always.
+ * mid-statement leaves that statement's outcome unknown, as always. Behind a
+ * pooler in transaction mode, that the login's defaults still hold later: a
+ * session `SET` another client of the pooler sends (Leaseboard sends none)
+ * stays on the server connection it ran on.
  */
 import type net from 'node:net';
 import pg from 'pg';
 import { meets, type NodeFinder, type NodeState } from './node-finder';
-import { forSession, forTransaction, type SessionSettings, TRANSACTION_CONTROL } from './session-settings';
+import { forSession, forTransaction, heldByLogin, type SessionDefaults, type SessionSettings, TRANSACTION_CONTROL } from './session-settings';
 import type { DatabaseNode } from './url';
 
 export class CommitOutcomeUnknownError extends Error {
@@ -62,6 +67,9 @@ export interface NodeClientConfig extends pg.ClientConfig {
 
 type Callback = (error: Error | null, result?: unknown) => void;
 type QueryConfig = string | { text?: string; submit?: unknown };
+const SESSION_SQL = `SELECT inet_client_port() AS client, inet_server_port() AS server, current_setting('DateStyle') AS "dateStyle",
+  (SELECT setting::int FROM pg_settings WHERE name = 'statement_timeout') AS "statementTimeoutMs",
+  current_setting('default_transaction_read_only') = 'on' AS "readOnly", current_user::text AS "user"`;
 const textOf = (config: QueryConfig) => (typeof config === 'string' ? config : (config.text ?? ''));
 
 export class NodeClient extends pg.Client {
@@ -198,13 +206,19 @@ export class NodeClient extends pg.Client {
       });
   }
 
-  /** Sets the session's settings when the session is ours alone; otherwise every transaction will carry them. */
+  /** Sets the session's settings when the session is ours alone; else, unless the login's defaults hold them, every transaction will carry them. */
   private async settle(settings: SessionSettings): Promise<void> {
     const socket = (this.connection as unknown as { stream: net.Socket }).stream;
-    const { rows } = await super.query<{ client: number | null; server: number | null }>('SELECT inet_client_port() AS client, inet_server_port() AS server');
-    const ours = socket.localPort !== undefined && rows[0]!.client === socket.localPort && rows[0]!.server === socket.remotePort;
+    const { rows } = await super.query<{ client: number | null; server: number | null } & SessionDefaults>(SESSION_SQL);
+    const session = rows[0]!;
+    const ours = socket.localPort !== undefined && session.client === socket.localPort && session.server === socket.remotePort;
     if (ours) await super.query(forSession(settings));
-    else this.carried = forTransaction(settings);
+    else if (!heldByLogin(session, settings)) this.carried = forTransaction(settings);
+  }
+
+  /** True when each transaction carries the pool's settings (a pooler or a proxy between us and the server). */
+  get carriesSettings(): boolean {
+    return this.carried !== null;
   }
 
   /** From the startup report (PostgreSQL 14+), else asked. */

@@ -10,6 +10,7 @@ import { JsonLineProcess, ROOT } from '../lib/child/json-line-process';
 import { SQUARES_MIGRATION } from '../lib/jobs/example-squares/job';
 import { leaseRow, useSchedulers } from '../lib/scheduler/testing/fixtures';
 import { StatusService } from '../lib/server/service';
+import type { NodeClient } from './node-client';
 import { createPool, createReadOnlyPool } from './pool';
 import { READER_ROLE } from './reader-role';
 import { databaseUrl, uniqueLease, usePool } from './testing/pools';
@@ -29,12 +30,20 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
   const direct = usePool();
   let bouncer: PgBouncer;
   let url: string;
+  // A reader login as a team would set one up: its own defaults (ALTER ROLE … SET) hold the read pool's settings.
+  const readerLogin = `lb_pgb_reader_${randomBytes(4).toString('hex')}`;
   beforeAll(async () => {
-    bouncer = await startPgBouncer(databaseUrl(), mode);
+    await direct.query(`CREATE ROLE ${readerLogin} LOGIN IN ROLE ${READER_ROLE}`);
+    for (const setting of [`role = ${READER_ROLE}`, 'default_transaction_read_only = on', `statement_timeout = '300ms'`])
+      await direct.query(`ALTER ROLE ${readerLogin} SET ${setting}`);
+    bouncer = await startPgBouncer(databaseUrl(), mode, [readerLogin]);
     url = bouncer.url(databaseUrl());
     await direct.query(SQUARES_MIGRATION);
   });
-  afterAll(() => bouncer?.stop());
+  afterAll(async () => {
+    await bouncer?.stop();
+    await direct.query(`DROP ROLE IF EXISTS ${readerLogin}`);
+  });
   const spawnScheduler = useSchedulers(() => url);
 
   it('a read pool refuses a write and acts as the reader role; statements time out; nothing leaks onto the pooler’s other clients', async () => {
@@ -70,6 +79,29 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
     } finally {
       await plain.end().catch(() => {});
       await Promise.all([reader.end(), readOnly.end(), writer.end()]);
+    }
+  });
+
+  it('a reader login whose own defaults hold the settings: no statement carries them, and the guard and the timeout still hold', async () => {
+    const login = new URL(url);
+    login.username = readerLogin;
+    const reader = createReadOnlyPool(login.toString(), { applicationName: 'leaseboard-pgb-login', statementTimeoutMs: 300 });
+    const held = createPool(login.toString(), { applicationName: 'leaseboard-pgb-login', readOnly: { role: READER_ROLE }, statementTimeoutMs: 300, max: 1 });
+    const carrying = createPool(url, { applicationName: 'leaseboard-pgb-carry', readOnly: { role: READER_ROLE }, statementTimeoutMs: 300, max: 1 });
+    try {
+      const carries = async (pool: pg.Pool) => {
+        const client = await pool.connect();
+        client.release();
+        return (client as unknown as NodeClient).carriesSettings;
+      };
+      expect(await carries(held)).toBe(false);
+      expect(await carries(carrying)).toBe(true); // the superuser's login holds none of them
+      expect(await sqlState(reader.query(`DELETE FROM leases WHERE name = 'nobody'`))).toBe('25006');
+      expect(await sqlState(reader.query('SELECT pg_sleep(2)'))).toBe('57014');
+      const { rows } = await reader.query('SELECT current_user AS who');
+      expect(rows[0]).toEqual({ who: READER_ROLE });
+    } finally {
+      await Promise.all([reader.end(), held.end(), carrying.end()]);
     }
   });
 

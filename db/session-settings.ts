@@ -10,7 +10,9 @@
  * writes, statements without a timeout. Session `SET`s are only safe on a
  * session that is ours alone; through a pooler in transaction mode they would
  * land on a server connection other clients share next, so there each
- * transaction carries its own `SET LOCAL`s.
+ * transaction carries its own `SET LOCAL`s — unless the login's own defaults
+ * (`ALTER ROLE … SET`) already hold every setting, which costs nothing per
+ * statement (`heldByLogin`).
  */
 export interface SessionSettings {
   statementTimeoutMs: number;
@@ -40,6 +42,27 @@ export function forTransaction(settings: SessionSettings): string {
     `SET LOCAL statement_timeout = ${settings.statementTimeoutMs}`,
     ...(settings.role !== null ? [`SET LOCAL ROLE ${settings.role}`] : []),
   ].join('; ');
+}
+
+/** What a session starts with, as the login's and the database's defaults made it. */
+export interface SessionDefaults {
+  dateStyle: string;
+  /** 0: none. */
+  statementTimeoutMs: number;
+  readOnly: boolean;
+  /** current_user: the role a login's `SET role` default makes it act as. */
+  user: string;
+}
+
+/** True when the session's defaults already give every protection the pool wants: a timeout no longer than its own. */
+export function heldByLogin(defaults: SessionDefaults, wanted: SessionSettings): boolean {
+  return (
+    defaults.dateStyle.startsWith('ISO') &&
+    defaults.statementTimeoutMs > 0 &&
+    defaults.statementTimeoutMs <= wanted.statementTimeoutMs &&
+    (!wanted.readOnly || defaults.readOnly) &&
+    (wanted.role === null || defaults.user === wanted.role)
+  );
 }
 
 /** Statements that start, end or shape a transaction or session themselves: never wrapped in one of ours. */
