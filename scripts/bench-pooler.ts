@@ -5,7 +5,9 @@
  *    (`leaseboard_renew_many`, 50 leases) on 8 plain connections, the same text with and without a name;
  * 2. the pools' settings: LeaseAuthority.renew and a lease read through createPool / createReadOnlyPool,
  *    directly (settings set once per session) and through PgBouncer in transaction and in session mode
- *    (each transaction carries its settings: two more round trips for a lone statement).
+ *    (each transaction carries its settings: two more round trips for a lone statement); beside them the
+ *    same read through PgBouncer (transaction mode) on a plain pg.Pool (the pooler's own cost) and on a
+ *    read-only pool whose login's defaults hold its settings (ALTER ROLE … SET: nothing carried).
  * Prints figures; asserts nothing. Env: BENCH_SECONDS (per round, 2), BENCH_ROUNDS (3).
  */
 import pg from 'pg';
@@ -58,9 +60,24 @@ const line = (figures: Record<string, number>, base: string) =>
     .map(([name, value]) => `${name} ${Math.round(value).toLocaleString('en')}/s${name === base ? '' : ` (${(value / figures[base]!).toFixed(2)}×)`}`)
     .join(' · ');
 
+async function once(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
 async function main() {
   const database = await createTestDatabase(() => {});
-  const bouncers = [await startPgBouncer(database.url, 'transaction'), await startPgBouncer(database.url, 'session')];
+  const login = `bench_pooler_reader_${process.pid}`;
+  await once(database.url, (client) =>
+    client.query(`CREATE ROLE ${login} LOGIN IN ROLE leaseboard_reader;
+      ALTER ROLE ${login} SET role = leaseboard_reader; ALTER ROLE ${login} SET default_transaction_read_only = on; ALTER ROLE ${login} SET statement_timeout = '5s'`),
+  );
+  const bouncers = [await startPgBouncer(database.url, 'transaction', [login]), await startPgBouncer(database.url, 'session')];
   const clients: pg.Client[] = [];
   const pools: { end(): Promise<void> }[] = [];
   try {
@@ -117,6 +134,11 @@ async function main() {
     const readers = Object.fromEntries(
       Object.entries(urls).map(([name, url]) => [name, createReadOnlyPool(url, { applicationName: 'bench-pooler-read', max: CLIENTS })]),
     );
+    const loginUrl = new URL(urls['pgbouncer transaction']);
+    loginUrl.username = login;
+    readers['pgbouncer transaction, reader login'] = createReadOnlyPool(loginUrl.toString(), { applicationName: 'bench-pooler-read', max: CLIENTS });
+    const plain = new pg.Pool({ connectionString: urls['pgbouncer transaction'], max: CLIENTS });
+    readers['pgbouncer transaction, plain pg.Pool'] = { readOnly: true, query: plain.query.bind(plain) as pg.Pool['query'], end: () => plain.end() };
     pools.push(...Object.values(writers), ...Object.values(readers));
     const authorities = Object.fromEntries(Object.entries(writers).map(([name, pool]) => [name, new LeaseAuthority(pool)]));
     const renewals = Object.fromEntries(Object.entries(authorities).map(([name, authority]) => [name, (i: number) => authority.renew(grants[i]![0]!)]));
@@ -132,6 +154,7 @@ async function main() {
     await Promise.all(pools.map((pool) => pool.end()));
     await Promise.all(clients.map((client) => client.end()));
     for (const bouncer of bouncers) await bouncer.stop();
+    await once(database.url, (client) => client.query(`DROP ROLE IF EXISTS ${login}`));
     await database.drop();
   }
 }
