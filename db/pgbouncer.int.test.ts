@@ -32,17 +32,21 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
   let url: string;
   // A reader login as a team would set one up: its own defaults (ALTER ROLE … SET) hold the read pool's settings.
   const readerLogin = `lb_pgb_reader_${randomBytes(4).toString('hex')}`;
+  // A login whose sessions start with another DateStyle: the pools' timestamps must still read as ISO.
+  const dmyLogin = `lb_pgb_dmy_${randomBytes(4).toString('hex')}`;
   beforeAll(async () => {
+    await direct.query(`CREATE ROLE ${dmyLogin} LOGIN IN ROLE ${READER_ROLE}`);
+    await direct.query(`ALTER ROLE ${dmyLogin} SET DateStyle = 'SQL, DMY'`);
     await direct.query(`CREATE ROLE ${readerLogin} LOGIN IN ROLE ${READER_ROLE}`);
     for (const setting of [`role = ${READER_ROLE}`, 'default_transaction_read_only = on', `statement_timeout = '300ms'`])
       await direct.query(`ALTER ROLE ${readerLogin} SET ${setting}`);
-    bouncer = await startPgBouncer(databaseUrl(), mode, [readerLogin]);
+    bouncer = await startPgBouncer(databaseUrl(), mode, [readerLogin, dmyLogin]);
     url = bouncer.url(databaseUrl());
     await direct.query(SQUARES_MIGRATION);
   });
   afterAll(async () => {
     await bouncer?.stop();
-    await direct.query(`DROP ROLE IF EXISTS ${readerLogin}`);
+    for (const login of [readerLogin, dmyLogin]) await direct.query(`DROP ROLE IF EXISTS ${login}`);
   });
   const spawnScheduler = useSchedulers(() => url);
 
@@ -102,6 +106,22 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
       expect(rows[0]).toEqual({ who: READER_ROLE });
     } finally {
       await Promise.all([reader.end(), held.end(), carrying.end()]);
+    }
+  });
+
+  it('a login whose sessions start in another DateStyle still reads ISO timestamps, as node-postgres parses them', async () => {
+    const login = new URL(url);
+    login.username = dmyLogin;
+    const reader = createReadOnlyPool(login.toString(), { applicationName: 'leaseboard-pgb-dmy' });
+    try {
+      const { rows } = await reader.query<{ style: string; at: Date; text: string }>(
+        `SELECT current_setting('DateStyle') AS style, clock_timestamp() AS at, '2026-12-06 21:30:00+00'::timestamptz::text AS text`,
+      );
+      expect(rows[0]!.style).toBe('ISO, MDY');
+      expect(rows[0]!.text.startsWith('2026-12-06 21:30:00')).toBe(true);
+      expect(Math.abs(rows[0]!.at.getTime() - Date.now())).toBeLessThan(60_000);
+    } finally {
+      await reader.end();
     }
   });
 
