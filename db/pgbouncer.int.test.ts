@@ -14,7 +14,7 @@ import type { NodeClient } from './node-client';
 import { createPool, createReadOnlyPool } from './pool';
 import { READER_ROLE } from './reader-role';
 import { databaseUrl, uniqueLease, usePool } from './testing/pools';
-import { type PgBouncer, type PoolMode, startPgBouncer } from './testing/pgbouncer';
+import { type Login, type PgBouncer, type PoolMode, startPgBouncer } from './testing/pgbouncer';
 import { withDatabase } from './testing/worker-database';
 
 const DAY = 86_400_000;
@@ -31,22 +31,28 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
   let bouncer: PgBouncer;
   let url: string;
   // A reader login as a team would set one up: its own defaults (ALTER ROLE … SET) hold the read pool's settings.
-  const readerLogin = `lb_pgb_reader_${randomBytes(4).toString('hex')}`;
+  const readerLogin = { user: `lb_pgb_reader_${randomBytes(4).toString('hex')}`, password: randomBytes(12).toString('hex') };
   // A login whose sessions start with another DateStyle: the pools' timestamps must still read as ISO.
-  const dmyLogin = `lb_pgb_dmy_${randomBytes(4).toString('hex')}`;
+  const dmyLogin = { user: `lb_pgb_dmy_${randomBytes(4).toString('hex')}`, password: randomBytes(12).toString('hex') };
+  /** `url` as `login`. */
+  const as = (login: Login) => {
+    const parsed = new URL(url);
+    parsed.username = login.user;
+    parsed.password = login.password;
+    return parsed.toString();
+  };
   beforeAll(async () => {
-    await direct.query(`CREATE ROLE ${dmyLogin} LOGIN IN ROLE ${READER_ROLE}`);
-    await direct.query(`ALTER ROLE ${dmyLogin} SET DateStyle = 'SQL, DMY'`);
-    await direct.query(`CREATE ROLE ${readerLogin} LOGIN IN ROLE ${READER_ROLE}`);
+    for (const login of [dmyLogin, readerLogin]) await direct.query(`CREATE ROLE ${login.user} LOGIN PASSWORD '${login.password}' IN ROLE ${READER_ROLE}`);
+    await direct.query(`ALTER ROLE ${dmyLogin.user} SET DateStyle = 'SQL, DMY'`);
     for (const setting of [`role = ${READER_ROLE}`, 'default_transaction_read_only = on', `statement_timeout = '300ms'`])
-      await direct.query(`ALTER ROLE ${readerLogin} SET ${setting}`);
+      await direct.query(`ALTER ROLE ${readerLogin.user} SET ${setting}`);
     bouncer = await startPgBouncer(databaseUrl(), mode, [readerLogin, dmyLogin]);
     url = bouncer.url(databaseUrl());
     await direct.query(SQUARES_MIGRATION);
   });
   afterAll(async () => {
     await bouncer?.stop();
-    for (const login of [readerLogin, dmyLogin]) await direct.query(`DROP ROLE IF EXISTS ${login}`);
+    for (const login of [readerLogin, dmyLogin]) await direct.query(`DROP ROLE IF EXISTS ${login.user}`);
   });
   const spawnScheduler = useSchedulers(() => url);
 
@@ -87,10 +93,8 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
   });
 
   it('a reader login whose own defaults hold the settings: no statement carries them, and the guard and the timeout still hold', async () => {
-    const login = new URL(url);
-    login.username = readerLogin;
-    const reader = createReadOnlyPool(login.toString(), { applicationName: 'leaseboard-pgb-login', statementTimeoutMs: 300 });
-    const held = createPool(login.toString(), { applicationName: 'leaseboard-pgb-login', readOnly: { role: READER_ROLE }, statementTimeoutMs: 300, max: 1 });
+    const reader = createReadOnlyPool(as(readerLogin), { applicationName: 'leaseboard-pgb-login', statementTimeoutMs: 300 });
+    const held = createPool(as(readerLogin), { applicationName: 'leaseboard-pgb-login', readOnly: { role: READER_ROLE }, statementTimeoutMs: 300, max: 1 });
     const carrying = createPool(url, { applicationName: 'leaseboard-pgb-carry', readOnly: { role: READER_ROLE }, statementTimeoutMs: 300, max: 1 });
     try {
       const carries = async (pool: pg.Pool) => {
@@ -110,9 +114,7 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
   });
 
   it('a login whose sessions start in another DateStyle still reads ISO timestamps, as node-postgres parses them', async () => {
-    const login = new URL(url);
-    login.username = dmyLogin;
-    const reader = createReadOnlyPool(login.toString(), { applicationName: 'leaseboard-pgb-dmy' });
+    const reader = createReadOnlyPool(as(dmyLogin), { applicationName: 'leaseboard-pgb-dmy' });
     try {
       const { rows } = await reader.query<{ style: string; at: Date; text: string }>(
         `SELECT current_setting('DateStyle') AS style, clock_timestamp() AS at, '2026-12-06 21:30:00+00'::timestamptz::text AS text`,

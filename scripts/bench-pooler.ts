@@ -10,6 +10,7 @@
  *    read-only pool whose login's defaults hold its settings (ALTER ROLE … SET: nothing carried).
  * Prints figures; asserts nothing. Env: BENCH_SECONDS (per round, 2), BENCH_ROUNDS (3).
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createPool, createReadOnlyPool } from '../db/pool';
 import { startPgBouncer } from '../db/testing/pgbouncer';
@@ -73,11 +74,12 @@ async function once(url: string, work: (client: pg.Client) => Promise<unknown>):
 async function main() {
   const database = await createTestDatabase(() => {});
   const login = `bench_pooler_reader_${process.pid}`;
+  const password = randomBytes(12).toString('hex');
   await once(database.url, (client) =>
-    client.query(`CREATE ROLE ${login} LOGIN IN ROLE leaseboard_reader;
+    client.query(`CREATE ROLE ${login} LOGIN PASSWORD '${password}' IN ROLE leaseboard_reader;
       ALTER ROLE ${login} SET role = leaseboard_reader; ALTER ROLE ${login} SET default_transaction_read_only = on; ALTER ROLE ${login} SET statement_timeout = '5s'`),
   );
-  const bouncers = [await startPgBouncer(database.url, 'transaction', [login]), await startPgBouncer(database.url, 'session')];
+  const bouncers = [await startPgBouncer(database.url, 'transaction', [{ user: login, password }]), await startPgBouncer(database.url, 'session')];
   const clients: pg.Client[] = [];
   const pools: { end(): Promise<void> }[] = [];
   try {
@@ -136,6 +138,7 @@ async function main() {
     );
     const loginUrl = new URL(urls['pgbouncer transaction']);
     loginUrl.username = login;
+    loginUrl.password = password;
     readers['pgbouncer transaction, reader login'] = createReadOnlyPool(loginUrl.toString(), { applicationName: 'bench-pooler-read', max: CLIENTS });
     const plain = new pg.Pool({ connectionString: urls['pgbouncer transaction'], max: CLIENTS });
     readers['pgbouncer transaction, plain pg.Pool'] = { readOnly: true, query: plain.query.bind(plain) as pg.Pool['query'], end: () => plain.end() };

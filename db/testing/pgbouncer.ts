@@ -30,8 +30,16 @@ function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Starts one in front of `serverUrl`'s server, for its user and any `users` more (trusted: the server authenticates). */
-export async function startPgBouncer(serverUrl: string, mode: PoolMode, users: string[] = []): Promise<PgBouncer> {
+export interface Login {
+  user: string;
+  password: string;
+}
+
+/**
+ * Starts one in front of `serverUrl`'s server, for its user and any `logins` more. Clients are trusted; it logs in
+ * to the server with each login's password (from the URL for its user), as the server asks (SCRAM, md5 or trust).
+ */
+export async function startPgBouncer(serverUrl: string, mode: PoolMode, logins: Login[] = []): Promise<PgBouncer> {
   if (!BINARY) throw new Error('pgbouncer not found (/usr/sbin/pgbouncer): install the Debian package `pgbouncer` (apt-get install -y pgbouncer)');
   const server = new URL(serverUrl);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'leaseboard-pgbouncer-'));
@@ -39,8 +47,11 @@ export async function startPgBouncer(serverUrl: string, mode: PoolMode, users: s
   const asRoot = process.getuid?.() === 0;
   if (asRoot) await chmod(dir, 0o755);
   const port = await freePort();
-  const user = decodeURIComponent(server.username) || os.userInfo().username;
-  await writeFile(path.join(dir, 'users.txt'), [user, ...users].map((name) => `"${name}" ""\n`).join(''), { mode: 0o644 });
+  const own = { user: decodeURIComponent(server.username) || os.userInfo().username, password: decodeURIComponent(server.password) };
+  const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
+  const users = [own, ...logins].map((login) => `${quoted(login.user)} ${quoted(login.password)}\n`).join('');
+  // Passwords in plain text (the server's SCRAM needs them): readable by its owner alone, unless it must run as nobody.
+  await writeFile(path.join(dir, 'users.txt'), users, { mode: asRoot ? 0o644 : 0o600 });
   const config = [
     '[databases]',
     `* = host=${server.hostname || '127.0.0.1'} port=${server.port || '5432'}`,
