@@ -18,13 +18,29 @@
  *   synchronous standby was cancelled — committed here, perhaps not on the
  *   standby, so it may vanish at a failover (the text is translated; the
  *   class is not). Our statements raise no other warning.
+ * - With `settings` (./session-settings.ts), every statement runs under them.
+ *   On a session that is ours alone they are set once, at connect. Where a
+ *   pooler or a proxy may stand between us and the server (the server sees
+ *   another client port than our socket's, or another server port than the
+ *   one we dialled, or we came through a Unix socket), the login's own
+ *   defaults may hold them all (`ALTER ROLE … SET`: nothing per statement);
+ *   otherwise each transaction carries them: an explicit BEGIN is followed
+ *   by its `SET LOCAL`s, and a lone statement runs in a transaction of its
+ *   own (BEGIN; SET LOCAL …; the statement; COMMIT — two more round trips,
+ *   the price of a pooler). Statements of one client then run one after
+ *   another, each with its own.
  * Not guaranteed: that the node is still fit when a statement arrives — a
  * standby promoted, a primary fenced read-only meanwhile: the statement is
  * refused (25006) and the next connection goes elsewhere. A connection broken
- * mid-statement leaves that statement's outcome unknown, as always.
+ * mid-statement leaves that statement's outcome unknown, as always. Behind a
+ * pooler in transaction mode, that the login's defaults still hold later: a
+ * session `SET` another client of the pooler sends (Leaseboard sends none)
+ * stays on the server connection it ran on.
  */
+import type net from 'node:net';
 import pg from 'pg';
 import { meets, type NodeFinder, type NodeState } from './node-finder';
+import { forSession, forTransaction, heldByLogin, type SessionDefaults, type SessionSettings, TRANSACTION_CONTROL } from './session-settings';
 import type { DatabaseNode } from './url';
 
 export class CommitOutcomeUnknownError extends Error {
@@ -45,9 +61,16 @@ const UNFIT = new Set(['25006' /* read_only_sql_transaction */, '57P01' /* admin
 export interface NodeClientConfig extends pg.ClientConfig {
   finder: NodeFinder;
   vouchCommits: boolean;
+  /** What every statement must run under; none for the migrator's own connection. */
+  settings?: SessionSettings;
 }
 
 type Callback = (error: Error | null, result?: unknown) => void;
+type QueryConfig = string | { text?: string; submit?: unknown };
+const SESSION_SQL = `SELECT inet_client_port() AS client, inet_server_port() AS server, current_setting('DateStyle') AS "dateStyle",
+  (SELECT setting::int FROM pg_settings WHERE name = 'statement_timeout') AS "statementTimeoutMs",
+  current_setting('default_transaction_read_only') = 'on' AS "readOnly", current_user::text AS "user"`;
+const textOf = (config: QueryConfig) => (typeof config === 'string' ? config : (config.text ?? ''));
 
 export class NodeClient extends pg.Client {
   /** The node this client is (or was last) connected to. */
@@ -60,11 +83,19 @@ export class NodeClient extends pg.Client {
   private readonly reported = new Map<string, string>();
   private warnings: string[] = [];
   private endedByUs = false;
+  private readonly settings: SessionSettings | null;
+  /** Set when each transaction must carry the settings (not our session alone): the SQL run after its BEGIN. */
+  private carried: string | null = null;
+  /** The server's last word on the transaction: I idle, T in one, E in a failed one. */
+  private transactionStatus = 'I';
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(config: NodeClientConfig) {
     super(config);
     this.finder = config.finder;
     this.vouchCommits = config.vouchCommits;
+    this.settings = config.settings ?? null;
+    this.connection.on('readyForQuery', (msg: { status: string }) => (this.transactionStatus = msg.status));
     this.deadlineMs = config.connectionTimeoutMillis || 5_000;
     this.connection.on('parameterStatus', (msg: { parameterName: string; parameterValue: string }) => this.reported.set(msg.parameterName, msg.parameterValue));
     this.connection.on('notice', (msg: { code?: string; message?: string }) => {
@@ -99,19 +130,52 @@ export class NodeClient extends pg.Client {
 
   // One signature for all of pg's overloads: callback, promise, or a Submittable (passed through).
   override query(...args: unknown[]): never {
-    const [config, values, callback] = args as [{ submit?: unknown }, unknown, unknown];
+    const [config, values, callback] = args as [QueryConfig, unknown, unknown];
     const base = pg.Client.prototype.query as (this: pg.Client, ...a: unknown[]) => unknown;
-    if (!this.vouchCommits || typeof config?.submit === 'function') return base.apply(this, args) as never;
+    if ((!this.vouchCommits && this.carried === null) || (typeof config === 'object' && typeof config?.submit === 'function'))
+      return base.apply(this, args) as never;
     const done = (typeof values === 'function' ? values : callback) as Callback | undefined;
     const params = typeof values === 'function' ? undefined : values;
+    let running: Promise<unknown>;
+    if (this.carried === null) running = this.vouched(config, params);
+    else {
+      const carried = this.carried;
+      running = this.queue.then(() => this.carrying(carried, config, params));
+      this.queue = running.catch(() => {});
+    }
+    if (!done) return running as never;
+    running.then(
+      (result) => done(null, result),
+      (error: Error) => done(error),
+    );
+    return undefined as never;
+  }
+
+  /** One statement; with `vouchCommits`, a warning fails it (see the guarantees). */
+  private async vouched(config: QueryConfig, params?: unknown): Promise<unknown> {
     const seen = this.warnings.length;
-    const vouched = () => (this.warnings.length > seen ? new CommitOutcomeUnknownError(this.warnings.at(-1)!) : null);
-    if (done) return base.call(this, config, params, (error: Error | null, result: unknown) => done(error ?? vouched(), result)) as never;
-    return (base.call(this, config, params) as Promise<unknown>).then((result) => {
-      const unknown = vouched();
-      if (unknown) throw unknown;
+    const result = await (pg.Client.prototype.query as (this: pg.Client, ...a: unknown[]) => Promise<unknown>).call(this, config, params);
+    if (this.vouchCommits && this.warnings.length > seen) throw new CommitOutcomeUnknownError(this.warnings.at(-1)!);
+    return result;
+  }
+
+  private async carrying(carried: string, config: QueryConfig, params: unknown): Promise<unknown> {
+    // Inside the caller's transaction: its BEGIN carried the settings already.
+    if (this.transactionStatus !== 'I') return this.vouched(config, params);
+    if (TRANSACTION_CONTROL.test(textOf(config))) {
+      const result = await this.vouched(config, params);
+      if (this.transactionStatus !== 'I') await this.vouched(carried);
       return result;
-    }) as never;
+    }
+    await this.vouched(`BEGIN; ${carried}`);
+    try {
+      const result = await this.vouched(config, params);
+      await this.vouched('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.transactionStatus !== 'I') await this.vouched('ROLLBACK').catch(() => {});
+      throw error;
+    }
   }
 
   private async connectToNode(): Promise<void> {
@@ -135,6 +199,26 @@ export class NodeClient extends pg.Client {
       await this.end().catch(() => {});
       throw new Error(`database: ${node.id} no longer meets target_session_attrs=${this.finder.target}`);
     }
+    if (this.settings)
+      await this.settle(this.settings).catch(async (error: unknown) => {
+        await this.end().catch(() => {});
+        throw error;
+      });
+  }
+
+  /** Sets the session's settings when the session is ours alone; else, unless the login's defaults hold them, every transaction will carry them. */
+  private async settle(settings: SessionSettings): Promise<void> {
+    const socket = (this.connection as unknown as { stream: net.Socket }).stream;
+    const { rows } = await super.query<{ client: number | null; server: number | null } & SessionDefaults>(SESSION_SQL);
+    const session = rows[0]!;
+    const ours = socket.localPort !== undefined && session.client === socket.localPort && session.server === socket.remotePort;
+    if (ours) await super.query(forSession(settings));
+    else if (!heldByLogin(session, settings)) this.carried = forTransaction(settings);
+  }
+
+  /** True when each transaction carries the pool's settings (a pooler or a proxy between us and the server). */
+  get carriesSettings(): boolean {
+    return this.carried !== null;
   }
 
   /** From the startup report (PostgreSQL 14+), else asked. */

@@ -12,6 +12,10 @@
  * pool finds its node itself and looks again, with backoff, when a connection
  * finds it unfit (./node-finder.ts, ./node-client.ts).
  *
+ * Behind a pooler (PgBouncer, transaction or session mode, a stock
+ * configuration): no startup parameter but `application_name`, which poolers
+ * pass on; the settings travel with each transaction there (./node-client.ts).
+ *
  * Commit waits: a statement's wait for a synchronous standby is never ended
  * by a cancel of ours. PostgreSQL does not let `statement_timeout` end it; the
  * client-side `query_timeout` gives up on the answer (an unknown outcome) and
@@ -21,6 +25,7 @@
 import pg from 'pg';
 import { NodeClient, type NodeClientConfig } from './node-client';
 import { NodeFinder } from './node-finder';
+import type { SessionSettings } from './session-settings';
 import { type DatabaseNode, parseDatabaseUrl, type TargetSessionAttrs } from './url';
 
 export interface PoolOptions {
@@ -33,10 +38,11 @@ export interface PoolOptions {
   /** Maximum connections. Default 10. */
   max?: number;
   /**
-   * Sessions start read-only (`default_transaction_read_only`): every write
-   * fails. With a `role`, the connection also acts as that role from its first
-   * statement (./reader-role.ts; a role that does not exist fails the
-   * connection, loudly). Default false.
+   * Every transaction is read-only (`default_transaction_read_only`, or
+   * `SET TRANSACTION READ ONLY` behind a pooler): every write fails. With a
+   * `role`, statements also act as that role (./reader-role.ts; a role that
+   * does not exist fails the connection, or behind a pooler each statement,
+   * loudly). Default false.
    */
   readOnly?: boolean | { role: string | null };
   /** Told of every change of the node the pool uses (null: looking for one). Ids only, never hosts. */
@@ -45,18 +51,10 @@ export interface PoolOptions {
 
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-function startupOptions(options: PoolOptions): string {
-  // Readers parse timestamp text: pin the output format whatever the server's default.
-  const settings = ['DateStyle=ISO,MDY'];
-  if (options.readOnly) {
-    settings.push('default_transaction_read_only=on');
-    const role = options.readOnly === true ? null : options.readOnly.role;
-    if (role !== null) {
-      if (!ROLE_NAME.test(role)) throw new Error(`pool: reader role must be a plain lower-case identifier, got ${JSON.stringify(role)}`);
-      settings.push(`role=${role}`);
-    }
-  }
-  return settings.map((setting) => `-c ${setting}`).join(' ');
+function sessionSettings(options: PoolOptions): SessionSettings {
+  const role = options.readOnly && options.readOnly !== true ? options.readOnly.role : null;
+  if (role !== null && !ROLE_NAME.test(role)) throw new Error(`pool: reader role must be a plain lower-case identifier, got ${JSON.stringify(role)}`);
+  return { statementTimeoutMs: options.statementTimeoutMs ?? 5_000, readOnly: Boolean(options.readOnly), role };
 }
 
 /** What a pool's node must be: writers always a node that accepts writes; readers as the string asks. */
@@ -75,10 +73,10 @@ export function createPool(url: string, options: PoolOptions = {}): pg.Pool {
     Client: NodeClient as unknown as typeof pg.Client,
     finder,
     vouchCommits: !readOnly,
+    // Not as startup parameters (`options`, `statement_timeout`): a pooler refuses or drops them (./session-settings.ts).
+    settings: sessionSettings(options),
     connectionString: nodes[0]!.url,
     application_name: options.applicationName ?? 'leaseboard',
-    options: startupOptions(options),
-    statement_timeout: options.statementTimeoutMs ?? 5_000,
     query_timeout: (options.statementTimeoutMs ?? 5_000) + 1_000,
     connectionTimeoutMillis: connectTimeoutMs,
     max: options.max ?? 10,

@@ -3,6 +3,7 @@
 // progress_reports included) and can write none — refused as a read-only
 // transaction, and refused again by privileges if the session turns that off.
 import { afterAll, describe, expect, it } from 'vitest';
+import type { NodeClient } from './node-client';
 import { createPool } from './pool';
 import { READER_ROLE } from './reader-role';
 import { databaseUrl, usePool } from './testing/pools';
@@ -35,6 +36,31 @@ describe('the status reads’ role', () => {
     } finally {
       await client.query('ROLLBACK');
       client.release();
+    }
+  });
+});
+
+// Directly connected, a session is the pool's own: its settings are SET once, at connect, and no statement carries
+// them (behind a pooler they are carried by each transaction: ./pgbouncer.int.test.ts).
+describe('a pool connected directly', () => {
+  it('sets its settings once per session, carries none per statement, and fails loudly on a role that does not exist', async () => {
+    const pool = createPool(databaseUrl(), { applicationName: 'leaseboard-test-direct', readOnly: { role: READER_ROLE }, statementTimeoutMs: 300, max: 1 });
+    const missing = createPool(databaseUrl(), { applicationName: 'leaseboard-test-direct', readOnly: { role: 'leaseboard_no_such_role' }, max: 1 });
+    try {
+      const client = await pool.connect();
+      try {
+        expect((client as unknown as NodeClient).carriesSettings).toBe(false);
+        const { rows } = await client.query(
+          `SELECT current_user AS who, current_setting('statement_timeout') AS timeout, current_setting('DateStyle') AS style`,
+        );
+        expect(rows[0]).toEqual({ who: READER_ROLE, timeout: '300ms', style: 'ISO, MDY' });
+        await expect(client.query('SELECT pg_sleep(2)')).rejects.toMatchObject({ code: '57014' });
+      } finally {
+        client.release();
+      }
+      await expect(missing.query('SELECT 1')).rejects.toMatchObject({ code: '22023' }); // invalid_parameter_value: role does not exist
+    } finally {
+      await Promise.all([pool.end(), missing.end()]);
     }
   });
 });

@@ -65,7 +65,8 @@ Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the stop overran its deadline; 2 bad 
     summary: 'apply the database migrations to DATABASE_URL (npm run db:migrate)',
     program: 'db/migrate-cli.ts',
     help: `usage: DATABASE_URL=… leaseboard migrate
-Applies every migration not yet applied (idempotent; run at every start by the demo and the server).
+Applies every migration not yet applied (idempotent; the demo runs it, \`leaseboard start\` does not). Safe to run
+several at once, directly or through PgBouncer (one transaction under a transaction-level lock).
 Exit codes: 0 migrated; 1 a migration failed; 2 no DATABASE_URL.
 `,
   },

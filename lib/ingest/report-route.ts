@@ -76,7 +76,6 @@ export function reportRoute(request: Request, rawName: string, deps: IngestDeps)
       deps.db,
       async (client) => {
         const stored = await client.query<{ secret_sha256: string }>({
-          name: 'report_token_secret',
           text: 'SELECT secret_sha256 FROM report_tokens WHERE id = $1 AND scheduler = $2',
           values: [token.id, name.value],
         });
@@ -100,7 +99,6 @@ export function reportRoute(request: Request, rawName: string, deps: IngestDeps)
 /** Inside the caller's transaction: check the epoch and the stream under the lease row's share lock, then write. */
 async function storeReport(client: pg.PoolClient, lease: string, tokenId: string, report: ReportRequest): Promise<Response> {
   const { rows } = await client.query<Current>({
-    name: 'report_current',
     text: `SELECT l.epoch::float8 AS epoch, s.epoch::float8 AS summary_epoch, s.last_seq, s.in_flight, s.cursor::float8 AS cursor
            FROM leases l LEFT JOIN progress_summaries s ON s.lease = l.name WHERE l.name = $1 FOR SHARE OF l`,
     values: [lease],
@@ -129,11 +127,10 @@ async function storeReport(client: pg.PoolClient, lease: string, tokenId: string
     }
   }
   const written = await client.query<{ advanced: boolean; reported_at: Date }>({
-    name: 'report_over_http',
     text: 'SELECT advanced, reported_at FROM leaseboard_report($1, $2, $3, $4, $5, $6)',
     values: [lease, report.epoch, report.seq, report.occurrence, report.cursor, report.reportEveryMs],
   });
   const row = written.rows[0]!;
-  await client.query({ name: 'report_token_used', text: 'UPDATE report_tokens SET last_used_at = $2 WHERE id = $1', values: [tokenId, row.reported_at] });
+  await client.query({ text: 'UPDATE report_tokens SET last_used_at = $2 WHERE id = $1', values: [tokenId, row.reported_at] });
   return json({ stored: true, advanced: row.advanced, reportedAt: row.reported_at.toISOString() } satisfies ReportResponse);
 }

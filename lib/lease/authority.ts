@@ -77,7 +77,7 @@ export class LeaseAuthority {
     const { name, ttlMs } = terms;
     let row: AcquireRow;
     try {
-      const { rows } = await this.db.query<AcquireRow>({ name: 'lease_acquire', text: ACQUIRE_SQL, values: [name, holder, label, ttlMs] });
+      const { rows } = await this.db.query<AcquireRow>({ text: ACQUIRE_SQL, values: [name, holder, label, ttlMs] });
       row = rows[0]!;
     } catch (error) {
       return this.unknownOrThrow('acquire', error);
@@ -105,7 +105,6 @@ export class LeaseAuthority {
   private async renewOne(grant: Grant): Promise<RenewResult> {
     try {
       const { rows } = await this.db.query<{ renewed_at: Date; expires_at: Date }>({
-        name: 'lease_renew',
         text: RENEW_SQL,
         values: [grant.name, grant.holder, grant.epoch],
       });
@@ -153,7 +152,6 @@ export class LeaseAuthority {
     let rows: { i: string; renewed_at: Date; expires_at: Date }[];
     try {
       ({ rows } = await this.db.query<{ i: string; renewed_at: Date; expires_at: Date }>({
-        name: 'lease_renew_many',
         text: RENEW_MANY_SQL,
         values: [grants.map((g) => g.name), grants.map((g) => g.holder), grants.map((g) => g.epoch)],
       }));
@@ -170,7 +168,6 @@ export class LeaseAuthority {
   async release(grant: Grant): Promise<ReleaseResult> {
     try {
       const { rows } = await this.db.query<{ released_at: Date }>({
-        name: 'lease_release',
         text: RELEASE_SQL,
         values: [grant.name, grant.holder, grant.epoch],
       });
@@ -201,7 +198,7 @@ export class LeaseAuthority {
 
   private async readRow(name: string) {
     try {
-      const { rows } = await this.db.query<LeaseRow>({ name: 'lease_read', text: READ_LEASE_SQL, values: [name] });
+      const { rows } = await this.db.query<LeaseRow>({ text: READ_LEASE_SQL, values: [name] });
       return rows[0];
     } catch (error) {
       throw new LeaseStoreError('read', `reading lease ${name} failed`, { cause: error });

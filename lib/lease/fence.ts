@@ -108,7 +108,6 @@ export function rejectionOf(error: unknown): (Rejection & { at: Date }) | null {
 export async function logRejection(db: Pick<pg.Pool, 'query'>, rejection: Rejection, at: Date | null = null): Promise<boolean> {
   try {
     await db.query({
-      name: 'fence_log_rejection',
       text: `INSERT INTO stale_write_rejections (lease, attempted_epoch, current_epoch, resource, reason, at)
              VALUES ($1, $2, $3, $4, $5, coalesce($6::timestamptz, clock_timestamp()))`,
       values: [rejection.lease, rejection.attemptedEpoch, rejection.currentEpoch, rejection.resource, rejection.reason, at],

@@ -18,8 +18,7 @@
  *   way to fence what no trigger sees, such as partition DDL. Only
  *   `leaseboard_*` functions can be named.
  * - Values travel as parameters (rows as one jsonb parameter), so the
- *   statement text depends only on the code path: it is prepared once per
- *   connection.
+ *   statement text depends only on the code path, never on a row's values.
  * Not guaranteed: that two statements of one step see each other's writes
  * (they share one snapshot, like any data-modifying CTEs), or that a row may
  * be touched by two of them (PostgreSQL refuses that).

@@ -26,7 +26,6 @@
  * transaction: in one, the lock lasts until that transaction ends, and the
  * rejection log would be rolled back with the write.
  */
-import { createHash } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
@@ -92,9 +91,8 @@ async function write<const S extends readonly FencedStatement<unknown>[]>(
   const { text, values, resource } = render(fence, statements);
   let row: unknown[];
   try {
-    const name = `fenced_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
     // rowMode array: the outputs are positional (one per statement, the check's time, then `at`).
-    const result = await db.query<unknown[]>({ name, text, values, rowMode: 'array' });
+    const result = await db.query<unknown[]>({ text, values, rowMode: 'array' });
     row = result.rows[0]!;
   } catch (error) {
     const refused = rejectionOf(error);

@@ -28,5 +28,5 @@ export interface Registration {
 const REGISTER_SQL = `SELECT leaseboard_register($1, $2, $3, $4, $5)`;
 
 export async function registerScheduler(db: Pick<pg.Pool, 'query'>, r: Registration): Promise<void> {
-  await db.query({ name: 'scheduler_register', text: REGISTER_SQL, values: [r.name, r.everyMs, r.reportEveryMs, r.stallAfterMs, r.overdueAfterMs] });
+  await db.query({ text: REGISTER_SQL, values: [r.name, r.everyMs, r.reportEveryMs, r.stallAfterMs, r.overdueAfterMs] });
 }

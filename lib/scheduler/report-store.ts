@@ -51,7 +51,6 @@ const APPEND_REPORTS_SQL = `SELECT i, advanced, reported_at FROM leaseboard_repo
 
 export async function appendReport(db: Pick<pg.Pool, 'query'>, report: ProgressReport): Promise<StoredReport> {
   const { rows } = await db.query<{ advanced: boolean; reported_at: Date }>({
-    name: 'progress_append',
     text: APPEND_REPORT_SQL,
     values: [report.lease, report.epoch, report.seq, report.occurrence, report.cursor, report.reportEveryMs],
   });
@@ -62,7 +61,6 @@ export async function appendReport(db: Pick<pg.Pool, 'query'>, report: ProgressR
 /** Many leases' reports as ONE statement (leaseboard_report_many): an answer per report, in the order given; an error fails them all. */
 export async function appendReports(db: Pick<pg.Pool, 'query'>, reports: readonly ProgressReport[]): Promise<StoredReport[]> {
   const { rows } = await db.query<{ i: string; advanced: boolean; reported_at: Date }>({
-    name: 'progress_append_many',
     text: APPEND_REPORTS_SQL,
     values: [
       reports.map((r) => r.lease),

@@ -17,8 +17,8 @@ const job = defineJob({
 
 /** A store where another instance holds the lease: registration succeeds, every acquisition says `held`. */
 const heldElsewhere = {
-  query: async (config: { name?: string }) => {
-    if (config.name !== 'lease_acquire') return { rows: [] };
+  query: async (config: { text?: string }) => {
+    if (!/\bleaseboard_acquire\(/.test(config.text ?? '')) return { rows: [] };
     return { rows: [{ granted: false, epoch: '3', expires_at: new Date(0), holder: 'inst_otherone', live: true, disabled: null }] };
   },
 };

@@ -80,7 +80,6 @@ const SLOT_WAKE_MS = 10;
 
 async function currentSlot(db: pg.Pool, everyMs: number): Promise<{ slotAt: Date; nextInMs: number }> {
   const { rows } = await db.query<{ slot_ms: string; now_ms: string }>({
-    name: 'scheduler_current_slot',
     text: `SELECT (floor(extract(epoch FROM t) * 1000 / $1::int) * $1::int)::bigint AS slot_ms,
                   (extract(epoch FROM t) * 1000)::bigint AS now_ms
            FROM (SELECT clock_timestamp() AS t) c`,

@@ -81,13 +81,16 @@ const timing = {
   errors: 0,
 };
 
-/** Times the renewal and report statements this pool sends (by their prepared names). */
+/** Times the renewal and report statements this pool sends (by the functions they call). */
 function timeStatements(pool: pg.Pool): void {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
-  const windows: Record<string, LatencyWindow> = { lease_renew_many: timing.renewStatement, progress_append_many: timing.reportStatement };
+  const windows: [RegExp, LatencyWindow][] = [
+    [/\bleaseboard_renew_many\(/, timing.renewStatement],
+    [/\bleaseboard_report_many\(/, timing.reportStatement],
+  ];
   (pool as { query: unknown }).query = (...args: unknown[]) => {
-    const name = (args[0] as { name?: string } | undefined)?.name;
-    const window = name === undefined ? undefined : windows[name];
+    const text = (args[0] as { text?: string } | undefined)?.text;
+    const window = text === undefined ? undefined : windows.find(([pattern]) => pattern.test(text))?.[1];
     if (!window) return query(...args);
     const started = performance.now();
     return query(...args).then((result) => (window.add(performance.now() - started), result));

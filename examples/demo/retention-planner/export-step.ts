@@ -22,7 +22,6 @@ export function exportStep(archive: ArchiveTarget) {
     read: async ({ db, key, cursor }) => {
       if (cursor > 0) return null; // one call per occurrence
       const { rows } = await db.query<{ policy: string; n: number }>({
-        name: 'retention_export_read',
         text: 'SELECT policy, count(*)::int AS n FROM leaseboard_demo.plan_items WHERE occurrence = $1 GROUP BY policy ORDER BY policy',
         values: [key],
       });

@@ -17,7 +17,6 @@ export interface DocumentBatch {
 
 export async function readDocumentBatch(db: ReadOnlyPool, after: number, limit: number): Promise<DocumentBatch> {
   const { rows } = await db.query<{ id: string; retention_class: string; created_at: Date; read_at: Date }>({
-    name: 'retention_read_batch',
     text: `SELECT d.id, d.retention_class, d.created_at, clock_timestamp() AS read_at
            FROM leaseboard_demo.documents d WHERE d.id > $1::bigint ORDER BY d.id LIMIT $2::int`,
     values: [after, limit],

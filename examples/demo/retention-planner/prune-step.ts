@@ -20,7 +20,6 @@ export function pruneStep() {
     name: 'prune',
     read: async ({ db, lease, cursor }) => {
       const { rows } = await db.query<{ oldest: string | null; any: boolean }>({
-        name: 'retention_prune_read',
         text: `WITH kept AS (SELECT key FROM occurrences WHERE lease = $1 ORDER BY scheduled_at DESC OFFSET $2::int LIMIT 1)
                SELECT (SELECT key FROM kept) AS oldest,
                       EXISTS (SELECT 1 FROM leaseboard_demo.plan_items p, kept WHERE p.occurrence < kept.key AND p.lease = $1) AS any`,

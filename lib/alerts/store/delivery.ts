@@ -50,7 +50,6 @@ const num = (value: string | null) => (value === null ? null : Number(value));
 
 export async function readDeliveryTargets(db: Queryable): Promise<StoredDeliveryTarget[]> {
   const { rows } = await db.query({
-    name: 'alert_delivery_read',
     text: `SELECT target, queue_depth, in_flight, consecutive_failures, last_error, last_success_age_ms, last_failure_age_ms, next_attempt_in_ms,
              sent_alerts, failed_attempts, rejected_alerts, dropped_alerts, ${msCol('observed_at', 'observed_ms')}
            FROM alert_delivery ORDER BY length(target), target`,

@@ -70,7 +70,7 @@ export function toStoredModes(rows: readonly ModeRow[]): StoredModeRow[] {
 
 /** Every stored mode (rules and overrides) of rules in the catalogue. */
 export async function readModeRows(db: Queryable): Promise<StoredModeRow[]> {
-  const { rows } = await db.query({ name: 'alert_modes_read', text: `SELECT ${MODE_COLUMNS} FROM alert_modes` });
+  const { rows } = await db.query({ text: `SELECT ${MODE_COLUMNS} FROM alert_modes` });
   return toStoredModes(rows as ModeRow[]);
 }
 

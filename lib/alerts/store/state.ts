@@ -92,8 +92,6 @@ export function toStoredAlerts(rows: readonly StateRow[]): StoredAlert[] {
 /** Every stored alert (or one scheduler's). */
 export async function readStoredAlerts(db: Queryable, scheduler?: string): Promise<StoredAlert[]> {
   const { rows } =
-    scheduler === undefined
-      ? await db.query({ name: 'alert_state_read', text: STATE_SQL })
-      : await db.query({ name: 'alert_state_read_one', text: `${STATE_SQL} WHERE scheduler = $1`, values: [scheduler] });
+    scheduler === undefined ? await db.query({ text: STATE_SQL }) : await db.query({ text: `${STATE_SQL} WHERE scheduler = $1`, values: [scheduler] });
   return toStoredAlerts(rows as StateRow[]);
 }

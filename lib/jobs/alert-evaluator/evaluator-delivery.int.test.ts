@@ -16,6 +16,7 @@ import { LeaseAuthority, leaseTerms, newInstanceToken } from '../../lease';
 import { createPool, createReadOnlyPool, defineJob, fencedStep, schedulerConfig, SchedulerRuntime, type FencedStep } from '../../scheduler';
 import type { RuntimeEvent } from '../../scheduler';
 import { poll } from '../../scheduler/testing/fixtures';
+import { factsSql } from '../../server/live/facts-sql';
 import { ALERT_EVALUATOR_JOB, alertEvaluatorJob } from './index';
 import type { RoundData, RoundPlan } from './plan';
 import { ALERT_ENV, POLL, useEvaluatorFixture } from './testing/evaluator-fixture';
@@ -172,8 +173,9 @@ describe('a round whose write the database refuses delivers nothing', () => {
     const real = createReadOnlyPool(databaseUrl(), { applicationName: 'leaseboard-test-evaluator' });
     // The status read (the full or the incremental facts statement) becomes slower than the evaluator's read deadline; nothing else changes.
     let slow = false;
-    const query = ((config: { name?: string }, ...rest: unknown[]) =>
-      slow && (config?.name === 'status_facts_all' || config?.name === 'status_facts_changed')
+    const statusReads = new Set([factsSql('all'), factsSql('changed')]);
+    const query = ((config: { text?: string }, ...rest: unknown[]) =>
+      slow && statusReads.has(config?.text ?? '')
         ? new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => (real.query as (...args: unknown[]) => unknown)(config, ...rest))
         : (real.query as (...args: unknown[]) => unknown)(config, ...rest)) as typeof real.query;
     const readDb = { readOnly: true as const, query, end: () => real.end() };

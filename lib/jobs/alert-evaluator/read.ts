@@ -62,7 +62,6 @@ export class RoundReader {
     const modes: ModeTable = await readModeTable(db);
     const stored = await readStoredAlerts(db);
     const recorded = await db.query<{ name: string; health: Health }>({
-      name: 'health_recorded',
       text: RECORDED_HEALTH_SQL,
       values: [schedulers.map((s) => s.scheduler)],
     });

@@ -81,7 +81,6 @@ function currentAlerts(row: RecentRow, alertmanagerUrl: string | null): Schedule
 
 async function readRecent(db: Queryable, name: string, untilMs: number | null): Promise<RecentRow> {
   const { rows } = await db.query({
-    name: 'status_recent',
     text: RECENT_SQL,
     values: [name, untilMs === null ? 'infinity' : iso(untilMs), EVENTS_READ, REJECTIONS_MAX],
   });

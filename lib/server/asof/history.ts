@@ -106,7 +106,7 @@ export const BIRTH_SQL = `SELECT (extract(epoch FROM clock_timestamp()) * 1000):
 
 /** The database's now, and when `name` began to exist (whole ms, rounded up): its first registration, or its oldest lease event kept if earlier (null: neither). */
 async function nowAndBirth(db: ReadDeps['db'], name: string): Promise<{ nowMs: number; bornMs: number | null }> {
-  const { rows } = await db.query({ name: 'history_birth', text: BIRTH_SQL, values: [name] });
+  const { rows } = await db.query({ text: BIRTH_SQL, values: [name] });
   const r = rows[0] as { now_ms: number; born_ms: number | null };
   return { nowMs: r.now_ms, bornMs: r.born_ms };
 }

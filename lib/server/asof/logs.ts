@@ -111,7 +111,6 @@ export interface LogsWindow {
 
 export async function readLogs(db: Queryable, name: string, w: LogsWindow): Promise<SchedulerLogs> {
   const { rows } = await db.query({
-    name: 'status_logs',
     text: LOGS_SQL,
     values: [
       name,

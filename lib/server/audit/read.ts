@@ -119,7 +119,6 @@ function entry(row: AuditRow): AuditEntry | null {
 
 export async function readAudit(db: Queryable, filter: { scheduler: string | null; limit: number }): Promise<{ nowMs: number; entries: AuditEntry[] }> {
   const { rows } = (await db.query({
-    name: 'audit_read',
     text: `SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms,
       coalesce((SELECT json_agg(x ORDER BY x.at DESC, x.kind DESC, x.id DESC) FROM (
         SELECT * FROM (

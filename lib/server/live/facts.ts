@@ -170,13 +170,13 @@ const CHANGED_SQL = factsSql('changed');
 
 /** ONE query: every scheduler's facts (union of schedulers, leases, intents), unordered. */
 export async function readAllFacts(db: Queryable): Promise<FactsRead> {
-  const { rows } = await db.query({ name: 'status_facts_all', text: LIST_SQL, rowMode: 'array', types: RAW_TYPES });
+  const { rows } = await db.query({ text: LIST_SQL, rowMode: 'array', types: RAW_TYPES });
   return toRead(rows as Cell[][]);
 }
 
 /** ONE query: one scheduler's facts; `schedulers` is empty when the name is unknown. */
 export async function readOneFacts(db: Queryable, name: string): Promise<FactsRead> {
-  const { rows } = await db.query({ name: 'status_facts_one', text: ONE_SQL, values: [name], rowMode: 'array', types: RAW_TYPES });
+  const { rows } = await db.query({ text: ONE_SQL, values: [name], rowMode: 'array', types: RAW_TYPES });
   return toRead(rows as Cell[][]);
 }
 
@@ -188,7 +188,7 @@ export async function readOneFacts(db: Queryable, name: string): Promise<FactsRe
  * gives exactly the facts a full read now would (./facts-sql.ts, `changed`).
  */
 export async function readChangedFacts(db: Queryable, snapshot: string): Promise<ChangesRead> {
-  const { rows } = await db.query({ name: 'status_facts_changed', text: CHANGED_SQL, values: [snapshot], rowMode: 'array', types: RAW_TYPES });
+  const { rows } = await db.query({ text: CHANGED_SQL, values: [snapshot], rowMode: 'array', types: RAW_TYPES });
   const header = headerOf(rows as Cell[][]);
   const changed: SchedulerRead[] = [];
   const removed: string[] = [];
@@ -238,6 +238,6 @@ function toRead(rows: Cell[][]): FactsRead {
 
 /** ONE query: the database clock, alone (epoch ms). */
 export async function dbNowMs(db: Queryable): Promise<number> {
-  const { rows } = await db.query({ name: 'status_now', text: 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8', rowMode: 'array' });
+  const { rows } = await db.query({ text: 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8', rowMode: 'array' });
   return (rows[0] as Cell[])[0] as number;
 }

@@ -3,7 +3,7 @@
  * keep text as text (no Date objects), and UTC wall-time text → ISO-8601.
  *
  * Guarantees: `isoFromUtc` maps PostgreSQL's `timestamp` text output
- * (`YYYY-MM-DD HH:MM:SS[.ffffff]`, ISO DateStyle, which node-postgres sets)
+ * (`YYYY-MM-DD HH:MM:SS[.ffffff]`, ISO DateStyle, which every pool sets: db/session-settings.ts)
  * to `YYYY-MM-DDTHH:MM:SS.mmmZ`, truncating to the millisecond exactly as
  * `Date#toISOString` would; `RAW_TYPES` parses booleans and numbers, and
  * leaves every other type as the server's text.

@@ -1,0 +1,69 @@
+/**
+ * What a pool's sessions must hold — ISO DateStyle (node-postgres and our
+ * readers parse timestamp text), a statement timeout, and for readers
+ * read-only transactions acting as a role — and the SQL that carries it, for
+ * a whole session or for one transaction (./node-client.ts picks which).
+ *
+ * Why not startup parameters: a pooler such as PgBouncer refuses `options`
+ * and `statement_timeout` at startup ("unsupported startup parameter"), and
+ * with `ignore_startup_parameters` drops them silently — a read pool that
+ * writes, statements without a timeout. Session `SET`s are only safe on a
+ * session that is ours alone; through a pooler in transaction mode they would
+ * land on a server connection other clients share next, so there each
+ * transaction carries its own `SET LOCAL`s — unless the login's own defaults
+ * (`ALTER ROLE … SET`) already hold every setting, which costs nothing per
+ * statement (`heldByLogin`).
+ */
+export interface SessionSettings {
+  statementTimeoutMs: number;
+  readOnly: boolean;
+  /** Acts as this role (a plain identifier, checked where the pool is built); null: the login's own. */
+  role: string | null;
+}
+
+const DATE_STYLE = "'ISO, MDY'";
+
+/** One simple-protocol string for a session that is ours alone (run once, at connect). */
+export function forSession(settings: SessionSettings): string {
+  return [
+    `SET DateStyle = ${DATE_STYLE}`,
+    `SET statement_timeout = ${settings.statementTimeoutMs}`,
+    ...(settings.readOnly ? ['SET default_transaction_read_only = on'] : []),
+    ...(settings.role !== null ? [`SET ROLE ${settings.role}`] : []),
+  ].join('; ');
+}
+
+/** One simple-protocol string run right after a BEGIN: every setting ends with the transaction. */
+export function forTransaction(settings: SessionSettings): string {
+  return [
+    // Before any query of the transaction, as PostgreSQL requires.
+    ...(settings.readOnly ? ['SET TRANSACTION READ ONLY'] : []),
+    `SET LOCAL DateStyle = ${DATE_STYLE}`,
+    `SET LOCAL statement_timeout = ${settings.statementTimeoutMs}`,
+    ...(settings.role !== null ? [`SET LOCAL ROLE ${settings.role}`] : []),
+  ].join('; ');
+}
+
+/** What a session starts with, as the login's and the database's defaults made it. */
+export interface SessionDefaults {
+  dateStyle: string;
+  /** 0: none. */
+  statementTimeoutMs: number;
+  readOnly: boolean;
+  /** current_user: the role a login's `SET role` default makes it act as. */
+  user: string;
+}
+
+/** True when the session's defaults already give every protection the pool wants: a timeout no longer than its own. */
+export function heldByLogin(defaults: SessionDefaults, wanted: SessionSettings): boolean {
+  return (
+    defaults.dateStyle.startsWith('ISO') &&
+    defaults.statementTimeoutMs > 0 &&
+    defaults.statementTimeoutMs <= wanted.statementTimeoutMs &&
+    (!wanted.readOnly || defaults.readOnly) &&
+    (wanted.role === null || defaults.user === wanted.role)
+  );
+}
+
+/** Statements that start, end or shape a transaction or session themselves: never wrapped in one of ours. */
+export const TRANSACTION_CONTROL = /^\s*(BEGIN|START\s+TRANSACTION|COMMIT|END|ROLLBACK|ABORT|SAVEPOINT|RELEASE|PREPARE\s+TRANSACTION|SET|RESET|DISCARD)\b/i;
