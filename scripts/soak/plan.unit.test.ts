@@ -9,7 +9,7 @@ describe('parseSoakArgs', () => {
     expect(plan.judgeAfterMs).toBe(60_000 + 15_000 + 7_000);
     const policy = parseRetentionPolicy(plan.env);
     expect(policy).toMatchObject({ partitionWidthMs: 15_000, pruneEveryMs: 7_000 });
-    expect(Object.values(policy.keepMs)).toEqual(Array(7).fill(60_000));
+    expect(Object.values(policy.keepMs)).toEqual(Array(6).fill(60_000));
     const planner = plan.processes.find((p) => p.id === 'planner A')!;
     expect(planner.flags).toMatchObject({ every: 15_000, 'report-every': 100 });
     expect(plan.processes.map((p) => p.id)).toContain('pruner P');
