@@ -12,6 +12,8 @@ export const E2E_BUILD_ENV: NodeJS.ProcessEnv & { LEASEBOARD_DIST_DIR: string } 
   ...process.env,
   LEASEBOARD_BASE_PATH: E2E_BASE_PATH,
   LEASEBOARD_DIST_DIR: '.next-e2e',
+  // With Next's standalone output beside it, which `npm run smoke:pack` packs instead of building again.
+  LEASEBOARD_STANDALONE: '1',
 };
 
 const ROOT = path.resolve(__dirname, '../..');
