@@ -107,7 +107,7 @@ async function buildClient() {
     // A CommonJS package bundled into ESM may still call `require` for a Node built-in.
     banner: { js: "import { createRequire as leaseboardCreateRequire } from 'node:module';\nconst require = leaseboardCreateRequire(import.meta.url);" },
   });
-  refuseInClient(library.metafile, 'the client library');
+  refuseInClient(library.metafile!, 'the client library');
   const cli = await build({
     ...common,
     entryPoints: { cli: path.join(CLIENT, 'cli.ts') },
@@ -117,7 +117,7 @@ async function buildClient() {
     external: CLIENT_EXTERNAL,
     plugins: [noTracing],
   });
-  refuseInClient(cli.metafile, 'the client CLI');
+  refuseInClient(cli.metafile!, 'the client CLI');
   binShim(path.join(dist, 'leaseboard.cjs'), 'cli.cjs');
   // db/migrate.ts finds them beside itself (__dirname: the bundle's folder).
   cpSync(path.join(ROOT, 'db/migrations'), path.join(dist, 'migrations'), { recursive: true });
@@ -132,7 +132,7 @@ function dashboardBuild(nextDist: string | undefined): string {
   if (nextDist !== undefined) return path.resolve(ROOT, nextDist);
   log('next build into .next-package (standalone, no base path)…');
   const started = Date.now();
-  const env = { ...process.env, LEASEBOARD_STANDALONE: '1', LEASEBOARD_DIST_DIR: '.next-package', NEXT_TELEMETRY_DISABLED: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, LEASEBOARD_STANDALONE: '1', LEASEBOARD_DIST_DIR: '.next-package', NEXT_TELEMETRY_DISABLED: '1' };
   delete env.LEASEBOARD_BASE_PATH;
   const next = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], { cwd: ROOT, env, stdio: 'inherit' });
   if (next.status !== 0) fail('next build failed');

@@ -1,21 +1,27 @@
 /**
- * `npm run smoke:pack` (DATABASE_URL required): the package as a user gets it.
- * `npm pack`s this repository, installs the tarball into a fresh temporary
- * folder (npm, preferring its cache), and there:
- * 1. `npx leaseboard --help` and `npx leaseboard run --help` answer, exit 0;
- * 2. `npx leaseboard migrate` migrates DATABASE_URL;
- * 3. `npx leaseboard run --once -- sh -c 'echo …'` runs the command once under
- *    a lease, with LEASEBOARD_EPOCH in its environment, and exits 0;
- * 4. the README's "Run your own job under a lease" example — the block
- *    itself, its import changed to `from 'leaseboard'` (the package's
- *    `exports`) — runs one occurrence and writes its 1000 fenced rows.
- * Prints one line per check; exit 0 when all pass, 1 on the first failure
- * (with the output that shows why). Removes the folder it made.
+ * `npm run smoke:pack` (DATABASE_URL required): the two packages as a user gets them.
+ * Builds both (scripts/build-packages.ts) on the e2e suite's production build — the one CI's
+ * `build` tier makes (e2e/support/build.ts; made here when missing or stale) — so Next is not
+ * built a second time; that build's base path (/ops/leaseboard) ships with it. Then, for each
+ * package: `npm pack`, `npm install --omit=dev` of the tarball into a fresh folder (npm's cache
+ * first), its installed size and package count printed; and there:
+ * - @leaseboard/client, with plain `node` (no tsx): `leaseboard --help`, `leaseboard migrate`,
+ *   `leaseboard run --once -- sh -c 'echo …'` (LEASEBOARD_EPOCH in its environment), and the
+ *   README's library example — lib/jobs/example-squares/job.ts, the file the README's block is held
+ *   equal to, its types stripped and its import changed to '@leaseboard/client' — runs one
+ *   occurrence and writes its 1000 fenced rows;
+ * - leaseboard: `leaseboard migrate`, then `npx leaseboard start` answers /api/healthz within 10 s
+ *   of being started (nothing is built), serves the overview page, and stops on SIGTERM.
+ * Prints one line per check; exit 0 when all pass, 1 on the first failure (with the output that
+ * shows why). Removes the folders it made.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { transformSync } from 'esbuild';
+import { E2E_BUILD_ENV, ensureE2eBuild } from '../e2e/support/build';
+import { buildPackages } from './build-packages';
 
 const ROOT = path.resolve(__dirname, '..');
 const url = process.env.DATABASE_URL;
@@ -24,82 +30,171 @@ if (!url) {
   process.exit(2);
 }
 const dir = mkdtempSync(path.join(os.tmpdir(), 'leaseboard-pack-'));
-const app = path.join(dir, 'app');
 const suffix = Math.random().toString(36).slice(2, 8);
+const HEALTHZ_WITHIN_MS = 10_000;
 
-function check(name: string, command: string, args: string[], expect: (out: { status: number | null; stdout: string; stderr: string }) => boolean) {
+type Outcome = { status: number | null; stdout: string; stderr: string };
+
+function failed(name: string, out: Outcome): never {
+  process.stdout.write(`FAIL ${name} (exit ${out.status})\n--- stdout\n${out.stdout.slice(-3000)}\n--- stderr\n${out.stderr.slice(-3000)}\n`);
+  throw new Error(`smoke:pack: ${name} failed`);
+}
+
+function check(cwd: string, name: string, command: string, args: string[], expect: (out: Outcome) => boolean): Outcome {
   const started = Date.now();
-  const run = spawnSync(command, args, { cwd: app, env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8', timeout: 180_000 });
+  const run = spawnSync(command, args, { cwd, env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8', timeout: 180_000 });
   const out = { status: run.status, stdout: run.stdout ?? '', stderr: run.stderr ?? '' };
-  if (!expect(out)) {
-    process.stdout.write(`FAIL ${name} (exit ${out.status})\n--- stdout\n${out.stdout.slice(-3000)}\n--- stderr\n${out.stderr.slice(-3000)}\n`);
-    throw new Error(`smoke:pack: ${name} failed`);
-  }
+  if (!expect(out)) failed(name, out);
   process.stdout.write(`ok   ${name} (${Date.now() - started} ms)\n`);
   return out;
 }
 
-/** The README's example block (the one a test holds equal to lib/jobs/example-squares/job.ts), importing the package. */
-function readmeExample(): string {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const match = /<!-- example: lib\/jobs\/example-squares\/job.ts -->\n```ts\n([\s\S]*?)```/.exec(readme);
-  if (!match) throw new Error('smoke:pack: the README example block was not found');
-  return match[1]!.replace(`from '../../scheduler'`, `from 'leaseboard'`);
+/** Bytes on disk under `folder` and the packages in its node_modules (each folder with a package.json, nested ones included). */
+function installed(folder: string): { bytes: number; packages: number } {
+  let bytes = 0;
+  let packages = 0;
+  const walk = (at: string, inNodeModules: boolean) => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const full = path.join(at, entry.name);
+      if (entry.isDirectory()) {
+        const isPackage = inNodeModules && !entry.name.startsWith('@') && !entry.name.startsWith('.') && existsSync(path.join(full, 'package.json'));
+        if (isPackage) packages += 1;
+        walk(full, entry.name === 'node_modules' || (inNodeModules && entry.name.startsWith('@')));
+      } else if (entry.isFile()) bytes += statSync(full).size;
+    }
+  };
+  walk(path.join(folder, 'node_modules'), true);
+  return { bytes, packages };
 }
 
-const RUN_EXAMPLE = `import { createPool, createReadOnlyPool, SchedulerRuntime, schedulerConfig } from 'leaseboard';
-import { SQUARES_MIGRATION, squaresJob } from './job';
-
-async function main() {
-  const url = process.env.DATABASE_URL!;
-  const lease = process.argv[2]!;
-  const db = createPool(url);
-  const readDb = createReadOnlyPool(url);
-  await db.query(SQUARES_MIGRATION);
-  let completed!: () => void;
-  const done = new Promise<void>((resolve) => (completed = resolve));
-  const runtime = new SchedulerRuntime(squaresJob, schedulerConfig({ name: lease, batchWorkMs: 0 }), {
-    db,
-    readDb,
-    onEvent: (event) => event.event === 'occurrence_completed' && completed(),
-  });
-  runtime.start();
-  await done;
-  await runtime.stop();
-  const { rows } = await db.query('SELECT count(*)::int AS n FROM squares WHERE lease = $1', [lease]);
-  console.log(\`squares written: \${rows[0].n}\`);
-  await Promise.all([db.end(), readDb.end()]);
+/** `npm pack` the folder, install the tarball in a fresh folder as a user would, print what that installed. */
+function packAndInstall(name: string, packageDir: string): string {
+  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: packageDir, encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  const app = path.join(dir, `${name}-app`);
+  mkdirSync(app);
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: `${name}-smoke`, private: true, version: '0.0.0' }));
+  check(app, `${name}: npm install --omit=dev ${tarball} (${(statSync(path.join(dir, tarball)).size / 1e6).toFixed(1)} MB packed)`, 'npm', ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball)], (o) => o.status === 0);
+  const { bytes, packages } = installed(app);
+  process.stdout.write(`     ${name}: installed ${(bytes / 1e6).toFixed(1)} MB in node_modules, ${packages} packages (itself included)\n`);
+  return app;
 }
-void main();
+
+/** The README's "Run your own job under a lease" example as a user's plain JavaScript, importing the package. */
+function exampleJob(): string {
+  const source = readFileSync(path.join(ROOT, 'lib/jobs/example-squares/job.ts'), 'utf8').replace(`from '../../scheduler'`, `from '@leaseboard/client'`);
+  if (!source.includes(`from '@leaseboard/client'`)) throw new Error('smoke:pack: the example no longer imports ../../scheduler');
+  return transformSync(source, { loader: 'ts', format: 'esm' }).code;
+}
+
+const RUN_EXAMPLE = `import { createPool, createReadOnlyPool, SchedulerRuntime, schedulerConfig } from '@leaseboard/client';
+import { SQUARES_MIGRATION, squaresJob } from './job.mjs';
+
+const url = process.env.DATABASE_URL;
+const lease = process.argv[2];
+const db = createPool(url);
+const readDb = createReadOnlyPool(url);
+await db.query(SQUARES_MIGRATION);
+let completed;
+const done = new Promise((resolve) => (completed = resolve));
+const runtime = new SchedulerRuntime(squaresJob, schedulerConfig({ name: lease, batchWorkMs: 0 }), {
+  db,
+  readDb,
+  onEvent: (event) => event.event === 'occurrence_completed' && completed(),
+});
+runtime.start();
+await done;
+await runtime.stop();
+const { rows } = await db.query('SELECT count(*)::int AS n FROM squares WHERE lease = $1', [lease]);
+console.log(\`squares written: \${rows[0].n}\`);
+await Promise.all([db.end(), readDb.end()]);
 `;
 
-try {
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').at(-1)!;
-  process.stdout.write(`ok   npm pack → ${tarball}\n`);
-  execFileSync('mkdir', ['-p', app]);
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'leaseboard-smoke', private: true, version: '0.0.0' }));
-  check('npm install the tarball', 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball)], (o) => o.status === 0);
-  check('npx leaseboard --help', 'npx', ['leaseboard', '--help'], (o) => o.status === 0 && o.stdout.includes('run '));
-  check('npx leaseboard run --help', 'npx', ['leaseboard', 'run', '--help'], (o) => o.status === 0 && o.stdout.includes('exit codes'));
-  check('npx leaseboard migrate', 'npx', ['leaseboard', 'migrate'], (o) => o.status === 0);
+function smokeClient(packageDir: string) {
+  const app = packAndInstall('@leaseboard/client'.replace('/', '-'), packageDir);
+  const bin = path.join(app, 'node_modules/.bin/leaseboard');
+  check(app, 'client: leaseboard --help', bin, ['--help'], (o) => o.status === 0 && o.stdout.includes('run ') && !o.stdout.includes('start '));
+  check(app, 'client: leaseboard migrate', bin, ['migrate'], (o) => o.status === 0);
   check(
-    "npx leaseboard run --once -- sh -c 'echo …'",
-    'npx',
-    ['leaseboard', 'run', '--once', '--lease', `pack-smoke-${suffix}`, '--', 'sh', '-c', 'echo "packed run, epoch $LEASEBOARD_EPOCH"'],
+    app,
+    "client: leaseboard run --once -- sh -c 'echo …'",
+    bin,
+    ['run', '--once', '--lease', `pack-smoke-${suffix}`, '--', 'sh', '-c', 'echo "packed run, epoch $LEASEBOARD_EPOCH"'],
     (o) => o.status === 0 && /packed run, epoch \d+/.test(o.stderr) && o.stdout.includes('"occurrence_completed"'),
   );
-  writeFileSync(path.join(app, 'job.ts'), readmeExample());
-  writeFileSync(path.join(app, 'run-job.ts'), RUN_EXAMPLE);
-  check(
-    "the README's \"Run your own job\" example, importing 'leaseboard'",
-    process.execPath,
-    ['--import', 'tsx', 'run-job.ts', `pack-squares-${suffix}`],
-    (o) => o.stdout.includes('squares written: 1000'),
+  writeFileSync(path.join(app, 'job.mjs'), exampleJob());
+  writeFileSync(path.join(app, 'run-job.mjs'), RUN_EXAMPLE);
+  check(app, "client: the README's example job with plain node, importing '@leaseboard/client'", process.execPath, ['run-job.mjs', `pack-squares-${suffix}`], (o) =>
+    o.stdout.includes('squares written: 1000'),
   );
-  process.stdout.write('smoke:pack: all passed\n');
-} catch (error) {
-  process.stdout.write(`${(error as Error).message}\n`);
-  process.exitCode = 1;
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }
+
+/** `npx leaseboard start` on a free port: /api/healthz within HEALTHZ_WITHIN_MS, the overview page, then SIGTERM. */
+async function smokeStart(app: string, basePath: string) {
+  const started = Date.now();
+  const server = spawn('npx', ['leaseboard', 'start', '-p', '0'], { cwd: app, env: { ...process.env, DATABASE_URL: url }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: Outcome = { status: null, stdout: '', stderr: '' };
+  server.stdout.on('data', (chunk) => (out.stdout += chunk));
+  server.stderr.on('data', (chunk) => (out.stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve((out.status = code))));
+  const stop = () => {
+    try {
+      process.kill(-server.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  try {
+    let healthz: Response | null = null;
+    while (Date.now() - started < HEALTHZ_WITHIN_MS && out.status === null) {
+      const origin = /listening on (http:\/\/\S+)/.exec(out.stdout)?.[1];
+      if (origin) healthz = await fetch(`${origin}${basePath}/api/healthz`).catch(() => null);
+      if (healthz?.ok) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (!healthz?.ok) failed(`server: npx leaseboard start answers ${basePath}/api/healthz within ${HEALTHZ_WITHIN_MS / 1000} s`, out);
+    process.stdout.write(`ok   server: npx leaseboard start answered ${basePath}/api/healthz ${Date.now() - started} ms after it was started\n`);
+    const origin = /listening on (http:\/\/\S+)/.exec(out.stdout)![1]!;
+    const page = await fetch(`${origin}${basePath}`);
+    const html = await page.text();
+    if (!page.ok || !html.includes('<html')) failed(`server: the overview page (HTTP ${page.status})`, { ...out, stdout: `${out.stdout}\n--- page\n${html.slice(0, 2000)}` });
+    process.stdout.write(`ok   server: the overview page, HTTP ${page.status}, ${html.length} bytes\n`);
+  } finally {
+    stop();
+  }
+  await exited;
+}
+
+async function smokeServer(packageDir: string, basePath: string) {
+  const app = packAndInstall('leaseboard', packageDir);
+  check(app, 'server: npx leaseboard migrate', 'npx', ['leaseboard', 'migrate'], (o) => o.status === 0);
+  await smokeStart(app, basePath);
+}
+
+/** The e2e build, current and with its standalone output (a build from before that output existed is made again). */
+async function e2eBuild(): Promise<string> {
+  const distDir = path.join(ROOT, E2E_BUILD_ENV.LEASEBOARD_DIST_DIR);
+  const log = (line: string) => process.stdout.write(`     ${line}\n`);
+  await ensureE2eBuild(log);
+  if (!existsSync(path.join(distDir, 'standalone/server.js'))) {
+    rmSync(path.join(distDir, 'leaseboard-source-hash'), { force: true });
+    await ensureE2eBuild(log);
+  }
+  return distDir;
+}
+
+async function main() {
+  const started = Date.now();
+  const distDir = await e2eBuild();
+  const packages = await buildPackages({ nextDist: distDir });
+  process.stdout.write(`ok   built both packages (${((Date.now() - started) / 1000).toFixed(0)} s, the dashboard's build included)\n`);
+  smokeClient(packages.client);
+  await smokeServer(packages.server, E2E_BUILD_ENV.LEASEBOARD_BASE_PATH ?? '');
+  process.stdout.write(`smoke:pack: all passed in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+}
+
+main()
+  .catch((error: unknown) => {
+    process.stdout.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(dir, { recursive: true, force: true }));
