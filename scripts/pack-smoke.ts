@@ -73,7 +73,13 @@ function packAndInstall(name: string, packageDir: string): string {
   const app = path.join(dir, `${name}-app`);
   mkdirSync(app);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: `${name}-smoke`, private: true, version: '0.0.0' }));
-  check(app, `${name}: npm install --omit=dev ${tarball} (${(statSync(path.join(dir, tarball)).size / 1e6).toFixed(1)} MB packed)`, 'npm', ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball)], (o) => o.status === 0);
+  check(
+    app,
+    `${name}: npm install --omit=dev ${tarball} (${(statSync(path.join(dir, tarball)).size / 1e6).toFixed(1)} MB packed)`,
+    'npm',
+    ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball)],
+    (o) => o.status === 0,
+  );
   const { bytes, packages } = installed(app);
   process.stdout.write(`     ${name}: installed ${(bytes / 1e6).toFixed(1)} MB in node_modules, ${packages} packages (itself included)\n`);
   return app;
@@ -110,7 +116,7 @@ await Promise.all([db.end(), readDb.end()]);
 `;
 
 function smokeClient(packageDir: string) {
-  const app = packAndInstall('@leaseboard/client'.replace('/', '-'), packageDir);
+  const app = packAndInstall('client', packageDir);
   const bin = path.join(app, 'node_modules/.bin/leaseboard');
   check(app, 'client: leaseboard --help', bin, ['--help'], (o) => o.status === 0 && o.stdout.includes('run ') && !o.stdout.includes('start '));
   check(app, 'client: leaseboard migrate', bin, ['migrate'], (o) => o.status === 0);
@@ -123,15 +129,24 @@ function smokeClient(packageDir: string) {
   );
   writeFileSync(path.join(app, 'job.mjs'), exampleJob());
   writeFileSync(path.join(app, 'run-job.mjs'), RUN_EXAMPLE);
-  check(app, "client: the README's example job with plain node, importing '@leaseboard/client'", process.execPath, ['run-job.mjs', `pack-squares-${suffix}`], (o) =>
-    o.stdout.includes('squares written: 1000'),
+  check(
+    app,
+    "client: the README's example job with plain node, importing '@leaseboard/client'",
+    process.execPath,
+    ['run-job.mjs', `pack-squares-${suffix}`],
+    (o) => o.stdout.includes('squares written: 1000'),
   );
 }
 
 /** `npx leaseboard start` on a free port: /api/healthz within HEALTHZ_WITHIN_MS, the overview page, then SIGTERM. */
 async function smokeStart(app: string, basePath: string) {
   const started = Date.now();
-  const server = spawn('npx', ['leaseboard', 'start', '-p', '0'], { cwd: app, env: { ...process.env, DATABASE_URL: url }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn('npx', ['leaseboard', 'start', '-p', '0'], {
+    cwd: app,
+    env: { ...process.env, DATABASE_URL: url },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out: Outcome = { status: null, stdout: '', stderr: '' };
   server.stdout.on('data', (chunk) => (out.stdout += chunk));
   server.stderr.on('data', (chunk) => (out.stderr += chunk));
@@ -156,8 +171,15 @@ async function smokeStart(app: string, basePath: string) {
     const origin = /listening on (http:\/\/\S+)/.exec(out.stdout)![1]!;
     const page = await fetch(`${origin}${basePath}`);
     const html = await page.text();
-    if (!page.ok || !html.includes('<html')) failed(`server: the overview page (HTTP ${page.status})`, { ...out, stdout: `${out.stdout}\n--- page\n${html.slice(0, 2000)}` });
-    process.stdout.write(`ok   server: the overview page, HTTP ${page.status}, ${html.length} bytes\n`);
+    // Our server's, not Next's: every page carries a CSP with a nonce of its own (lib/host/security-headers.ts).
+    const policy = page.headers.get('content-security-policy') ?? '';
+    if (!page.ok || !html.includes('<html') || !policy.includes("'nonce-")) {
+      failed(`server: the overview page (HTTP ${page.status}, CSP ${JSON.stringify(policy.slice(0, 80))})`, {
+        ...out,
+        stdout: `${out.stdout}\n--- page\n${html.slice(0, 2000)}`,
+      });
+    }
+    process.stdout.write(`ok   server: the overview page, HTTP ${page.status}, ${html.length} bytes, with our server's CSP nonce\n`);
   } finally {
     stop();
   }
@@ -165,7 +187,7 @@ async function smokeStart(app: string, basePath: string) {
 }
 
 async function smokeServer(packageDir: string, basePath: string) {
-  const app = packAndInstall('leaseboard', packageDir);
+  const app = packAndInstall('server', packageDir);
   check(app, 'server: npx leaseboard migrate', 'npx', ['leaseboard', 'migrate'], (o) => o.status === 0);
   await smokeStart(app, basePath);
 }

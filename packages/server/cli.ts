@@ -5,13 +5,13 @@
  * whose node_modules give it `next`, `pg` and the other packages the dashboard loads at run time.
  */
 import { main, packageDispatch } from '../../lib/cli/main';
-import { useShippedBuild } from './shipped-build';
+import { applyShippedBuild } from './shipped-build';
 
 void main(
   process.argv.slice(2),
   packageDispatch(['start', 'migrate', 'run', 'scheduler', 'alerts', 'intent'], {
     'scripts/serve.ts': () => {
-      useShippedBuild(__dirname);
+      applyShippedBuild(__dirname);
       return import('../../scripts/serve');
     },
     'db/migrate-cli.ts': () => import('../../db/migrate-cli'),

@@ -15,7 +15,7 @@ import { parseBasePath } from '../../lib/api/base-path';
 /** Written by scripts/build-packages.ts beside the bundled CLI. */
 export const SHIPPED_CONFIG_FILE = 'next-config.json';
 
-export function useShippedBuild(dir: string): void {
+export function applyShippedBuild(dir: string): void {
   const json = readFileSync(path.join(dir, SHIPPED_CONFIG_FILE), 'utf8');
   const basePath = (JSON.parse(json) as { basePath?: string }).basePath ?? '';
   const asked = process.env.LEASEBOARD_BASE_PATH;
