@@ -14,6 +14,7 @@
  *   headers, page cache and hosted jobs — on the shipped build. No npm dependencies: what the build
  *   needs at run time is in app/node_modules.
  *
+ * `--only client|server` builds one of them.
  * The dashboard build: `--next-dist DIR` takes an existing build made with LEASEBOARD_STANDALONE=1
  * (e.g. the e2e build, .next-e2e: `npm run smoke:pack` reuses it, base path included); without it,
  * a build of its own in .next-package, with no base path (about a minute).
@@ -94,6 +95,30 @@ function binShim(file: string, bundle: string) {
   writeFileSync(file, `#!/usr/bin/env node\n'use strict';\nrequire('./${bundle}');\n`, { mode: 0o755 });
 }
 
+/**
+ * The declarations' relative imports with the file each resolves to (`./job` → `./job.js`,
+ * `../lease` → `../lease/index.js`): the package is ESM, and TypeScript under `moduleResolution:
+ * node16 | nodenext` (a Node ESM user's setting) resolves no extensionless relative import.
+ */
+function withExtensions(dir: string) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      withExtensions(full);
+      continue;
+    }
+    if (!entry.name.endsWith('.d.ts')) continue;
+    const source = readFileSync(full, 'utf8');
+    const resolved = source.replace(/((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g, (match, lead: string, quote: string, specifier: string) => {
+      const target = path.resolve(dir, specifier);
+      if (existsSync(`${target}.d.ts`)) return `${lead}${quote}${specifier}.js${quote}`;
+      if (existsSync(path.join(target, 'index.d.ts'))) return `${lead}${quote}${specifier}/index.js${quote}`;
+      return fail(`${path.relative(ROOT, full)}: no declaration for ${specifier}`);
+    });
+    writeFileSync(full, resolved);
+  }
+}
+
 async function buildClient() {
   const dist = path.join(CLIENT, 'dist');
   rmSync(dist, { recursive: true, force: true });
@@ -123,6 +148,7 @@ async function buildClient() {
   cpSync(path.join(ROOT, 'db/migrations'), path.join(dist, 'migrations'), { recursive: true });
   const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(CLIENT, 'tsconfig.json')], { stdio: 'inherit' });
   if (tsc.status !== 0) fail('type declarations: tsc failed');
+  withExtensions(path.join(dist, 'types'));
   writeFileSync(path.join(dist, 'package.json'), `${JSON.stringify(manifest(CLIENT), null, 2)}\n`);
   log(`client → ${path.relative(ROOT, dist)}`);
 }
@@ -205,14 +231,18 @@ export async function buildPackages(options: { nextDist?: string } = {}): Promis
 }
 
 if (require.main === module) {
-  let nextDist: string | undefined;
+  let values: { 'next-dist'?: string; only?: string };
   try {
-    ({
-      values: { 'next-dist': nextDist },
-    } = parseArgs({ options: { 'next-dist': { type: 'string' } }, strict: true }));
+    ({ values } = parseArgs({ options: { 'next-dist': { type: 'string' }, only: { type: 'string' } }, strict: true }));
   } catch (error) {
     process.stderr.write(`build:packages: ${(error as Error).message}\n`);
     process.exit(2);
   }
-  buildPackages({ nextDist }).catch((error: unknown) => fail(error instanceof Error ? (error.stack ?? error.message) : String(error)));
+  if (values.only !== undefined && values.only !== 'client' && values.only !== 'server') {
+    process.stderr.write(`build:packages: --only: client or server, got ${JSON.stringify(values.only)}\n`);
+    process.exit(2);
+  }
+  const build =
+    values.only === 'client' ? buildClient() : values.only === 'server' ? buildServer(values['next-dist']) : buildPackages({ nextDist: values['next-dist'] });
+  build.catch((error: unknown) => fail(error instanceof Error ? (error.stack ?? error.message) : String(error)));
 }

@@ -62,7 +62,8 @@ Ctrl-C stops everything. Exit codes: 0 stopped; 1 a part failed to start.
     program: 'scripts/serve.ts',
     env: { NODE_ENV: 'production' },
     help: `usage: leaseboard start [-p PORT] [-H HOST]
-The dashboard's production server (needs \`next build\` first), on 127.0.0.1 unless HOST is set.
+The dashboard's production server, on 127.0.0.1 unless HOST is set: from the repository after \`next build\`;
+from the leaseboard package on the build it ships.
 Hosts the alert evaluator and the retention pruner when DATABASE_URL is set.
 Exit codes: 0 stopped by SIGTERM/SIGINT; 1 the stop overran its deadline; 2 bad options or settings.
 `,
