@@ -9,7 +9,8 @@
  *   `leaseboard run --once -- sh -c 'echo …'` (LEASEBOARD_EPOCH in its environment), and the
  *   README's library example — lib/jobs/example-squares/job.ts, the file the README's block is held
  *   equal to, its types stripped and its import changed to '@leaseboard/client' — runs one
- *   occurrence and writes its 1000 fenced rows;
+ *   occurrence and writes its 1000 fenced rows; the same file as TypeScript type-checks against the
+ *   package's declarations as a Node ESM user compiles it (moduleResolution nodenext);
  * - leaseboard: `leaseboard migrate`, then `npx leaseboard start` answers /api/healthz within 10 s
  *   of being started (nothing is built), serves the overview page, and stops on SIGTERM.
  * Prints one line per check; exit 0 when all pass, 1 on the first failure (with the output that
@@ -85,12 +86,22 @@ function packAndInstall(name: string, packageDir: string): string {
   return app;
 }
 
-/** The README's "Run your own job under a lease" example as a user's plain JavaScript, importing the package. */
+/** The README's "Run your own job under a lease" example (TypeScript), importing the package. */
 function exampleJob(): string {
   const source = readFileSync(path.join(ROOT, 'lib/jobs/example-squares/job.ts'), 'utf8').replace(`from '../../scheduler'`, `from '@leaseboard/client'`);
   if (!source.includes(`from '@leaseboard/client'`)) throw new Error('smoke:pack: the example no longer imports ../../scheduler');
-  return transformSync(source, { loader: 'ts', format: 'esm' }).code;
+  return source;
 }
+
+/**
+ * A Node ESM user's TypeScript settings (skipLibCheck, as drizzle-orm's own declarations need). The
+ * example is an ES module (.mts), as the package is: a CommonJS file would see drizzle-orm's
+ * CommonJS declarations beside the package's ESM ones, two distinct types of the same table.
+ */
+const USER_TSCONFIG = {
+  compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, skipLibCheck: true, types: [] },
+  files: ['job.mts'],
+};
 
 const RUN_EXAMPLE = `import { createPool, createReadOnlyPool, SchedulerRuntime, schedulerConfig } from '@leaseboard/client';
 import { SQUARES_MIGRATION, squaresJob } from './job.mjs';
@@ -127,7 +138,8 @@ function smokeClient(packageDir: string) {
     ['run', '--once', '--lease', `pack-smoke-${suffix}`, '--', 'sh', '-c', 'echo "packed run, epoch $LEASEBOARD_EPOCH"'],
     (o) => o.status === 0 && /packed run, epoch \d+/.test(o.stderr) && o.stdout.includes('"occurrence_completed"'),
   );
-  writeFileSync(path.join(app, 'job.mjs'), exampleJob());
+  const job = exampleJob();
+  writeFileSync(path.join(app, 'job.mjs'), transformSync(job, { loader: 'ts', format: 'esm' }).code);
   writeFileSync(path.join(app, 'run-job.mjs'), RUN_EXAMPLE);
   check(
     app,
@@ -135,6 +147,26 @@ function smokeClient(packageDir: string) {
     process.execPath,
     ['run-job.mjs', `pack-squares-${suffix}`],
     (o) => o.stdout.includes('squares written: 1000'),
+  );
+  // The same example as TypeScript against the package's declarations (pg's types are the user's: @types/pg, an optional peer).
+  writeFileSync(path.join(app, 'job.mts'), job);
+  writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify(USER_TSCONFIG));
+  const rootPackage = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  const typesPg = `@types/pg@${rootPackage.devDependencies['@types/pg']}`;
+  check(
+    app,
+    `client: npm install --no-save ${typesPg} (for the next check)`,
+    'npm',
+    ['install', '--no-save', '--prefer-offline', '--no-audit', '--no-fund', typesPg],
+    (o) => o.status === 0,
+  );
+  const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+  check(
+    app,
+    "client: the example type-checks against the package's declarations (moduleResolution nodenext)",
+    process.execPath,
+    [tsc, '-p', '.'],
+    (o) => o.status === 0,
   );
 }
 
