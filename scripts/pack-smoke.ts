@@ -170,7 +170,22 @@ function smokeClient(packageDir: string) {
   );
 }
 
-/** `npx leaseboard start` on a free port: /api/healthz within HEALTHZ_WITHIN_MS, the overview page, then SIGTERM. */
+/** Polls `condition` every 100 ms until it holds or `withinMs` have passed since `since`; whether it held. */
+async function until(condition: () => Promise<boolean> | boolean, since: number, withinMs: number): Promise<boolean> {
+  while (Date.now() - since < withinMs) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+/** The housekeeping jobs the dashboard's server hosts (lib/host/hosted-jobs.ts), by lease. */
+const HOSTED_LEASES = ['leaseboard-alerts', 'leaseboard-retention'];
+
+/**
+ * `npx leaseboard start` on a free port: /api/healthz within HEALTHZ_WITHIN_MS, the overview page
+ * with our server's headers, the hosted jobs holding their leases; SIGTERM releases them.
+ */
 async function smokeStart(app: string, basePath: string) {
   const started = Date.now();
   const server = spawn('npx', ['leaseboard', 'start', '-p', '0'], {
@@ -182,26 +197,21 @@ async function smokeStart(app: string, basePath: string) {
   const out: Outcome = { status: null, stdout: '', stderr: '' };
   server.stdout.on('data', (chunk) => (out.stdout += chunk));
   server.stderr.on('data', (chunk) => (out.stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve((out.status = code))));
-  const stop = () => {
-    try {
-      process.kill(-server.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  };
+  server.on('exit', (code) => (out.status = code));
+  let closed = false;
+  server.on('close', () => (closed = true));
+  const origin = () => /listening on (http:\/\/\S+)/.exec(out.stdout)?.[1];
+  const lines = (event: string) => HOSTED_LEASES.filter((lease) => out.stdout.includes(`job ${lease}: {"event":"${event}"`));
+  let stopped = false;
   try {
-    let healthz: Response | null = null;
-    while (Date.now() - started < HEALTHZ_WITHIN_MS && out.status === null) {
-      const origin = /listening on (http:\/\/\S+)/.exec(out.stdout)?.[1];
-      if (origin) healthz = await fetch(`${origin}${basePath}/api/healthz`).catch(() => null);
-      if (healthz?.ok) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    if (!healthz?.ok) failed(`server: npx leaseboard start answers ${basePath}/api/healthz within ${HEALTHZ_WITHIN_MS / 1000} s`, out);
+    const healthy = await until(
+      async () => origin() !== undefined && (await fetch(`${origin()}${basePath}/api/healthz`).catch(() => null))?.ok === true,
+      started,
+      HEALTHZ_WITHIN_MS,
+    );
+    if (!healthy) failed(`server: npx leaseboard start answers ${basePath}/api/healthz within ${HEALTHZ_WITHIN_MS / 1000} s`, out);
     process.stdout.write(`ok   server: npx leaseboard start answered ${basePath}/api/healthz ${Date.now() - started} ms after it was started\n`);
-    const origin = /listening on (http:\/\/\S+)/.exec(out.stdout)![1]!;
-    const page = await fetch(`${origin}${basePath}`);
+    const page = await fetch(`${origin()}${basePath}`);
     const html = await page.text();
     // Our server's, not Next's: every page carries a CSP with a nonce of its own (lib/host/security-headers.ts).
     const policy = page.headers.get('content-security-policy') ?? '';
@@ -212,10 +222,18 @@ async function smokeStart(app: string, basePath: string) {
       });
     }
     process.stdout.write(`ok   server: the overview page, HTTP ${page.status}, ${html.length} bytes, with our server's CSP nonce\n`);
+    if (!(await until(() => lines('acquired').length === HOSTED_LEASES.length, Date.now(), 15_000)))
+      failed(`server: the hosted jobs acquire ${HOSTED_LEASES.join(', ')}`, out);
+    process.stdout.write(`ok   server: the hosted jobs hold ${HOSTED_LEASES.join(', ')}\n`);
+    // To the whole group: npx does not pass SIGTERM on. `closed` waits for the server's output too, not only for npx.
+    process.kill(-server.pid!, 'SIGTERM');
+    stopped = true;
+    if (!(await until(() => closed, Date.now(), 15_000))) failed('server: SIGTERM stops it within 15 s', out);
+    if (lines('released').length !== HOSTED_LEASES.length) failed("server: SIGTERM releases the hosted jobs' leases", out);
+    process.stdout.write('ok   server: SIGTERM released them and stopped the server\n');
   } finally {
-    stop();
+    if (!stopped || !closed) process.kill(-server.pid!, 'SIGKILL');
   }
-  await exited;
 }
 
 async function smokeServer(packageDir: string, basePath: string) {
