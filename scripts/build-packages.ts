@@ -76,6 +76,14 @@ function refuseInClient(metafile: Metafile, what: string) {
   if (found.length > 0) fail(`${what} would bundle ${found.slice(0, 5).join(', ')}`);
 }
 
+/** The demo's code, which no package should carry: named while lib/jobs' registry still holds the demo's job. */
+const DEMO_CODE = /^(lib\/demo|lib\/jobs\/demo|examples)\//;
+
+function sayDemoCode(metafile: Metafile, what: string) {
+  const found = Object.keys(metafile.inputs).filter((input) => DEMO_CODE.test(input));
+  if (found.length > 0) log(`warning: ${what} bundles the demo's ${found.join(', ')}`);
+}
+
 /** The manifest with each dependency's version from the root package.json. */
 function manifest(dir: string): Record<string, unknown> {
   const rootPackage = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
@@ -143,6 +151,7 @@ async function buildClient() {
     plugins: [noTracing],
   });
   refuseInClient(cli.metafile!, 'the client CLI');
+  sayDemoCode(cli.metafile!, 'the client CLI');
   binShim(path.join(dist, 'leaseboard.cjs'), 'cli.cjs');
   // db/migrate.ts finds them beside itself (__dirname: the bundle's folder).
   cpSync(path.join(ROOT, 'db/migrations'), path.join(dist, 'migrations'), { recursive: true });
@@ -210,7 +219,7 @@ async function buildServer(nextDist: string | undefined) {
   const bin = path.join(app, 'bin');
   mkdirSync(bin, { recursive: true });
   writeFileSync(path.join(bin, SHIPPED_CONFIG_FILE), `${config}\n`);
-  await build({
+  const cli = await build({
     ...common,
     entryPoints: { cli: path.join(SERVER, 'cli.ts') },
     outdir: bin,
@@ -218,6 +227,7 @@ async function buildServer(nextDist: string | undefined) {
     format: 'cjs',
     external: shippedPackages(path.join(app, 'node_modules')).flatMap((name) => [name, `${name}/*`]),
   });
+  sayDemoCode(cli.metafile!, 'the server CLI');
   binShim(path.join(bin, 'leaseboard.cjs'), 'cli.cjs');
   cpSync(path.join(ROOT, 'db/migrations'), path.join(bin, 'migrations'), { recursive: true });
   writeFileSync(path.join(dist, 'package.json'), `${JSON.stringify(manifest(SERVER), null, 2)}\n`);
