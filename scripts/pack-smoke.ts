@@ -129,7 +129,8 @@ await Promise.all([db.end(), readDb.end()]);
 function smokeClient(packageDir: string) {
   const app = packAndInstall('client', packageDir);
   const bin = path.join(app, 'node_modules/.bin/leaseboard');
-  check(app, 'client: leaseboard --help', bin, ['--help'], (o) => o.status === 0 && o.stdout.includes('run ') && !o.stdout.includes('start '));
+  check(app, 'client: leaseboard --help', bin, ['--help'], (o) => o.status === 0 && /^ {2}run /m.test(o.stdout) && !/^ {2}start /m.test(o.stdout));
+  check(app, 'client: leaseboard run --help', bin, ['run', '--help'], (o) => o.status === 0 && o.stdout.includes('exit codes'));
   check(app, 'client: leaseboard migrate', bin, ['migrate'], (o) => o.status === 0);
   check(
     app,
@@ -238,6 +239,13 @@ async function smokeStart(app: string, basePath: string) {
 
 async function smokeServer(packageDir: string, basePath: string) {
   const app = packAndInstall('server', packageDir);
+  check(
+    app,
+    'server: npx leaseboard --help',
+    'npx',
+    ['leaseboard', '--help'],
+    (o) => o.status === 0 && /^ {2}start /m.test(o.stdout) && /^ {2}run /m.test(o.stdout),
+  );
   check(app, 'server: npx leaseboard migrate', 'npx', ['leaseboard', 'migrate'], (o) => o.status === 0);
   await smokeStart(app, basePath);
 }
