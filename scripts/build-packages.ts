@@ -44,9 +44,9 @@ function log(line: string) {
   process.stdout.write(`build:packages: ${line}\n`);
 }
 
+/** Thrown, not exited: `npm run smoke:pack` calls this build and cleans up after a failure. */
 function fail(message: string): never {
-  process.stderr.write(`build:packages: ${message}\n`);
-  process.exit(1);
+  throw new Error(`build:packages: ${message}`);
 }
 
 /** Tracing stays out of the client: lib/telemetry/register (imported first by the CLI) becomes "off". */
@@ -254,5 +254,8 @@ if (require.main === module) {
   }
   const build =
     values.only === 'client' ? buildClient() : values.only === 'server' ? buildServer(values['next-dist']) : buildPackages({ nextDist: values['next-dist'] });
-  build.catch((error: unknown) => fail(error instanceof Error ? (error.stack ?? error.message) : String(error)));
+  build.catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
 }
