@@ -247,6 +247,15 @@ async function smokeServer(packageDir: string, basePath: string) {
     (o) => o.status === 0 && /^ {2}start /m.test(o.stdout) && /^ {2}run /m.test(o.stdout),
   );
   check(app, 'server: npx leaseboard migrate', 'npx', ['leaseboard', 'migrate'], (o) => o.status === 0);
+  // The base path is baked into the build: asking for another one is refused, naming both.
+  const elsewhere = `${basePath}/elsewhere`;
+  check(
+    app,
+    `server: LEASEBOARD_BASE_PATH=${elsewhere} npx leaseboard start is refused`,
+    'sh',
+    ['-c', `LEASEBOARD_BASE_PATH=${elsewhere} npx leaseboard start -p 0`],
+    (o) => o.status === 2 && o.stderr.includes(`LEASEBOARD_BASE_PATH="${elsewhere}"`) && o.stderr.includes(`built for "${basePath}"`),
+  );
   await smokeStart(app, basePath);
 }
 

@@ -118,9 +118,12 @@ const REPOSITORY: Dispatch = { commands: COMMANDS, loadProgram: (program) => imp
 
 /** A package's dispatch: the commands named, each program among them imported by its entry in `programs`. */
 export function packageDispatch(names: readonly string[], programs: Readonly<Record<string, () => Promise<unknown>>>): Dispatch {
-  const commands = Object.fromEntries(names.map((name) => [name, COMMANDS[name]!]));
-  for (const command of Object.values(commands)) {
+  const commands: Record<string, Command> = {};
+  for (const name of names) {
+    const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;
+    if (command === null) throw new Error(`packageDispatch: no command ${JSON.stringify(name)}`);
     if ('program' in command && !Object.hasOwn(programs, command.program)) throw new Error(`packageDispatch: no loader for ${command.program}`);
+    commands[name] = command;
   }
   return { commands, loadProgram: (program) => programs[program]!() };
 }
