@@ -17,7 +17,8 @@
  * `--only client|server` builds one of them.
  * The dashboard build: `--next-dist DIR` takes an existing build made with LEASEBOARD_STANDALONE=1
  * (e.g. the e2e build, .next-e2e: `npm run smoke:pack` reuses it, base path included); without it,
- * a build of its own in .next-package, with no base path (about a minute).
+ * a build of its own in .next-package (about a minute), with the base path LEASEBOARD_BASE_PATH
+ * names, if any.
  *
  * Guarantees: each dist is made afresh; the build stops (exit 1, naming it) when a package would
  * bundle Next, React, recharts or the OpenTelemetry SDK into the client, or when the build has no
@@ -165,10 +166,10 @@ async function buildClient() {
 /** The dist dir of a standalone build: DIR as given, else a fresh build of its own. */
 function dashboardBuild(nextDist: string | undefined): string {
   if (nextDist !== undefined) return path.resolve(ROOT, nextDist);
-  log('next build into .next-package (standalone, no base path)…');
+  // A base path is baked in: LEASEBOARD_BASE_PATH when set (a team serving under a sub-path builds its own package), else none.
+  log(`next build into .next-package (standalone, base path ${JSON.stringify(process.env.LEASEBOARD_BASE_PATH ?? '')})…`);
   const started = Date.now();
   const env: NodeJS.ProcessEnv = { ...process.env, LEASEBOARD_STANDALONE: '1', LEASEBOARD_DIST_DIR: '.next-package', NEXT_TELEMETRY_DISABLED: '1' };
-  delete env.LEASEBOARD_BASE_PATH;
   const next = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'build'], { cwd: ROOT, env, stdio: 'inherit' });
   if (next.status !== 0) fail('next build failed');
   log(`next build: ${((Date.now() - started) / 1000).toFixed(0)} s`);
