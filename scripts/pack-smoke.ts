@@ -12,7 +12,10 @@
  *   occurrence and writes its 1000 fenced rows; the same file as TypeScript type-checks against the
  *   package's declarations as a Node ESM user compiles it (moduleResolution nodenext);
  * - leaseboard: `leaseboard migrate`, then `npx leaseboard start` answers /api/healthz within 10 s
- *   of being started (nothing is built), serves the overview page, and stops on SIGTERM.
+ *   of being started (nothing is built), serves the overview page with our server's headers, hosts
+ *   its housekeeping jobs, and releases their leases on SIGTERM; a base path other than the build's
+ *   is refused;
+ * - both in one project (each names its command `leaseboard`): `npx leaseboard` offers `start`.
  * Prints one line per check; exit 0 when all pass, 1 on the first failure (with the output that
  * shows why). Removes the folders it made.
  */
@@ -68,17 +71,23 @@ function installed(folder: string): { bytes: number; packages: number } {
   return { bytes, packages };
 }
 
-/** `npm pack` the folder, install the tarball in a fresh folder as a user would, print what that installed. */
-function packAndInstall(name: string, packageDir: string): string {
+/** `npm pack` the folder into the smoke's own; the tarball's path. */
+function pack(packageDir: string): string {
   const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir], { cwd: packageDir, encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  return path.join(dir, tarball);
+}
+
+/** Installs the tarballs in a fresh folder as a user would, and prints what that installed; the folder. */
+function install(name: string, tarballs: string[]): string {
   const app = path.join(dir, `${name}-app`);
   mkdirSync(app);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: `${name}-smoke`, private: true, version: '0.0.0' }));
+  const packed = tarballs.map((tarball) => `${path.basename(tarball)} (${(statSync(tarball).size / 1e6).toFixed(1)} MB packed)`).join(' ');
   check(
     app,
-    `${name}: npm install --omit=dev ${tarball} (${(statSync(path.join(dir, tarball)).size / 1e6).toFixed(1)} MB packed)`,
+    `${name}: npm install --omit=dev ${packed}`,
     'npm',
-    ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball)],
+    ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs],
     (o) => o.status === 0,
   );
   const { bytes, packages } = installed(app);
@@ -126,8 +135,8 @@ console.log(\`squares written: \${rows[0].n}\`);
 await Promise.all([db.end(), readDb.end()]);
 `;
 
-function smokeClient(packageDir: string) {
-  const app = packAndInstall('client', packageDir);
+function smokeClient(tarball: string) {
+  const app = install('client', [tarball]);
   const bin = path.join(app, 'node_modules/.bin/leaseboard');
   check(app, 'client: leaseboard --help', bin, ['--help'], (o) => o.status === 0 && /^ {2}run /m.test(o.stdout) && !/^ {2}start /m.test(o.stdout));
   check(app, 'client: leaseboard run --help', bin, ['run', '--help'], (o) => o.status === 0 && o.stdout.includes('exit codes'));
@@ -237,8 +246,8 @@ async function smokeStart(app: string, basePath: string) {
   }
 }
 
-async function smokeServer(packageDir: string, basePath: string) {
-  const app = packAndInstall('server', packageDir);
+async function smokeServer(tarball: string, basePath: string) {
+  const app = install('server', [tarball]);
   check(
     app,
     'server: npx leaseboard --help',
@@ -276,8 +285,18 @@ async function main() {
   const distDir = await e2eBuild();
   const packages = await buildPackages({ nextDist: distDir });
   process.stdout.write(`ok   built both packages (${((Date.now() - started) / 1000).toFixed(0)} s, the dashboard's build included)\n`);
-  smokeClient(packages.client);
-  await smokeServer(packages.server, E2E_BUILD_ENV.LEASEBOARD_BASE_PATH ?? '');
+  const tarballs = { client: pack(packages.client), server: pack(packages.server) };
+  smokeClient(tarballs.client);
+  await smokeServer(tarballs.server, E2E_BUILD_ENV.LEASEBOARD_BASE_PATH ?? '');
+  // Both name their command `leaseboard`; npm links one, and the client's hands over to the server's (packages/client/cli.ts).
+  const both = install('both', [tarballs.client, tarballs.server]);
+  check(
+    both,
+    'both in one project: npx leaseboard --help offers start',
+    'npx',
+    ['leaseboard', '--help'],
+    (o) => o.status === 0 && /^ {2}start /m.test(o.stdout),
+  );
   process.stdout.write(`smoke:pack: all passed in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 
