@@ -194,6 +194,23 @@ function replaceLinks(dir: string) {
   }
 }
 
+/**
+ * sharp, which the standalone output carries for next/image (loaded only when an image is
+ * transformed): the dashboard has no next/image, and sharp's native half (@img) is built for this
+ * machine's platform, wrong on any other — 19 MB, two fifths of the package.
+ */
+const UNUSED_PACKAGES = ['sharp', '@img'];
+
+function leaveOutSharp(app: string) {
+  const users = ['app', 'components'].flatMap((folder) =>
+    readdirSync(path.join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.tsx?$/.test(file) && readFileSync(path.join(ROOT, folder, file), 'utf8').includes("'next/image'"))
+      .map((file) => path.join(folder, file)),
+  );
+  if (users.length > 0) fail(`${users.join(', ')} import next/image: the package then needs sharp for each platform it runs on`);
+  for (const name of UNUSED_PACKAGES) rmSync(path.join(app, 'node_modules', name), { recursive: true, force: true });
+}
+
 /** The packages the standalone output carries: our server loads these from there, and bundles the rest. */
 function shippedPackages(nodeModules: string): string[] {
   return readdirSync(nodeModules).flatMap((name) =>
@@ -215,6 +232,7 @@ async function buildServer(nextDist: string | undefined) {
   // Next copies the repository's package.json for module resolution; the app needs only its type.
   writeFileSync(path.join(app, 'package.json'), `${JSON.stringify({ private: true, type: 'commonjs' })}\n`);
   replaceLinks(app);
+  leaveOutSharp(app);
   cpSync(path.join(distDir, 'static'), path.join(app, path.basename(distDir), 'static'), { recursive: true });
   cpSync(path.join(ROOT, 'public'), path.join(app, 'public'), { recursive: true });
   const bin = path.join(app, 'bin');
