@@ -308,6 +308,8 @@ const config = [
       'bench-results/**',
       '.next/**',
       '.next-e2e/**',
+      '.next-package/**',
+      'packages/*/dist/**',
       'test-reports/**',
       'node_modules/**',
       '.data/**',

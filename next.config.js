@@ -9,6 +9,11 @@
  *   build's own type check; the test runner's typecheck tier runs it instead.
  * - `LEASEBOARD_HARNESS_DIST_DIR` keeps separate builds apart (the e2e suite's
  *   base-path build lives in `.next-e2e`, the demo's in `.next`).
+ * - `LEASEBOARD_HARNESS_STANDALONE=1` (the packages' build, scripts/build-packages.ts,
+ *   and the e2e build it reuses) also writes Next's standalone output: the
+ *   server files and only the node_modules files they use, which the
+ *   `leaseboard` package ships instead of building on the user's machine.
+ *   Off otherwise: Next then warns that `next start` does not serve it.
  * @type {import('next').NextConfig}
  */
 const basePath = process.env.LEASEBOARD_BASE_PATH || '';
@@ -16,6 +21,7 @@ const basePath = process.env.LEASEBOARD_BASE_PATH || '';
 const nextConfig = {
   basePath: basePath || undefined,
   distDir: process.env.LEASEBOARD_HARNESS_DIST_DIR || '.next',
+  output: process.env.LEASEBOARD_HARNESS_STANDALONE === '1' ? 'standalone' : undefined,
   env: { NEXT_PUBLIC_LEASEBOARD_BASE_PATH: basePath },
   reactStrictMode: true,
   poweredByHeader: false,

@@ -40,6 +40,7 @@
 import type net from 'node:net';
 import pg from 'pg';
 import { meets, type NodeFinder, type NodeState } from './node-finder';
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import { forSession, forTransaction, heldByLogin, type SessionDefaults, type SessionSettings, TRANSACTION_CONTROL } from './session-settings';
 import type { DatabaseNode } from './url';
 
@@ -193,6 +194,12 @@ export class NodeClient extends pg.Client {
       this.unfit();
       throw error;
     }
+    // The session's own checks are not the work of whichever span asked the pool for a connection: run outside
+    // any trace (tracing records only statements with a parent), so a traced write shows its own statements only.
+    await context.with(ROOT_CONTEXT, () => this.prepareSession(node));
+  }
+
+  private async prepareSession(node: DatabaseNode): Promise<void> {
     const state = await this.sessionState();
     if (!meets(this.finder.target, state)) {
       this.unfit();

@@ -17,7 +17,9 @@ export const E2E_BUILD_ENV: NodeJS.ProcessEnv & { LEASEBOARD_HARNESS_DIST_DIR: s
 const ROOT = path.resolve(__dirname, '../..');
 
 export function ensureE2eBuild(log: (line: string) => void = (line) => console.log(`[e2e] ${line}`)): Promise<void> {
-  return ensureBuild(ROOT, log, E2E_BUILD_ENV);
+  // With Next's standalone output beside it, which `npm run smoke:pack` packs instead of building again.
+  // The build's environment only: a server started with it would warn that `next start` does not serve that output.
+  return ensureBuild(ROOT, log, { ...E2E_BUILD_ENV, LEASEBOARD_HARNESS_STANDALONE: '1' });
 }
 
 if (require.main === module) {

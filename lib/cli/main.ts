@@ -54,7 +54,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     program: 'scripts/serve.ts',
     env: { NODE_ENV: 'production' },
     help: `usage: leaseboard start [--config FILE] [-p PORT] [-H HOST]
-The dashboard's production server (needs \`next build\` first), on 127.0.0.1 unless HOST is set.
+The dashboard's production server, on 127.0.0.1 unless HOST is set: from the repository after \`next build\`;
+from the leaseboard package on the build it ships.
 Hosts the alert evaluator and the retention pruner when DATABASE_URL is set.
 Settings: defaults < --config FILE (YAML or JSON) < environment < flags; a mistyped LEASEBOARD_
 variable, an unknown file key or a value out of range stops it, named (docs/configuration.md).
@@ -98,21 +99,45 @@ Exit codes: 0 no repeated epoch, no accepted stale write; 1 either happened (or 
   },
 };
 
-function usage(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+/**
+ * What a command line is dispatched over: by default the repository's commands, whose programs are
+ * imported from their files. A package's entry (packages/…/cli.ts) passes its own subset, with each
+ * program imported by a literal specifier, so that its bundle holds the programs it offers.
+ */
+export interface Dispatch {
+  commands: Readonly<Record<string, Command>>;
+  loadProgram: (program: string) => Promise<unknown>;
+}
+
+const REPOSITORY: Dispatch = { commands: COMMANDS, loadProgram: (program) => import(pathToFileURL(path.join(ROOT, program)).href) };
+
+/** A package's dispatch: the commands named, each program among them imported by its entry in `programs`. */
+export function packageDispatch(names: readonly string[], programs: Readonly<Record<string, () => Promise<unknown>>>): Dispatch {
+  const commands: Record<string, Command> = {};
+  for (const name of names) {
+    const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;
+    if (command === null) throw new Error(`packageDispatch: no command ${JSON.stringify(name)}`);
+    if ('program' in command && !Object.hasOwn(programs, command.program)) throw new Error(`packageDispatch: no loader for ${command.program}`);
+    commands[name] = command;
+  }
+  return { commands, loadProgram: (program) => programs[program]!() };
+}
+
+function usage(commands: Readonly<Record<string, Command>>): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const lines = Object.entries(commands).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
   return `usage: leaseboard COMMAND [options]   (leaseboard COMMAND --help)\ncommands:\n${lines.join('\n')}\n`;
 }
 
-export async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[], { commands, loadProgram }: Dispatch = REPOSITORY): Promise<void> {
   const [name, ...rest] = argv;
   if (name === '--help' || name === '-h') {
-    process.stdout.write(usage());
+    process.stdout.write(usage(commands));
     process.exit(0);
   }
-  const command = name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null;
+  const command = name !== undefined && Object.hasOwn(commands, name) ? commands[name]! : null;
   if (command === null) {
-    process.stderr.write(`${name === undefined ? '' : `leaseboard: no command ${JSON.stringify(name)}\n`}${usage()}`);
+    process.stderr.write(`${name === undefined ? '' : `leaseboard: no command ${JSON.stringify(name)}\n`}${usage(commands)}`);
     process.exit(2);
   }
   if ('load' in command) return (await command.load()).run(rest);
@@ -121,10 +146,9 @@ export async function main(argv: string[]): Promise<void> {
     process.exit(0);
   }
   // The program reads its arguments from process.argv, as under `npm run …`.
-  const program = path.join(ROOT, command.program);
-  process.argv = [process.argv[0]!, program, ...rest];
+  process.argv = [process.argv[0]!, path.join(ROOT, command.program), ...rest];
   for (const [key, value] of Object.entries(command.env ?? {})) process.env[key] ??= value;
-  await import(pathToFileURL(program).href);
+  await loadProgram(command.program);
 }
 
 if (require.main === module) void main(process.argv.slice(2));
