@@ -105,10 +105,13 @@ describe('Leaseboard under Patroni', () => {
   it('a patronictl switchover to the replica', async () => {
     const leader = await cluster.waitForPrimary();
     const candidate = cluster.members.find((m) => m !== leader)!;
+    const before = await timeline();
     const t0 = Date.now();
     await cluster.switchover(leader, candidate);
     expect(await cluster.waitForPrimary(60_000, leader)).toBe(candidate);
     await recovered(t0, 'switchover');
+    // A planned switchover is a promotion too: a new timeline, a new failover generation.
+    expect(await timeline()).toBe(before + 1);
     await epochsGrantedOnce();
   });
 
@@ -116,6 +119,7 @@ describe('Leaseboard under Patroni', () => {
     const primary = await cluster.waitForPrimary();
     const holder = await currentHolder(LEASES.multiHost);
     const other = holdersOf(LEASES.multiHost).find((s) => s !== holder)!;
+    const before = await timeline();
     let t0 = 0;
     const paused = await holder.pauseMidWrite('write', async (line) => {
       t0 = Date.now();
@@ -126,6 +130,9 @@ describe('Leaseboard under Patroni', () => {
     const refused = await holder.waitFor((l) => l.event === 'write_rejected' && l.epoch === paused.epoch, 30_000);
     expect(refused).toMatchObject({ reason: 'stale_epoch' });
     await recovered(t0, 'postmaster SIGKILL');
+    // Patroni restarts the killed primary in place, in recovery first, then promotes it: a new timeline here too.
+    expect(await cluster.waitForPrimary()).toBe(primary);
+    expect(await timeline()).toBeGreaterThan(before);
     await epochsGrantedOnce();
   });
 
@@ -161,8 +168,18 @@ describe('Leaseboard under Patroni', () => {
     const before = await leaseOn(primary, lease);
     // The replica stops receiving WAL: its walreceiver is stopped (SIGSTOP), then killed once the primary is gone,
     // so the WAL in its socket is never read. pg_wal_replay_pause() would not do: it stops replay, not receipt.
-    const receiver = await admin(cluster.nodeUrl(replica), (c) => c.query<{ pid: number }>('SELECT pid FROM pg_stat_wal_receiver'));
-    const receiverPid = receiver.rows[0]!.pid;
+    let receiverPid = 0;
+    await waitUntil(
+      `${replica.name} streaming`,
+      async () => {
+        const { rows } = await admin(cluster.nodeUrl(replica), (c) =>
+          c.query<{ pid: number }>("SELECT pid FROM pg_stat_wal_receiver WHERE status = 'streaming'"),
+        );
+        receiverPid = rows[0]?.pid ?? 0;
+        return receiverPid > 0;
+      },
+      60_000,
+    );
     process.kill(receiverPid, 'SIGSTOP');
     // The holder stops (SIGSTOP); the other takes over — a grant on the primary alone.
     holder.signal('SIGSTOP');
@@ -190,6 +207,13 @@ describe('Leaseboard under Patroni', () => {
     await cluster.startMember(primary);
     await waitUntil(`${primary.name} back as a replica`, () => cluster.role(primary).then((r) => r === 'replica'), 90_000);
   });
+
+  /** The primary's timeline (PostgreSQL advances it at every promotion; the failover generation is it − 1). */
+  async function timeline(): Promise<number> {
+    const primary = await cluster.waitForPrimary(60_000);
+    const { rows } = await admin(cluster.nodeUrl(primary), (c) => c.query<{ wal: string }>('SELECT pg_walfile_name(pg_current_wal_lsn()) AS wal'));
+    return parseInt(rows[0]!.wal.slice(0, 8), 16);
+  }
 
   async function leaseOn(member: Member, lease: string): Promise<{ epoch: number; holder: string }> {
     const { rows } = await admin(cluster.nodeUrl(member), (c) =>
