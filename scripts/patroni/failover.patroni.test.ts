@@ -2,11 +2,13 @@
 // processes on one lease through the multi-host DATABASE_URL and on another through HAProxy, through a
 // `patronictl switchover`, a SIGKILL of the primary's postmaster (a stale holder paused across it) and
 // a member's crash. Each time: no epoch granted twice, a holder renewing on the new primary within
-// ttl + 5 s, the job completing occurrences again.
+// ttl + 5 s, the status service showing it held and reporting, the job completing occurrences again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SchedulerProcess } from '../../lib/child/scheduler-process';
 import type { JsonLine } from '../../lib/child/json-line-process';
+import type pg from 'pg';
 import { createPool } from '../../db/pool';
+import { StatusService } from '../../lib/server/service';
 import { SQUARES_MIGRATION } from '../../lib/jobs/example-squares/job';
 import { statementOutcome } from '../../lib/lease/errors';
 import { FAST_FLAGS } from '../../lib/scheduler/testing/fast-flags';
@@ -19,6 +21,8 @@ const FLAGS = { ...FAST_FLAGS, every: 5_000, 'batch-work': 50 };
 
 describe('Leaseboard under Patroni', () => {
   let cluster: PatroniCluster;
+  let statusPool: pg.Pool;
+  let status: StatusService;
   const schedulers: SchedulerProcess[] = [];
 
   beforeAll(async () => {
@@ -35,10 +39,13 @@ describe('Leaseboard under Patroni', () => {
     spawn(LEASES.haproxy, 'H1', cluster.urlHaproxy);
     spawn(LEASES.haproxy, 'H2', cluster.urlHaproxy);
     await Promise.all(schedulers.map((s) => s.waitFor((line) => line.event === 'acquired' || line.event === 'held', 60_000)));
+    statusPool = createPool(cluster.urlMultiHost, { applicationName: 'leaseboard-patroni-status', statementTimeoutMs: 2_000 });
+    status = new StatusService({ db: statusPool, readTimeoutMs: 2_000, pollIntervalMs: 1_000 });
   }, 180_000);
 
   afterAll(async () => {
     await Promise.all(schedulers.map((s) => s.stop()));
+    await statusPool?.end();
     await cluster?.stop();
   });
 
@@ -72,6 +79,16 @@ describe('Leaseboard under Patroni', () => {
       // From the moment the database could be written again (the failover's end) to the first renewal there.
       renewedMs[lease] = renewedAt - (t0 + writableMs);
       expect(renewedMs[lease], `${label}: ${lease} renewed ${renewedMs[lease]} ms after the primary was writable`).toBeLessThanOrEqual(TTL_MS + 5_000);
+      // The status service (the dashboard's), through the multi-host URL, shows it held and reporting again.
+      await waitUntil(
+        `the status service showing ${lease} progressing`,
+        async () => {
+          const page = await status.list({ names: [lease] }, { fresh: true }).catch(() => null);
+          const row = page?.schedulers[0];
+          return row?.authority.state === 'held' && row.work.lastReportAt !== null && Date.parse(row.work.lastReportAt) > t0 + writableMs;
+        },
+        30_000,
+      );
       // Progress again: an occurrence completed after the renewal (lines seen before it do not count).
       await Promise.any(
         holdersOf(lease).map((s) => {
