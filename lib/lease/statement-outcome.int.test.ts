@@ -8,6 +8,8 @@ import { freePort } from '../../db/free-port';
 import { createPool } from '../../db/pool';
 import { usePool } from '../../db/testing/pools';
 import { statementOutcome, type StatementOutcome } from './errors';
+import { fenceFor } from './fence';
+import { writeFenced } from './fenced-write';
 
 /** A listener that accepts every connection and closes it at once, as HAProxy does while no server is up. */
 async function acceptAndClose(): Promise<{ port: number; close: () => Promise<void> }> {
@@ -88,5 +90,15 @@ describe('statementOutcome on real node-postgres errors', () => {
     const caught = await error();
     expect(caught).toBeInstanceOf(Error);
     expect(statementOutcome(caught)).toBe(outcome);
+  });
+
+  it('a fenced write through a proxy that accepts and closes returns not_sent (nothing written, nothing to suspect)', async () => {
+    const ours = createPool(`postgres://postgres@127.0.0.1:${proxy.port}/x`, { connectTimeoutMs: 2_000 });
+    try {
+      const result = await writeFenced(ours, fenceFor({ name: 'never-sent', epoch: 1 }), () => []);
+      expect(result.kind).toBe('not_sent');
+    } finally {
+      await ours.end();
+    }
   });
 });
