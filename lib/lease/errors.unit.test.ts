@@ -1,6 +1,6 @@
 // statementOutcome: which failures leave a write's outcome unknown (it may have committed), which never
 // reached a server (nothing was sent) and which the server answered, for the error shapes node-postgres,
-// pg-pool and Node's net produce (./statement-outcome.int.test.ts captures them from real failures).
+// pg-pool and Node's net produce (./errors.int.test.ts captures them from real failures).
 import { describe, expect, it } from 'vitest';
 import { CommitOutcomeUnknownError } from '../../db/node-client';
 import { NoNodeError } from '../../db/node-finder';
