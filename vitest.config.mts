@@ -45,6 +45,19 @@ export default defineConfig({
           maxWorkers: 3,
         },
       },
+      {
+        extends: true,
+        test: {
+          // `npm run test:patroni`, a lane of its own in CI: a real Patroni cluster (etcd, PostgreSQL 15, HAProxy)
+          // of its own, so no global database setup; its scenarios share one cluster, in order.
+          name: 'patroni',
+          include: ['scripts/patroni/*.patroni.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

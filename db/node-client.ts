@@ -12,6 +12,11 @@
  *   server shuts down, a statement is refused as read-only (SQLSTATE 25006) —
  *   it tells the finder, which looks again before the next connection, and a
  *   retired client is dropped by the pool instead of being reused.
+ * - An error met while connecting (no node found, refused, closed before the
+ *   session began, the session check failed) is marked (`metWhileConnecting`):
+ *   none of this client's statements was sent, which a proxy that accepts and
+ *   then closes would otherwise leave indistinguishable from a loss
+ *   mid-statement (../lib/lease/errors.ts).
  * - With `vouchCommits`, a statement the server answered with a WARNING
  *   (SQLSTATE class 01) fails with CommitOutcomeUnknownError instead of
  *   succeeding: that is how PostgreSQL answers a commit whose wait for a
@@ -54,6 +59,14 @@ export class CommitOutcomeUnknownError extends Error {
 
 export function isCommitOutcomeUnknown(error: unknown): boolean {
   return error instanceof CommitOutcomeUnknownError;
+}
+
+/** Errors a client met before its session began: none of its statements was sent. */
+const whileConnecting = new WeakSet<object>();
+
+/** True for an error a NodeClient met while connecting (so no statement of it reached a server). */
+export function metWhileConnecting(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && whileConnecting.has(error);
 }
 
 /** Errors after which this node is no place for the pool's sessions. */
@@ -114,7 +127,13 @@ export class NodeClient extends pg.Client {
   override connect(): Promise<pg.Client>;
   override connect(callback: (error: Error | null, client?: pg.Client) => void): void;
   override connect(callback?: (error: Error | null, client?: pg.Client) => void): Promise<pg.Client> | void {
-    const connecting = this.connectToNode().then(() => this);
+    const connecting = this.connectToNode().then(
+      () => this,
+      (error: unknown) => {
+        if (typeof error === 'object' && error !== null) whileConnecting.add(error);
+        throw error;
+      },
+    );
     if (!callback) return connecting;
     connecting.then(
       (client) => callback(null, client),

@@ -61,7 +61,7 @@ export class DemoSupervisor {
         if (line.event === 'frozen') entry.frozen = line.on === true;
         if (line.event === 'dropping_reports') entry.dropping = line.on === true;
         if (
-          ['started', 'acquired', 'lost', 'released', 'write_rejected', 'paused_mid_write', 'frozen', 'dropping_reports', 'stderr', 'error'].includes(
+          ['started', 'acquired', 'lost', 'released', 'write_rejected', 'write_not_sent', 'write_outcome_unknown', 'paused_mid_write', 'frozen', 'dropping_reports', 'stderr', 'error'].includes(
             line.event,
           )
         ) {

@@ -37,7 +37,7 @@ export interface HostOptions {
 }
 
 /** Runtime events worth a log line in a server's output (the rest are for tests and tooling). */
-const LOGGED = new Set(['acquired', 'lost', 'released', 'write_rejected', 'error', 'disabled']);
+const LOGGED = new Set(['acquired', 'lost', 'released', 'write_rejected', 'write_not_sent', 'write_outcome_unknown', 'error', 'disabled']);
 
 export function startHostedJobs(options: HostOptions): HostedJobs {
   if (options.jobs.length === 0) return { stop: async () => {} };

@@ -17,7 +17,9 @@
  * - A refusal returns `{ kind: 'rejected' }` with the reason and the current
  *   epoch, after logging it to stale_write_rejections in its own statement.
  *   A write whose outcome cannot be known (timeout, lost connection) returns
- *   `{ kind: 'unknown' }`. Anything else throws LeaseStoreError (with cause),
+ *   `{ kind: 'unknown' }`; one that never reached a server (no connection
+ *   made, or one closed before its session began: ./errors.ts) returns
+ *   `{ kind: 'not_sent' }` — nothing written, nothing to suspect. Anything else throws LeaseStoreError (with cause),
  *   its message naming the SQLSTATE (40P01: a deadlock).
  * - Only a fence made by `fenceFor` is accepted (checked at run time too).
  * Not guaranteed: renewals never wait — a renewal (or takeover) waits while a
@@ -30,7 +32,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type pg from 'pg';
 import { traced } from '../telemetry/span';
-import { LeaseStoreError, isUnknownOutcome } from './errors';
+import { LeaseStoreError, statementOutcome } from './errors';
 import { type Fence, FENCE_MISSING, isIssuedFence, type Rejection, type RejectionReason, logRejection, rejectionOf } from './fence';
 import { type FencedStatement, type FencedWrites, fencedWrites } from './fenced-statements';
 
@@ -46,6 +48,7 @@ type Results<S extends readonly FencedStatement<unknown>[]> = { [K in keyof S]: 
 export type FencedResult<R> =
   | { kind: 'written'; at: Date; results: R }
   | { kind: 'rejected'; reason: RejectionReason; currentEpoch: number | null; resource: string; at: Date; logged: boolean }
+  | { kind: 'not_sent'; cause: unknown }
   | { kind: 'unknown'; cause: unknown };
 
 const dialect = new PgDialect();
@@ -101,7 +104,9 @@ async function write<const S extends readonly FencedStatement<unknown>[]>(
       const logged = await logRejection(db, rejection, refused.at);
       return { kind: 'rejected', reason: refused.reason, currentEpoch: refused.currentEpoch, resource: rejection.resource, at: refused.at, logged };
     }
-    if (isUnknownOutcome(error)) return { kind: 'unknown', cause: error };
+    const outcome = statementOutcome(error);
+    if (outcome === 'not_sent') return { kind: 'not_sent', cause: error };
+    if (outcome === 'unknown') return { kind: 'unknown', cause: error };
     const code = (error as { code?: unknown }).code;
     // The SQLSTATE (never the message, which may quote values) says which failure it was: 40P01 a deadlock, 23505 a duplicate.
     const why = code === FENCE_MISSING ? ' (no fence)' : typeof code === 'string' ? ` (SQLSTATE ${code})` : '';

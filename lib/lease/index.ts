@@ -13,7 +13,8 @@
  * - configuration (./config.ts): lease names and timings, validated where
  *   they are built — `acquire` takes only terms `leaseTerms`/`leaseConfig`
  *   made, and the database holds the ttl to the same range;
- * - errors (./errors.ts): the typed store error and the unknown-outcome rule;
+ * - errors (./errors.ts): the typed store error and what a failed statement
+ *   may have done (`statementOutcome`: never sent, outcome unknown, failed);
  *   deadlines (./deadline.ts): how long to wait for an answer before its
  *   outcome is unknown;
  * - the operator's intent (./intent.ts), instance tokens (./token.ts) and the
@@ -27,7 +28,7 @@ export { DEFAULT_LEASE_TIMING, LeaseConfigError, leaseConfig, leaseNameSchema, l
 export type { LeaseConfig, LeaseConfigInput, LeaseTerms } from './config';
 export { timerSleep, withDeadline } from './deadline';
 export type { Sleep } from './deadline';
-export { isUnknownOutcome, LeaseStoreError } from './errors';
+export { isUnknownOutcome, LeaseStoreError, statementOutcome, type StatementOutcome } from './errors';
 export { FENCE_MISSING, FENCE_REFUSED, fenceFor, logRejection } from './fence';
 export type { Fence, Rejection, RejectionReason } from './fence';
 export { writeFenced } from './fenced-write';

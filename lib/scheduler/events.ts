@@ -17,6 +17,10 @@ export type RuntimeEvent =
   | { event: 'occurrence_completed'; occurrence: string; epoch: number }
   | { event: 'occurrence_failed'; occurrence: string; epoch: number; exitCode: number }
   | { event: 'write_rejected'; epoch: number; reason: string; currentEpoch: number | null; resource: string }
+  /** A fenced write that never reached a server (no connection, or one closed before its session began): nothing written. */
+  | { event: 'write_not_sent'; epoch: number }
+  /** A fenced write sent whose answer never came (connection lost mid-statement, a deadline): it may have committed. */
+  | { event: 'write_outcome_unknown'; epoch: number }
   | { event: 'call_accepted'; epoch: number; target: string; step: string }
   | { event: 'fault_armed'; fault: 'pause_before'; action: SideEffect }
   /** The fault drill "pause mid-write": the fence is captured, the write not sent; the process stops itself now (SIGSTOP). */
@@ -36,6 +40,10 @@ export interface WriteStats {
   attempted: number;
   accepted: number;
   rejected: number;
+  /** Sent, and no answer came: attempted, neither accepted nor refused. */
+  unknown: number;
+  /** Fenced writes that never reached a server: not attempted. */
+  notSent: number;
 }
 
 export type EventSink = (event: RuntimeEvent) => void;

@@ -77,7 +77,7 @@ export class SchedulerRuntime {
   private readonly emit: EventSink;
   private readonly stopping = new AbortController();
   /** Counted by the rule in ./tenure-state.ts, across every tenure of this runtime. */
-  private readonly writes: WriteStats = { attempted: 0, accepted: 0, rejected: 0 };
+  private readonly writes: WriteStats = { attempted: 0, accepted: 0, rejected: 0, unknown: 0, notSent: 0 };
   /** Report seqs per epoch: a tenure that adopts its own epoch continues the stream. */
   private readonly seqs = new EpochSeqs();
   private running: Promise<void> | null = null;

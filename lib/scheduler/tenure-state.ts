@@ -19,9 +19,10 @@
  *   cursor move after an accepted call) and each external call. `accepted`
  *   when the database wrote it or the target accepted it, `rejected` when a
  *   fence refused it (the database's or the target's); an unknown outcome is
- *   attempted and neither. So a batch written to this database is one
+ *   attempted and neither (counted `unknown`). A fenced write that never
+ *   reached a server (`not_sent`) is no attempt: counted `notSent` only. So a batch written to this database is one
  *   attempt, and a batch sent to an external target two: the call, then its
- *   cursor move. `attempted ≥ accepted + rejected` always.
+ *   cursor move. `attempted = accepted + rejected + unknown` always.
  *
  * Not guaranteed: that a report carries the position of the very instant it
  * is stored — the report loop reads the position when it builds the report.
@@ -47,7 +48,7 @@ export class EpochSeqs {
 }
 
 /** The outcome of one fenced side effect, as the counters read it: a fenced write's or an external call's. */
-type Outcome = { kind: 'written' | 'accepted' | 'rejected' | 'unknown' };
+type Outcome = { kind: 'written' | 'accepted' | 'rejected' | 'unknown' | 'not_sent' };
 
 export class TenureState {
   private occurrence: string | null = null;
@@ -103,8 +104,13 @@ export class TenureState {
   /** Counts one fenced side effect by the module's rule; true when it was written or accepted. */
   count(outcome: Outcome): boolean {
     const writes = this.options.writes;
+    if (outcome.kind === 'not_sent') {
+      writes.notSent++;
+      return false;
+    }
     writes.attempted++;
     if (outcome.kind === 'rejected') writes.rejected++;
+    if (outcome.kind === 'unknown') writes.unknown++;
     const done = outcome.kind === 'written' || outcome.kind === 'accepted';
     if (done) writes.accepted++;
     return done;

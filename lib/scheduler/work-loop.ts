@@ -89,12 +89,15 @@ async function currentSlot(db: pg.Pool, everyMs: number): Promise<{ slotAt: Date
   return { slotAt: new Date(slotMs), nextInMs: slotMs + everyMs - Number(rows[0]!.now_ms) };
 }
 
-/** Counts a fenced write (./tenure-state.ts) and reports a refusal; true when it was written. */
+/** Counts a fenced write (./tenure-state.ts) and reports one not written (refused, never sent, or unknown); true when it was written. */
 function written<R>(work: TenureWork, result: FencedResult<R>): result is Extract<FencedResult<R>, { kind: 'written' }> {
+  const epoch = work.tenure.epoch;
   if (result.kind === 'rejected') {
     const { reason, currentEpoch, resource } = result;
-    work.deps.emit({ event: 'write_rejected', epoch: work.tenure.epoch, reason, currentEpoch, resource });
+    work.deps.emit({ event: 'write_rejected', epoch, reason, currentEpoch, resource });
   }
+  if (result.kind === 'not_sent') work.deps.emit({ event: 'write_not_sent', epoch });
+  if (result.kind === 'unknown') work.deps.emit({ event: 'write_outcome_unknown', epoch });
   return work.state.count(result) && result.kind === 'written';
 }
 
@@ -136,6 +139,7 @@ async function runOnce(work: TenureWork): Promise<void> {
       state.foundCompleted(key);
       return idle();
     case 'rejected':
+    case 'not_sent':
     case 'unknown':
       written(work, claim);
       return clock.sleep(RETRY_MS, signal);
