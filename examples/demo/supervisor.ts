@@ -61,9 +61,20 @@ export class DemoSupervisor {
         if (line.event === 'frozen') entry.frozen = line.on === true;
         if (line.event === 'dropping_reports') entry.dropping = line.on === true;
         if (
-          ['started', 'acquired', 'lost', 'released', 'write_rejected', 'write_not_sent', 'write_outcome_unknown', 'paused_mid_write', 'frozen', 'dropping_reports', 'stderr', 'error'].includes(
-            line.event,
-          )
+          [
+            'started',
+            'acquired',
+            'lost',
+            'released',
+            'write_rejected',
+            'write_not_sent',
+            'write_outcome_unknown',
+            'paused_mid_write',
+            'frozen',
+            'dropping_reports',
+            'stderr',
+            'error',
+          ].includes(line.event)
         ) {
           this.log(spec.id, JSON.stringify(line));
         }
