@@ -27,6 +27,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import pg from 'pg';
 import { migrateDatabase } from '../../db/migrate';
+import { migrateDemo } from '../../examples/demo/db/migrate';
 import { describeDatabaseUrl } from '../../db/url';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -110,6 +111,8 @@ export async function soakDatabase(log: (line: string) => void, naptimeS: number
   try {
     await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
     await migrateDatabase(url.toString());
+    // The soak's workload is the demo's own processes: its tables live in its own schema, made by its own migrations.
+    await migrateDemo(url.toString());
   } catch (error) {
     await drop();
     throw error;
