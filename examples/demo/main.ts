@@ -171,7 +171,7 @@ async function main() {
     const pool = createPool(database.url, { applicationName: 'leaseboard-demo' });
     log(`documents: ${await seedDocuments(pool)} synthetic documents`);
     const { rows: size } = await pool.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS size');
-    log(`database size at start: ${size[0]!.size} (steady state about 0.6 GB at the default retention: README "Retention and disk")`);
+    log(`database size at start: ${size[0]!.size} (steady state about 0.6 GB at the default retention: docs/operations.md "Retention and disk")`);
     const logins = await loginRolesFor(pool, database.url);
     await pool.end();
     writeRunningDatabase(database.url);
