@@ -7,18 +7,20 @@
  * - Its root filesystem (a container made from the image and mounted): node and the package are
  *   there; no TypeScript source, no test, no npm cache.
  * - Its entrypoint, run from that root filesystem under the image's uid, working directory and
- *   environment: `config` (HOST from the image), `migrate --help`, `migrate` and the default command,
+ *   environment: `config` (HOST from the image), `migrate --help`, `migrate`, `scheduler --help`, `run --once`
+ *   (the image's node as the program) and the default command,
  *   whose dashboard answers /api/healthz (under the base path the package was built with), serves
  *   the overview page and stops on SIGTERM.
  *
  * Why not `podman run`: on this kind of machine (cgroup v1 and v2 mounted side by side, "hybrid")
  * crun refuses to start any container ("cgroups in hybrid mode not supported"), so the entrypoint
- * runs with `unshare --root` instead — the same files, uid and environment, without a runtime.
+ * runs with `unshare --root` instead — the same files, uid and environment, and the device files a
+ * runtime would add, without a runtime.
  *
  * Prints one line per check; exit 0 when all pass, 1 on the first failure with the output that shows why.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { IMAGE } from './build-image';
 
@@ -82,6 +84,22 @@ function checkLayout(rootfs: string) {
   );
   if (unwanted.length > 0) fail('layout: TypeScript sources, tests or an npm cache', unwanted.slice(0, 20).join('\n'));
   ok(`layout: ${IMAGE.node}, ${IMAGE.bin}; ${all.length} files, no TypeScript source, test or npm cache`);
+}
+
+/**
+ * The device files a container runtime gives every container (the OCI default set), made in this
+ * throwaway container's own layer: node opens /dev/null for a child's ignored stdio (`run`).
+ */
+function runtimeDevices(rootfs: string) {
+  const devices: [string, number, number][] = [
+    ['null', 1, 3],
+    ['zero', 1, 5],
+    ['full', 1, 7],
+    ['random', 1, 8],
+    ['urandom', 1, 9],
+  ];
+  mkdirSync(path.join(rootfs, 'dev'), { recursive: true });
+  for (const [name, major, minor] of devices) execFileSync('mknod', ['-m', '666', path.join(rootfs, 'dev', name), 'c', String(major), String(minor)]);
 }
 
 /** The entrypoint with `args`, as the image runs it: root `rootfs`, its user, working directory and environment. */
@@ -148,9 +166,16 @@ async function main() {
   try {
     const rootfs = buildah(['mount', container]);
     checkLayout(rootfs);
+    runtimeDevices(rootfs);
     runEntrypoint(rootfs, config, ['config'], (stdout) => /HOST\s.*0\.0\.0\.0/.test(stdout));
     runEntrypoint(rootfs, config, ['migrate', '--help'], (stdout) => stdout.includes('usage'));
     runEntrypoint(rootfs, config, ['migrate'], () => true);
+    runEntrypoint(rootfs, config, ['scheduler', '--help'], (stdout) => stdout.includes('--job'));
+    // The image has no shell: its own node is the program `run` runs.
+    const lease = `image-check-${Math.random().toString(36).slice(2, 8)}`;
+    runEntrypoint(rootfs, config, ['run', '--once', '--lease', lease, '--', IMAGE.node, '-e', 'console.log("ran")'], (stdout) =>
+      stdout.includes('"occurrence_completed"'),
+    );
     await checkStart(rootfs, config);
   } finally {
     buildah(['rm', container]);
