@@ -6,7 +6,7 @@
 # `npm run build:image`) and checks that one (scripts/image-check.ts). Keep the
 # two alike: the package in /opt/leaseboard, node at /usr/local/bin/node, the
 # entrypoint node on the package's bin, default command `start`, user 10001,
-# HOST=0.0.0.0, port 3000, the same labels.
+# HOST=0.0.0.0, port 3000, the same labels (scripts/dockerfile.unit.test.ts compares them).
 #
 #   docker run -e DATABASE_URL=postgres://… -p 3000:3000 leaseboard
 #   docker run -e DATABASE_URL=postgres://… leaseboard migrate

@@ -36,7 +36,13 @@ export const IMAGE = {
   bin: '/opt/leaseboard/app/bin/leaseboard.cjs',
   port: 3000,
   env: { NODE_ENV: 'production', HOST: '0.0.0.0' } as Record<string, string>,
-  source: 'https://github.com/leaseboard/leaseboard',
+} as const;
+
+/** The OCI labels, with `org.opencontainers.image.version` (the package's) beside them. */
+export const IMAGE_LABELS = {
+  'org.opencontainers.image.title': 'leaseboard',
+  'org.opencontainers.image.description': 'Leaseboard: the status dashboard and the leaseboard command (start, run, scheduler, migrate, config)',
+  'org.opencontainers.image.source': 'https://github.com/leaseboard/leaseboard',
 } as const;
 
 function log(line: string) {
@@ -116,12 +122,7 @@ export function buildImage(tag?: string): string {
     const name = tag ?? `leaseboard:${version}`;
     container = run('buildah', ['from', '--quiet', 'scratch']);
     run('buildah', ['copy', '--quiet', container, `${rootfs}/`, '/']);
-    const labels = {
-      'org.opencontainers.image.title': 'leaseboard',
-      'org.opencontainers.image.description': 'Leaseboard: the status dashboard and the leaseboard command (start, run, scheduler, migrate, config)',
-      'org.opencontainers.image.version': version,
-      'org.opencontainers.image.source': IMAGE.source,
-    };
+    const labels = { ...IMAGE_LABELS, 'org.opencontainers.image.version': version };
     run('buildah', [
       'config',
       '--user',
