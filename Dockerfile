@@ -31,8 +31,7 @@ COPY --from=build /leaseboard /opt/leaseboard
 ARG VERSION=0.1.0
 LABEL org.opencontainers.image.title="leaseboard" \
       org.opencontainers.image.description="Leaseboard: the status dashboard and the leaseboard command (start, run, scheduler, migrate, config)" \
-      org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.source="https://github.com/leaseboard/leaseboard"
+      org.opencontainers.image.version="${VERSION}"
 ENV NODE_ENV=production HOST=0.0.0.0
 USER 10001:10001
 WORKDIR /opt/leaseboard

@@ -42,7 +42,6 @@ export const IMAGE = {
 export const IMAGE_LABELS = {
   'org.opencontainers.image.title': 'leaseboard',
   'org.opencontainers.image.description': 'Leaseboard: the status dashboard and the leaseboard command (start, run, scheduler, migrate, config)',
-  'org.opencontainers.image.source': 'https://github.com/leaseboard/leaseboard',
 } as const;
 
 function log(line: string) {

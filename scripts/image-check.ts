@@ -3,7 +3,7 @@
  * built, checked as it ships.
  *
  * - Its configuration: a numeric non-root user, entrypoint node on the package's bin, default
- *   command `start`, HOST=0.0.0.0, port 3000 exposed, the OCI labels (source, version, description).
+ *   command `start`, HOST=0.0.0.0, port 3000 exposed, the OCI labels (title, version, description).
  * - Its root filesystem (a container made from the image and mounted): node and the package are
  *   there; no TypeScript source, no test, no npm cache.
  * - Its entrypoint, run from that root filesystem under the image's uid, working directory and
@@ -63,7 +63,7 @@ function checkConfig(): ImageConfig {
   expect('default command: start', JSON.stringify(config.Cmd) === JSON.stringify(['start']));
   expect('HOST=0.0.0.0', config.Env?.includes('HOST=0.0.0.0') === true);
   expect(`port ${IMAGE.port} exposed`, Object.keys(config.ExposedPorts ?? {}).includes(`${IMAGE.port}/tcp`));
-  for (const label of ['source', 'version', 'description'])
+  for (const label of ['title', 'version', 'description'])
     expect(`label org.opencontainers.image.${label}`, Boolean(config.Labels?.[`org.opencontainers.image.${label}`]));
   ok(`config: user ${config.User}, entrypoint ${config.Entrypoint!.join(' ')}, cmd ${config.Cmd!.join(' ')}, port ${IMAGE.port}, labels`);
   return config;
