@@ -1,7 +1,7 @@
 /**
  * The retention planner's last step, `prune`: the demo keeps its own plan items bounded (the product's
  * retention pruner knows none of the demo's tables). Once an occurrence is planned, (read, read-only)
- * find the oldest of the lease's newest `KEEP_OCCURRENCES` occurrences, (plan, pure) nothing to decide,
+ * find the oldest of the lease's newest `KEEP_OCCURRENCES` planned occurrences, (plan, pure) nothing to decide,
  * (write, fenced) delete up to `PRUNE_BATCH` plan items of this lease from occurrences before it, batch by
  * batch until none is left. Keys are `lease@instant` in a fixed-width UTC form, so "before" is a string
  * comparison. Fenced: a stale holder's delete is refused like its inserts.
@@ -20,9 +20,12 @@ export function pruneStep() {
     name: 'prune',
     read: async ({ db, lease, cursor }) => {
       const { rows } = await db.query<{ oldest: string | null; any: boolean }>({
-        text: `WITH kept AS (SELECT key FROM occurrences WHERE lease = $1 ORDER BY scheduled_at DESC OFFSET $2::int LIMIT 1)
-               SELECT (SELECT key FROM kept) AS oldest,
-                      EXISTS (SELECT 1 FROM leaseboard_demo.plan_items p, kept WHERE p.occurrence < kept.key AND p.lease = $1) AS any`,
+        // The plans themselves say which occurrences they belong to: the product's occurrences table may
+        // keep fewer than KEEP_OCCURRENCES (its retention can be shorter than three cadences), and then
+        // nothing would ever be pruned.
+        text: `WITH kept AS (SELECT DISTINCT occurrence FROM leaseboard_demo.plan_items WHERE lease = $1 ORDER BY occurrence DESC OFFSET $2::int LIMIT 1)
+               SELECT (SELECT occurrence FROM kept) AS oldest,
+                      EXISTS (SELECT 1 FROM leaseboard_demo.plan_items p, kept WHERE p.occurrence < kept.occurrence AND p.lease = $1) AS any`,
         values: [lease, KEEP_OCCURRENCES - 1],
       });
       const { oldest, any } = rows[0]!;
