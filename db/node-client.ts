@@ -215,7 +215,16 @@ export class NodeClient extends pg.Client {
     }
     // The session's own checks are not the work of whichever span asked the pool for a connection: run outside
     // any trace (tracing records only statements with a parent), so a traced write shows its own statements only.
-    await context.with(ROOT_CONTEXT, () => this.prepareSession(node));
+    // Until the pool has the client (and listens for its errors), node-postgres would emit a connection lost
+    // between these statements with nobody listening — an uncaught exception. Heard here, it fails the next
+    // statement, and so the connect.
+    const heard = () => {};
+    this.on('error', heard);
+    try {
+      await context.with(ROOT_CONTEXT, () => this.prepareSession(node));
+    } finally {
+      this.off('error', heard);
+    }
   }
 
   private async prepareSession(node: DatabaseNode): Promise<void> {
