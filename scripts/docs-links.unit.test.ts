@@ -31,17 +31,30 @@ function walk(node: Node, visit: (node: Node) => void): void {
   for (const child of node.children ?? []) walk(child, visit);
 }
 
+const parsed = new Map<string, Node>();
+
+/** Each file is parsed once: a page with many links into one file would otherwise parse it per link. */
 function parse(file: string): Node {
-  return fromMarkdown(readFileSync(path.join(ROOT, file), 'utf8')) as Node;
+  let tree = parsed.get(file);
+  if (tree === undefined) {
+    tree = fromMarkdown(readFileSync(path.join(ROOT, file), 'utf8')) as Node;
+    parsed.set(file, tree);
+  }
+  return tree;
 }
+
+const anchorSets = new Map<string, Set<string>>();
 
 /** The anchors GitHub gives a file's headings. */
 function anchorsOf(file: string): Set<string> {
+  const known = anchorSets.get(file);
+  if (known) return known;
   const slugger = new GithubSlugger();
   const anchors = new Set<string>();
   walk(parse(file), (node) => {
     if (node.type === 'heading') anchors.add(slugger.slug(toString(node)));
   });
+  anchorSets.set(file, anchors);
   return anchors;
 }
 
