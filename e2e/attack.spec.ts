@@ -1,5 +1,5 @@
 /**
- * `npm run attack` against the suite's real server: every probe of issue 23
+ * `npm run attack` against the suite's real server: every probe of the security review
  * and the usual suspects must hold. Run from 127.0.0.3 (the server listens on
  * loopback and sees that address as the client), so the lockout probes —
  * failed sign-ins, heavy reads — spend only that address's budgets, never the

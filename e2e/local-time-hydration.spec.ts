@@ -1,5 +1,5 @@
 /**
- * No flash of a different time at hydration (issue 22, local time): with the
+ * No flash of a different time at hydration: with the
  * browser in Asia/Tokyo (UTC+9, no daylight saving),
  * (a) a first visit (no cookie) is served in UTC, labelled as UTC, and the
  *     page then shows the same instants in local time and remembers the zone

@@ -1,5 +1,5 @@
 /**
- * The overview's health strips (issue 22): real schedulers, the dashboard's
+ * The overview's health strips: real schedulers, the dashboard's
  * own alert evaluator recording the rollup (a round a second here).
  * (a) a freeze (SIGUSR1) shows as stalled on the strip; nothing is drawn
  *     before the scheduler registered, and no red at all before it;

@@ -1,7 +1,7 @@
 /**
  * `npm run attack -- URL [--operator-token T] [--archive URL] [--include-lockout] [--source-address A]`
  *
- * Points issue 23's probes, and the usual suspects (oversized headers, slow
+ * Points the security review's probes, and the usual suspects (oversized headers, slow
  * bodies, path traversal, malformed percent-encoding, JSON bombs, cross-site
  * writes), at a running Leaseboard dashboard — your own deployment, or the
  * demo — and prints a table: probe, expected, got. Exits 1 if any probe

@@ -6,7 +6,7 @@
  * (./bench-fenced-writes.ts); and batched renewals — 32 clients each
  * renewing its 50 leases per statement (LeaseAuthority.renewMany) against the
  * same bare batched UPDATE … FROM unnest; and the protocol's SQL functions
- * (what the library calls since issue 20) against each function's own
+ * (what the library calls since they exist) against each function's own
  * statement issued inline (what the library sent before), alternated in the
  * same run (target ≥ 0.9×). Runs on a fresh database on
  * DATABASE_URL's server, or an embedded one. Prints figures and the machine's

@@ -1,6 +1,6 @@
 /**
  * Probe: reports growing runs beside the pruner's partition round, with partitions a second wide so
- * every round makes and drops some (issue 21 item 1, the pruner race). Prints how each side ended:
+ * every round makes and drops some (the pruner race). Prints how each side ended:
  * a round `written` (its `busy` slots counted), `rejected`, `unknown`, or an ERROR with its SQLSTATE;
  * a report ok or its SQLSTATE. 40P01 on the round's side is the deadlock migration 0025's lock order removes.
  *

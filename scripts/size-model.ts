@@ -109,7 +109,7 @@ async function main() {
     console.log(`| **total** | | | | | **${size(total)}** | **${size(total * FLEET)}** |`);
     const verdict = total * FLEET < TARGET_BYTES ? 'within' : 'OVER';
     console.log(
-      `\nLeaseboard's own tables for ${FLEET.toLocaleString('en-US')} schedulers: ${size(total * FLEET)} — ${verdict} the ${size(TARGET_BYTES)} target (issue 21).`,
+      `\nLeaseboard's own tables for ${FLEET.toLocaleString('en-US')} schedulers: ${size(total * FLEET)} — ${verdict} the ${size(TARGET_BYTES)} target.`,
     );
     const quiet = await measure(client, QUIET_REPORTS, schedulers);
     const quietBytes = quiet.bytesPerRow * quiet.steadyRows;

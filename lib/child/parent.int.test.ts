@@ -1,5 +1,5 @@
 // Supervised children leave when their parent is gone — whatever is gone with it — and never spin on a
-// closed pipe (issue 23: an orphaned dashboard server at a full core for 12 minutes). Real processes.
+// closed pipe (once: an orphaned dashboard server at a full core for 12 minutes). Real processes.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';

@@ -5,7 +5,7 @@
  * the failure as an 'error' on the stream. Unhandled, it becomes an uncaught
  * exception; a handler that logs it (Next.js has one) writes to the same
  * closed pipe, which fails again — a loop that kept an orphaned dashboard
- * server at a full core for as long as it was left (issue 23).
+ * server at a full core for as long as it was left.
  *
  * Guarantees (once `guardStdio` ran)
  * - An error on stdout or stderr is handled here, never thrown: the stream is

@@ -1,4 +1,4 @@
-// The open-redirect bypass list (issue 23: /%5Cevil.example/x and /%09/evil.example/x were confirmed in
+// The open-redirect bypass list (the security review confirmed /%5Cevil.example/x and /%09/evil.example/x were confirmed in
 // Chromium), as the page receives them: already percent-decoded by the query string.
 import { describe, expect, it } from 'vitest';
 import { nextPathOnServer, safeNextPath } from './next-path';

@@ -1,5 +1,5 @@
 /**
- * The probes `npm run attack` sends (issue 23's findings, plus the usual
+ * The probes `npm run attack` sends (the security review's findings, plus the usual
  * suspects): each says what a hardened Leaseboard answers and what this one
  * did. Safe against a deployment people use: nothing here changes a
  * scheduler, an alert or an audit row — every write probe is one the server
@@ -25,7 +25,7 @@ export interface Probe {
 }
 
 /** The most a client may have sent of its 64 MiB streamed body when the server has stopped reading it (buffers on both sides). */
-/** Known open-redirect bypasses, as they are written in a link's query (issue 23). */
+/** Known open-redirect bypasses, as they are written in a link's query. */
 const REDIRECT_BYPASSES = [
   '/%5Cevil.example/x',
   '/%09/evil.example/x',
