@@ -44,7 +44,7 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
   beforeAll(async () => {
     for (const login of [dmyLogin, readerLogin]) await direct.query(`CREATE ROLE ${login.user} LOGIN PASSWORD '${login.password}' IN ROLE ${READER_ROLE}`);
     await direct.query(`ALTER ROLE ${dmyLogin.user} SET DateStyle = 'SQL, DMY'`);
-    for (const setting of [`role = ${READER_ROLE}`, 'default_transaction_read_only = on', `statement_timeout = '300ms'`])
+    for (const setting of [`role = ${READER_ROLE}`, 'default_transaction_read_only = on', `statement_timeout = '300ms'`, 'jit = off'])
       await direct.query(`ALTER ROLE ${readerLogin.user} SET ${setting}`);
     bouncer = await startPgBouncer(databaseUrl(), mode, [readerLogin, dmyLogin]);
     url = bouncer.url(databaseUrl());
@@ -73,8 +73,10 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
       } finally {
         client.release();
       }
-      const { rows } = await reader.query(`SELECT current_user AS who, current_setting('DateStyle') AS style, current_setting('statement_timeout') AS timeout`);
-      expect(rows[0]).toEqual({ who: READER_ROLE, style: 'ISO, MDY', timeout: '300ms' });
+      const { rows } = await reader.query(
+        `SELECT current_user AS who, current_setting('DateStyle') AS style, current_setting('statement_timeout') AS timeout, current_setting('jit') AS jit`,
+      );
+      expect(rows[0]).toEqual({ who: READER_ROLE, style: 'ISO, MDY', timeout: '300ms', jit: 'off' });
       expect(await sqlState(reader.query('SELECT pg_sleep(2)'))).toBe('57014');
       expect(await sqlState(writer.query('SELECT pg_sleep(2)'))).toBe('57014');
       // Several statements at once on every pool: nothing collides (no named statement outlives its transaction).

@@ -1,8 +1,16 @@
 /**
  * What a pool's sessions must hold — ISO DateStyle (node-postgres and our
- * readers parse timestamp text), a statement timeout, and for readers
- * read-only transactions acting as a role — and the SQL that carries it, for
- * a whole session or for one transaction (./node-client.ts picks which).
+ * readers parse timestamp text), a statement timeout, JIT compilation off,
+ * and for readers read-only transactions acting as a role — and the SQL that
+ * carries it, for a whole session or for one transaction (./node-client.ts
+ * picks which).
+ *
+ * Why JIT off: every statement Leaseboard sends is short, but the status
+ * read's planner cost passes `jit_above_cost` once a database holds some
+ * history, and on a server built with LLVM (Debian's and most packaged
+ * PostgreSQL) compiling it took 1.5–2.8 s of a read that runs in
+ * milliseconds — past the read's own deadline, so the dashboard answered
+ * "unknown" from a healthy store.
  *
  * Why not startup parameters: a pooler such as PgBouncer refuses `options`
  * and `statement_timeout` at startup ("unsupported startup parameter"), and
@@ -28,6 +36,7 @@ export function forSession(settings: SessionSettings): string {
   return [
     `SET DateStyle = ${DATE_STYLE}`,
     `SET statement_timeout = ${settings.statementTimeoutMs}`,
+    'SET jit = off',
     ...(settings.readOnly ? ['SET default_transaction_read_only = on'] : []),
     ...(settings.role !== null ? [`SET ROLE ${settings.role}`] : []),
   ].join('; ');
@@ -40,6 +49,7 @@ export function forTransaction(settings: SessionSettings): string {
     ...(settings.readOnly ? ['SET TRANSACTION READ ONLY'] : []),
     `SET LOCAL DateStyle = ${DATE_STYLE}`,
     `SET LOCAL statement_timeout = ${settings.statementTimeoutMs}`,
+    'SET LOCAL jit = off',
     ...(settings.role !== null ? [`SET LOCAL ROLE ${settings.role}`] : []),
   ].join('; ');
 }
@@ -50,6 +60,8 @@ export interface SessionDefaults {
   /** 0: none. */
   statementTimeoutMs: number;
   readOnly: boolean;
+  /** Whether the server may JIT-compile a statement (`jit`). */
+  jit: boolean;
   /** current_user: the role a login's `SET role` default makes it act as. */
   user: string;
 }
@@ -60,6 +72,7 @@ export function heldByLogin(defaults: SessionDefaults, wanted: SessionSettings):
     defaults.dateStyle.startsWith('ISO') &&
     defaults.statementTimeoutMs > 0 &&
     defaults.statementTimeoutMs <= wanted.statementTimeoutMs &&
+    !defaults.jit &&
     (!wanted.readOnly || defaults.readOnly) &&
     (wanted.role === null || defaults.user === wanted.role)
   );

@@ -77,7 +77,7 @@ async function main() {
   const password = randomBytes(12).toString('hex');
   await once(database.url, (client) =>
     client.query(`CREATE ROLE ${login} LOGIN PASSWORD '${password}' IN ROLE leaseboard_reader;
-      ALTER ROLE ${login} SET role = leaseboard_reader; ALTER ROLE ${login} SET default_transaction_read_only = on; ALTER ROLE ${login} SET statement_timeout = '5s'`),
+      ALTER ROLE ${login} SET role = leaseboard_reader; ALTER ROLE ${login} SET default_transaction_read_only = on; ALTER ROLE ${login} SET statement_timeout = '5s'; ALTER ROLE ${login} SET jit = off`),
   );
   const bouncers = [await startPgBouncer(database.url, 'transaction', [{ user: login, password }]), await startPgBouncer(database.url, 'session')];
   const clients: pg.Client[] = [];

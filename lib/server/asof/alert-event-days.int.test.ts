@@ -35,8 +35,10 @@ describe('alert transitions folded a day to a row read exactly as the rows did',
       const writer = uniqueLease('evaluator');
       const grant = await authority.acquire(leaseTerms({ name: writer, ttlMs: 600_000 }), newInstanceToken());
       if (grant.kind !== 'acquired') throw new Error(grant.kind);
-      const todayUs = Math.floor(Date.now() / 86_400_000) * DAY_US;
-      const startUs = todayUs - 10 * DAY_US;
+      // The fold leaves the last hour's day alone: in the first hour after midnight that is yesterday.
+      const { rows: clock } = await held.db.query<{ us: string }>(`SELECT (extract(epoch FROM now() - interval '1 hour') * 1000000)::bigint::text AS us`);
+      const foldedBeforeUs = Math.floor(Number(clock[0]!.us) / DAY_US) * DAY_US;
+      const startUs = foldedBeforeUs - 10 * DAY_US;
       const insert = (scheduler: string | null, atUs: number, mode = next() < 0.8 ? 'on' : 'shadow') =>
         held.db.query(`INSERT INTO alert_events (rule, scheduler, from_state, to_state, at, mode, lease, epoch) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
           RULES[Math.floor(next() * RULES.length)],
@@ -50,7 +52,7 @@ describe('alert transitions folded a day to a row read exactly as the rows did',
         ]);
       const instants: number[] = [];
       let t = startUs + Math.floor(next() * DAY_US);
-      while (t < todayUs + 3_600_000_000) {
+      while (t < foldedBeforeUs + 3_600_000_000) {
         const fault = next();
         if (fault < 0.1) t = Math.ceil(t / DAY_US) * DAY_US + [-1, 0, 1][Math.floor(next() * 3)]!; // at a day's edge
         await insert(name, t);
@@ -60,10 +62,10 @@ describe('alert transitions folded a day to a row read exactly as the rows did',
         instants.push(t);
         t += Math.floor(next() * (next() < 0.3 ? 60_000_000 : 4 * 3_600_000_000));
       }
-      const spans: [number, number, number][] = [[startUs - DAY_US, todayUs + DAY_US, 5_000]];
+      const spans: [number, number, number][] = [[startUs - DAY_US, foldedBeforeUs + DAY_US, 5_000]];
       for (const i of instants.filter(() => next() < 0.3))
         for (const d of [-1, 0, 1]) spans.push([i + d, i + d + Math.floor(next() * 2 * DAY_US), next() < 0.2 ? 3 : 5_000]);
-      for (let day = startUs; day <= todayUs; day += DAY_US) for (const d of [-1, 0, 1]) spans.push([day + d, day + d + DAY_US, 5_000]);
+      for (let day = startUs; day <= foldedBeforeUs; day += DAY_US) for (const d of [-1, 0, 1]) spans.push([day + d, day + d + DAY_US, 5_000]);
       for (let i = 0; i < 20; i++) {
         const from = startUs + Math.floor(next() * 11 * DAY_US);
         spans.push([from, from + Math.floor(next() * DAY_US), 5_000]);
@@ -85,7 +87,7 @@ describe('alert transitions folded a day to a row read exactly as the rows did',
       expect(days.rows[0]!.n).toBeGreaterThanOrEqual(7);
       const left = await held.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM alert_events WHERE scheduler = $1 AND at < $2 AND mode <> 'legacy'`, [
         name,
-        isoUs(todayUs),
+        isoUs(foldedBeforeUs),
       ]);
       expect(left.rows[0]!.n).toBe(0);
       expect(await read()).toEqual(before);
