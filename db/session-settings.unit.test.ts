@@ -17,8 +17,18 @@ describe('heldByLogin', () => {
     ['JIT compilation on', { ...login, jit: true }, reader, false],
     ['another role', { ...login, user: 'lb_reader_x' }, reader, false],
     ['another DateStyle', { ...login, dateStyle: 'SQL, DMY' }, reader, false],
-    ['a writer: any user, read-write, its timeout', { dateStyle: 'ISO, DMY', statementTimeoutMs: 5_000, readOnly: false, jit: false, user: 'postgres' }, writer, true],
-    ['a writer on a server default (no timeout)', { dateStyle: 'ISO, MDY', statementTimeoutMs: 0, readOnly: false, jit: false, user: 'postgres' }, writer, false],
+    [
+      'a writer: any user, read-write, its timeout',
+      { dateStyle: 'ISO, DMY', statementTimeoutMs: 5_000, readOnly: false, jit: false, user: 'postgres' },
+      writer,
+      true,
+    ],
+    [
+      'a writer on a server default (no timeout)',
+      { dateStyle: 'ISO, MDY', statementTimeoutMs: 0, readOnly: false, jit: false, user: 'postgres' },
+      writer,
+      false,
+    ],
   ];
   it.each(cases)('%s', (_, defaults, wanted, held) => {
     expect(heldByLogin(defaults, wanted)).toBe(held);
