@@ -96,7 +96,7 @@ describe('reports over HTTP', () => {
       [await report(s.name, s.token, { ...valid, seq: 0 }), { status: 400, code: 'invalid_body' }],
       [await report(s.name, s.token, { ...valid, extra: true }), { status: 400, code: 'invalid_body' }],
       [await report(s.name, s.token, '{"epoch":'), { status: 400, code: 'invalid_body' }],
-      [await report(s.name, s.token, { ...valid, occurrence: 'x'.repeat(3_000) }), { status: 413, code: 'too_large' }],
+      [await report(s.name, s.token, { ...valid, occurrence: 'x'.repeat(20_000) }), { status: 413, code: 'too_large' }],
       [await report(s.name, s.token, { ...valid, cursor: 49 }), { status: 400, code: 'cursor_backwards' }],
     ];
     expect((await report(s.name, s.token, { ...valid, seq: 5 })).status).toBe(200);
