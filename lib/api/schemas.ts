@@ -560,7 +560,9 @@ export const IntentResponseSchema = named(
 export const LabelsRequestSchema = named(
   'LabelsRequest',
   z.strictObject({
-    labels: LabelsSchema.nullable().describe("The operator's labels for this scheduler (they win over what it registers); null: its registration's labels apply again"),
+    labels: LabelsSchema.nullable().describe(
+      "The operator's labels for this scheduler (they win over what it registers); null: its registration's labels apply again",
+    ),
     reason,
     expectLabels: z
       .record(z.string(), z.string())

@@ -159,7 +159,14 @@ export async function run(argv: string[]): Promise<void> {
       output: (chunk) => process.stderr.write(chunk),
       onEvent: print,
     });
-    config = schedulerConfig({ name: options.lease, label: options.label, labels: options.labels, reportEveryMs: options.reportEveryMs, batchWorkMs: 0, ...options.timing });
+    config = schedulerConfig({
+      name: options.lease,
+      label: options.label,
+      labels: options.labels,
+      reportEveryMs: options.reportEveryMs,
+      batchWorkMs: 0,
+      ...options.timing,
+    });
   } catch (error) {
     if (error instanceof LeaseConfigError || error instanceof JobDefinitionError) fail(error.message);
     throw error;
