@@ -14,8 +14,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { listenToParent } from '../child/json-line-process';
 import { DEFAULT_GRACE_MS, DEFAULT_TAIL_BYTES, execJob, type ExecEvent } from '../jobs';
-import { parseLabelArgs } from '../api/labels';
-import { LABEL_PATTERN, LeaseConfigError } from '../lease';
+import { LeaseConfigError } from '../lease';
+import { parseLabelFlags } from './label-flags';
 import { DurationError, parseDuration } from '../config';
 import { createPool, createReadOnlyPool, JobDefinitionError, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../scheduler';
 import { databaseUrl } from './running-database';
@@ -112,14 +112,8 @@ export function parseRunArgs(argv: string[]) {
   }
   const [command, ...args] = commandLine;
   if (command === undefined) fail('no command: leaseboard run [options] -- COMMAND [ARGS…]');
-  // A `--label` with "=" is a scheduler label; without, the instance's display label (which never holds "=").
-  const labelArgs = (values.label as string[] | undefined) ?? [];
-  const displayLabels = labelArgs.filter((arg) => !arg.includes('='));
-  if (displayLabels.length > 1) fail('--label: one display label (TEXT) at most; scheduler labels are KEY=VALUE');
-  const label = displayLabels[0];
-  if (label !== undefined && !LABEL_PATTERN.test(label)) fail('--label: 1–32 letters, digits, spaces, _ . -');
-  const labels = parseLabelArgs(labelArgs.filter((arg) => arg.includes('=')));
-  if (!labels.ok) fail(`--label: ${labels.message}`);
+  const labels = parseLabelFlags((values.label as string[] | undefined) ?? []);
+  if (!labels.ok) fail(labels.message);
   const tailRaw = values.tail as string | undefined;
   if (tailRaw !== undefined && !/^\d{1,7}$/.test(tailRaw)) fail(`--tail: a whole number of bytes up to 9999999, got ${JSON.stringify(tailRaw.slice(0, 40))}`);
   const ttlMs = duration('ttl', values.ttl as string | undefined, 15_000);
@@ -133,7 +127,7 @@ export function parseRunArgs(argv: string[]) {
     graceMs: duration('grace', values.grace as string | undefined, DEFAULT_GRACE_MS),
     reportEveryMs: duration('report-every', values['report-every'] as string | undefined, 2_000),
     tailBytes: tailRaw === undefined ? DEFAULT_TAIL_BYTES : Number(tailRaw),
-    label: label ?? null,
+    label: labels.display,
     labels: labels.labels,
     passDatabaseUrl: values['pass-database-url'] === true,
     once: values.once === true,
