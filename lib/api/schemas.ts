@@ -57,7 +57,7 @@ export const IntentSchema = named(
 const LabelsOutSchema = named(
   'Labels',
   z.record(z.string(), z.string()),
-  `The scheduler's labels, key → value: an operator's when one set them, else what its newest registration declared (at most ${LABELS_MAX})`,
+  `The scheduler's labels, key → value: an operator's when one set them, else what its newest registration declared (at most ${LABELS_MAX}). As of an instant: its labels now (label history is not kept)`,
 );
 
 export const SchedulerStatusSchema = named(

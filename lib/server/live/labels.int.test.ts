@@ -202,6 +202,19 @@ describe('scheduler labels (real PostgreSQL)', () => {
     expect((await list('selector=a&selector=b')).status).toBe(400);
   });
 
+  it('given a detail read, live or as of an instant, then it carries the labels now (label history is not kept)', async () => {
+    const name = uniqueLease('labels-detail');
+    await registerSql(name, { team: 'search' });
+    await acquire(pool, name);
+    await changeLabels(pool, name, { labels: { team: 'payments' }, by: 'dana', reason: 'handover' }, { identifiedBy: 'token' });
+    const service = serviceOn(pool);
+    const live = await service.detail(name);
+    expect(live.ok && live.value.status.labels).toEqual({ team: 'payments' });
+    const { rows } = await pool.query<{ ms: number }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms');
+    const asOf = await service.detail(name, Math.floor(rows[0]!.ms) - 1);
+    expect(asOf.ok && asOf.value.asOf !== null && asOf.value.status.labels).toEqual({ team: 'payments' });
+  });
+
   it('given a label change by registration or by an operator, then the incremental read sees it at the next read (and the service shows it)', async () => {
     const name = uniqueLease('labels-inc');
     await registerSql(name, { team: 'search' });
