@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { HEALTH_SEVERITY } from '../status/health';
 import { STRIP_WINDOWS } from '../status/strip';
-import { IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../status/limits';
+import { IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../limits';
 import { DRILL_ACTIONS } from './drill-actions';
 import { ALERT_NAMES } from './alert-names';
 import type * as status from '../status/types';

@@ -14,7 +14,7 @@
  * is listed unfiltered only) and the fault drills on its processes.
  */
 import { DRILL_ACTIONS } from '../../api/drill-actions';
-import type { IdentifiedBy } from '../../status/limits';
+import type { IdentifiedBy } from '../../limits';
 import type { AuditEntry, DrillAction } from '../../api/types';
 import { isAlertName } from '../../alerts';
 import type { Queryable } from '../live/facts';

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { apiRegistry } from '../../api/schemas';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX } from '../live/list-params';
-import { REASON_MAX_LENGTH } from '../../status/limits';
+import { REASON_MAX_LENGTH } from '../../limits';
 import { STRIP_WINDOWS } from '../../status/strip';
 import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
 import { ALERTS_LIMIT_DEFAULT, ALERTS_LIMIT_MAX } from '../alerts/read';
