@@ -14,6 +14,7 @@ import { freePort } from '../../db/free-port';
 import { migrateDatabase } from '../../db/migrate';
 import { createPool } from '../../db/pool';
 import { forceExpire } from '../../db/testing/pools';
+import { READER_ROLE } from '../../db/reader-role';
 import { withDatabase } from '../../db/testing/worker-database';
 import { SchedulerDetailResponseSchema, SchedulerListResponseSchema } from '../api/schemas';
 import { setIntent } from '../lease';
@@ -58,6 +59,8 @@ const LINE = /^LEASEBOARD (OK|WARNING|CRITICAL|UNKNOWN) - [^|\n]+( \| [^\n]+)?\n
 describe('leaseboard status', () => {
   const adminUrl = inject('adminDatabaseUrl');
   const database = `leaseboard_status_${randomBytes(4).toString('hex')}`;
+  /** A login that is a member of the reader role and nothing else (roles are the cluster's: dropped after). */
+  const checker = `${database}_check`;
   const url = withDatabase(adminUrl, database);
   let pool: pg.Pool;
   const env = () => ({ DATABASE_URL: url });
@@ -77,6 +80,7 @@ describe('leaseboard status', () => {
     await pool?.end();
     const admin = createPool(adminUrl, { applicationName: 'leaseboard-test', max: 1 });
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.query(`DROP ROLE IF EXISTS ${checker}`);
     await admin.end();
   });
 
@@ -201,6 +205,18 @@ describe('leaseboard status', () => {
     expect(s.code).toBe(2);
     expect(n.stdout).toMatch(/^LEASEBOARD CRITICAL - n-one no_leader: lease of inst_\w+ \(A\), epoch \d+ expired/);
     expect(n.code).toBe(2);
+  });
+
+  it("needs only a reader's login (a member of leaseboard_reader, LEASEBOARD_READER_DATABASE_URL alone): the same verdict", async () => {
+    const admin = createPool(adminUrl, { applicationName: 'leaseboard-test', max: 1 });
+    await admin.query(`CREATE ROLE ${checker} LOGIN IN ROLE ${READER_ROLE}`);
+    await admin.end();
+    const readerUrl = new URL(url);
+    readerUrl.username = checker;
+    readerUrl.password = '';
+    const run = await cli([], { LEASEBOARD_READER_DATABASE_URL: readerUrl.toString() });
+    expect(run.stdout).toMatch(/^LEASEBOARD CRITICAL - 6 schedulers: 1 stalled \(s-one\)/);
+    expect(run.code).toBe(2);
   });
 
   it('--json prints the API body (list, detail with conditions, or the error) with the same exit code', async () => {

@@ -48,7 +48,8 @@ exit codes (health → code):
   2 CRITICAL  stalled, no_leader
   3 UNKNOWN   unknown; the store unreadable or unreachable; no schedulers;
               no scheduler NAME; bad usage
-database: DATABASE_URL (or LEASEBOARD_READER_DATABASE_URL), else the running demo's.
+database: LEASEBOARD_READER_DATABASE_URL, else DATABASE_URL (as the reader role), else the
+running demo's.
 `;
 
 function print(line: string): void {
@@ -101,7 +102,13 @@ function settings(configFile: string | null, timeout: string | null) {
   }
   const env: Record<string, string | undefined> = { ...process.env };
   exportToEnvironment(resolved, env);
-  env.DATABASE_URL = resolved.settings.databaseUrl ?? runningDatabaseUrl() ?? usageError('no database: set DATABASE_URL, or start `npm run demo` first');
+  // The reads need only the reader's login: a monitoring host may be given nothing else.
+  const { databaseUrl, readerDatabaseUrl } = resolved.settings;
+  env.DATABASE_URL =
+    databaseUrl ??
+    readerDatabaseUrl ??
+    runningDatabaseUrl() ??
+    usageError('no database: set LEASEBOARD_READER_DATABASE_URL or DATABASE_URL, or start `npm run demo` first');
   if (timeout !== null) {
     try {
       SETTINGS.readTimeout.parse(timeout);
