@@ -98,8 +98,9 @@ export const LAYERS = {
       'lib/telemetry',
       'lib/auth/config.ts',
       'lib/server/env.ts',
+      'lib/server/standalone.ts',
     ],
-    why: 'lib/cli composes a job (lib/jobs/index.ts) with the runtime (lib/scheduler/index.ts); `leaseboard config` checks the settings the services check at start.',
+    why: 'lib/cli composes a job (lib/jobs/index.ts) with the runtime (lib/scheduler/index.ts); `leaseboard config` checks the settings the services check at start; `leaseboard status` asks the status service for one process (lib/server/standalone.ts) what the API would answer.',
   },
   // Alerts: pure rules, and beside them their I/O.
   'lib/alerts/*': { may: ['lib/status', 'lib/api', 'lib/config'], why: 'lib/alerts is pure: statuses in, alert states out.' },

@@ -121,7 +121,8 @@ function build() {
       '/api/v1/schedulers/{name}': {
         get: {
           operationId: 'getScheduler',
-          summary: 'One scheduler: status, recent tenures and stale-write rejections; as of `at` when given',
+          summary:
+            'One scheduler: status, its conditions (LeaseHeld, Progressing, Observed, Enabled), recent tenures and stale-write rejections; as of `at` when given',
           parameters: [
             nameParam,
             instant(
