@@ -6,11 +6,13 @@
 // Layers are enforced on production modules; tests (`*.test.ts`, `testing/`)
 // compose layers on purpose and are held only to the cycle check.
 // scripts/lint-rules.lint.test.ts (run by `npm run lint`) proves that a forbidden import fails.
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
-/** Every top-level source folder a module could reach into, relative to the repo root. */
-const TOP = ['app', 'components', 'db', 'e2e', 'examples', 'scripts'];
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
 /** Packages that do I/O or belong to a framework: never inside the pure core. */
 const IO_PACKAGES = [
@@ -39,239 +41,255 @@ const SERVER_PACKAGES = ['node:*', 'pg', 'pg-*', 'prom-client', 'drizzle-orm', '
 const PURE_ALERTS = ['lib/alerts/*.ts', 'lib/alerts/!(delivery|local|store)/**/*.ts'];
 
 /**
- * Who may not import whom (import/no-restricted-paths: `target` files may not
- * import anything under `from`, except `except`, relative to `from`).
- * Written for the planned layout, including folders other branches add.
+ * Layers as allow-lists (docs/design.md "Layers"): every folder names what it may import; anything
+ * else fails lint, so a new arrow between folders is a decision made here, in one line.
+ *
+ * A key is a folder; `folder/*` is a folder's own files and unlayered subfolders when some of its
+ * subfolders are layers of their own (lib/server, lib/alerts, examples/demo). An entry in `may` is a
+ * folder (all of it), `folder/*` (its own files, not its layered subfolders) or one file (a door:
+ * `lib/lease/index.ts`). A folder may always import itself. Every folder under lib/ and examples/,
+ * and every top-level source folder, has a key (scripts/lint-rules.lint.test.ts fails otherwise, and
+ * lints, per key, an import of every folder not on its list). The zones of
+ * import/no-restricted-paths are generated from this table (`layerZones`).
  */
-const zones = [
-  // lib/status: the pure projection imports only itself.
-  { target: 'lib/status', from: 'lib', except: ['./status'], message: 'lib/status is pure: it imports only lib/status.' },
-  { target: 'lib/status', from: TOP, message: 'lib/status is pure: it imports only lib/status.' },
-  // lib/api: the v1 contract's types and schemas, built on lib/status only.
-  { target: 'lib/api', from: 'lib', except: ['./api', './status'], message: 'lib/api describes the contract: it imports only lib/status.' },
-  { target: 'lib/api', from: TOP, message: 'lib/api describes the contract: it imports only lib/status.' },
-  // lib/alerts (pure): statuses in, alert states out.
-  {
-    target: PURE_ALERTS,
-    from: 'lib',
-    except: ['./alerts', './status', './api', './config'],
-    message: 'lib/alerts is pure: only lib/status, lib/api and lib/config.',
+export const LAYERS = {
+  // The bottom: imported by every layer, they know none.
+  'lib/config': {
+    may: ['db/reader-role.ts'],
+    why: 'lib/config is the one configuration schema, below every layer (it takes only the reader role’s name from db).',
   },
-  {
-    target: PURE_ALERTS,
-    from: ['lib/alerts/delivery', 'lib/alerts/local', 'lib/alerts/store'],
-    message: 'lib/alerts is pure: delivery, local and store (I/O) import the rules, never the other way.',
+  'lib/telemetry': { may: [], why: 'lib/telemetry (spans and their export) is below every layer.' },
+  'lib/limits': {
+    may: [],
+    why: 'lib/limits (what an operator or a program may write: reasons, names, labels and label selectors) is below every layer: the contract states the limits, the writers enforce them, the runtime and the CLI check labels with them, the browser reads them.',
   },
-  { target: PURE_ALERTS, from: TOP, message: 'lib/alerts is pure: only lib/status and lib/api.' },
-  // lib/alerts/delivery: the Alertmanager client.
-  {
-    target: 'lib/alerts/delivery',
-    from: ['lib/scheduler', 'lib/jobs', 'lib/server', 'lib/client', 'lib/demo', 'app', 'components'],
-    message: 'lib/alerts/delivery talks to Alertmanager; the evaluator job calls it, not the other way.',
+  'lib/status': { may: [], why: 'lib/status is the pure projection: it imports only itself.' },
+  'lib/api': { may: ['lib/status', 'lib/limits'], why: 'lib/api describes the v1 contract, on the pure core.' },
+  'lib/retention': { may: ['lib/config'], why: 'lib/retention says how long each kind of data is kept.' },
+  db: { may: ['lib/config'], why: 'db is the bottom layer: schema, migrations, connections; of lib only its settings.' },
+  // The authority protocol and the runtime.
+  'lib/lease': { may: ['db', 'lib/telemetry', 'lib/limits'], why: 'lib/lease is the authority protocol: it depends on nothing above it.' },
+  'lib/scheduler': {
+    may: ['db', 'lib/lease/index.ts', 'lib/telemetry', 'lib/status', 'lib/limits'],
+    why: 'lib/scheduler runs any job: the lease through its door, and the thresholds the status service judges it by (lib/status); no job, read or UI.',
   },
-  // lib/alerts/store: the alert tables (modes written by operators; state read back by the evaluator and the status service).
-  {
-    target: 'lib/alerts/store',
-    from: ['lib/scheduler', 'lib/jobs', 'lib/server', 'lib/client', 'lib/demo', 'lib/actions', 'lib/alerts/delivery', 'app', 'components', 'scripts', 'e2e'],
-    message: 'lib/alerts/store reads and writes the alert tables; the evaluator, the status service and the actions call it.',
-  },
-  // lib/lease: the authority protocol, the bottom of the runtime.
-  {
-    target: 'lib/lease',
-    from: ['lib/scheduler', 'lib/jobs', 'lib/server', 'lib/client', 'lib/demo', 'lib/alerts', 'app', 'components', 'scripts', 'e2e'],
-    message: 'lib/lease is the authority protocol: it imports no runtime, reads or UI.',
-  },
-  // lib/lease has one public door, its index.ts (authority, fence, writeFenced, config, errors, intent).
-  {
-    target: ['lib/!(lease)/**', 'app', 'components', 'scripts', 'e2e', 'examples', 'db'],
-    from: 'lib/lease',
-    except: ['./index.ts'],
-    message: 'lib/lease has one public door: import lib/lease (its index.ts), never one of its modules.',
-  },
-  // lib/scheduler: the runtime runs ANY job; it knows no job and no reads.
-  {
-    target: 'lib/scheduler',
-    from: ['lib/jobs', 'lib/cli', 'lib/server', 'lib/client', 'lib/alerts', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
-    message: 'lib/scheduler runs any job: it imports lib/lease, never lib/jobs (lib/cli composes them), lib/server or the UI.',
-  },
-  // lib/cli: the composition root (`leaseboard COMMAND`): jobs from lib/jobs' registry, the runtime through its entry.
-  {
-    target: 'lib/cli',
-    from: ['lib/client', 'lib/alerts', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
-    message: 'lib/cli composes a job from lib/jobs with the runtime; nothing else.',
-  },
-  // `leaseboard config` checks the status service's settings as its start-up does: lib/server/env.ts, nothing else of lib/server.
-  { target: 'lib/cli', from: 'lib/server', except: ['./env.ts'], message: 'lib/cli reads nothing of lib/server but its environment (lib/server/env.ts).' },
-  { target: 'lib/cli', from: 'lib/jobs', except: ['./index.ts'], message: 'lib/cli reaches lib/jobs only through its registry, lib/jobs/index.ts.' },
-  { target: 'lib/cli', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/cli runs jobs through lib/scheduler/index.ts only.' },
-  // Nothing below the root imports it (scripts may: the demo finds a running database through it).
-  { target: 'lib/!(cli)/**', from: 'lib/cli', message: 'lib/cli is the composition root: nothing in lib imports it.' },
-  // lib/jobs: jobs use the runtime through its public entry only.
-  { target: 'lib/jobs', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/jobs imports lib/scheduler only through lib/scheduler/index.ts.' },
-  { target: 'lib/jobs', from: ['lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'], message: 'lib/jobs: no UI, no app routes.' },
-  // lib/http: shared HTTP plumbing (responses, peer stamps, proxy trust, client keys, bounded bodies) for
-  // lib/auth, lib/actions, lib/server, lib/host: below them all, above only the contract and the pure core.
-  {
-    target: 'lib/http',
-    from: 'lib',
-    except: ['./http', './api', './status', './telemetry', './config'],
-    message: 'lib/http is shared HTTP plumbing: it imports only lib/api, lib/status, lib/telemetry and lib/config.',
-  },
-  { target: 'lib/http', from: TOP, message: 'lib/http is shared HTTP plumbing: it imports only lib/api, lib/status, lib/telemetry and lib/config.' },
-  // lib/config: the one configuration schema and its loader; read by every layer, it knows none of them.
-  { target: 'lib/config', from: 'lib', except: ['./config'], message: 'lib/config is below every layer: it imports nothing of lib.' },
-  { target: 'lib/config', from: ['app', 'components', 'e2e', 'scripts'], message: 'lib/config is below every layer: it imports nothing of lib.' },
-  { target: 'lib/config', from: 'db', except: ['./reader-role.ts'], message: 'lib/config takes only the reader role’s name from db.' },
-  // lib/telemetry: spans and their export (OpenTelemetry); used by every layer, it knows none of them.
-  { target: 'lib/telemetry', from: 'lib', except: ['./telemetry'], message: 'lib/telemetry is below every layer: it imports only OpenTelemetry.' },
-  { target: 'lib/telemetry', from: TOP, message: 'lib/telemetry is below every layer: it imports only OpenTelemetry.' },
-  // lib/ingest: reports over HTTP (machine writes with a report token), beside lib/actions (people's writes).
-  {
-    target: 'lib/ingest',
-    from: ['lib/actions', 'lib/auth', 'lib/scheduler', 'lib/jobs', 'lib/lease', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
-    message: 'lib/ingest stores reports through the protocol function: only lib/http, lib/api, lib/status, db and lib/server/env.ts.',
-  },
-  {
-    target: 'lib/ingest',
-    from: 'lib/server',
-    except: ['./env.ts'],
-    message: 'lib/ingest reads nothing of lib/server but its environment (lib/server/env.ts).',
-  },
-  // lib/server: reads for the status service.
-  { target: 'lib/server', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/server never imports lib/scheduler internals.' },
-  { target: 'lib/server', from: 'lib/auth', message: 'lib/server never reaches into lib/auth: what both need lives in lib/http.' },
-  {
-    target: 'lib/server',
-    from: ['lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
-    message: 'lib/server: reads only, no jobs, UI or routes.',
-  },
-  // Inside lib/server, layers (docs/design.md "Layers"): domain results at the bottom, the store's
-  // observer above them, the reads above those, the service composing the reads, http/ on top —
-  // the one layer that parses, validates, maps results to statuses and serialises.
-  ...serverLayers(),
-  // lib/retention, lib/auth: services below the runtime and the app.
-  {
-    target: ['lib/retention', 'lib/auth'],
-    from: ['lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
-    message: 'lib/retention and lib/auth sit below the runtime and the app.',
-  },
-  {
-    target: ['lib/retention', 'lib/auth'],
-    from: 'lib/scheduler',
-    except: ['./index.ts'],
-    message: 'lib/retention and lib/auth sit below the runtime: at most its public contract (lib/scheduler/index.ts).',
-  },
-  // Browser code: never the server's reads, the database or the runtime.
-  {
-    target: ['components', 'lib/client'],
-    from: [
-      'lib/server',
-      'lib/http',
+  'lib/child': { may: ['lib/scheduler/index.ts'], why: 'lib/child starts and talks to child processes; it knows the runtime’s events only.' },
+  'lib/jobs': {
+    may: [
       'db',
-      'lib/lease',
-      'lib/scheduler',
-      'lib/jobs',
-      'lib/demo',
+      'lib/scheduler/index.ts',
+      'lib/alerts/*',
       'lib/alerts/delivery',
       'lib/alerts/store',
       'lib/retention',
-      'app',
-      'scripts',
-      'e2e',
+      'lib/status',
+      'lib/config',
+      'lib/server/service.ts',
     ],
-    message: 'Browser code (components, lib/client) never imports lib/server, db or the runtime.',
+    why: 'lib/jobs takes the runtime through its door; the alert evaluator reads the projection through the status service, as the dashboard does.',
   },
-  // lib/actions: the operator actions (the only writes people make through the status service).
-  {
-    target: 'lib/actions',
-    from: ['lib/scheduler', 'lib/jobs', 'lib/client', 'lib/demo', 'app', 'components', 'scripts', 'e2e'],
-    message: 'lib/actions: writes for operators; no runtime, UI or routes.',
+  'lib/cli': {
+    may: [
+      'lib/limits',
+      'lib/jobs/index.ts',
+      'lib/scheduler/index.ts',
+      'lib/lease/index.ts',
+      'lib/child',
+      'lib/config',
+      'lib/telemetry',
+      'lib/auth/config.ts',
+      'lib/server/env.ts',
+      'lib/server/standalone.ts',
+    ],
+    why: 'lib/cli composes a job (lib/jobs/index.ts) with the runtime (lib/scheduler/index.ts); `leaseboard config` checks the settings the services check at start; `leaseboard status` asks the status service for one process (lib/server/standalone.ts) what the API would answer.',
   },
-  {
-    target: 'lib/actions',
-    from: 'lib/server',
-    except: ['./env.ts'],
-    message: 'lib/actions never reaches into the status reads: HTTP plumbing is in lib/http, the environment in lib/server/env.ts.',
+  // Alerts: pure rules, and beside them their I/O.
+  'lib/alerts/*': { may: ['lib/status', 'lib/api', 'lib/config'], why: 'lib/alerts is pure: statuses in, alert states out.' },
+  'lib/alerts/delivery': {
+    may: ['lib/alerts/*', 'lib/status', 'lib/api', 'lib/config'],
+    why: 'lib/alerts/delivery talks to Alertmanager; the evaluator job calls it.',
   },
-  // lib/host: the dashboard's process — its HTTP server around Next.js (peer stamps, security
-  // headers) and the jobs it hosts (through the runtime's public entry and lib/jobs' registry).
-  {
-    target: 'lib/host',
-    from: ['lib/client', 'lib/demo', 'app', 'components', 'e2e'],
-    message: 'lib/host serves the app and hosts jobs; it reads nothing itself.',
+  'lib/alerts/store': { may: ['lib/alerts/*', 'lib/status', 'lib/api', 'lib/limits', 'db'], why: 'lib/alerts/store reads and writes the alert tables.' },
+  'lib/alerts/local': { may: ['lib/alerts/*', 'db/free-port.ts'], why: 'lib/alerts/local runs a loopback Alertmanager for tests and the demo.' },
+  // HTTP plumbing, identity, writes.
+  'lib/http': { may: ['lib/api', 'lib/telemetry', 'lib/config'], why: 'lib/http is shared HTTP plumbing, below the reads, the actions and the host.' },
+  'lib/auth': { may: ['lib/api', 'lib/config', 'lib/http'], why: 'lib/auth (identity, sessions, CSRF) sits below the actions and the host.' },
+  'lib/ingest': {
+    may: ['db', 'lib/api', 'lib/limits', 'lib/config', 'lib/http', 'lib/server/env.ts'],
+    why: 'lib/ingest stores reports over HTTP through the protocol function; of lib/server only its environment.',
   },
-  {
-    target: 'lib/host',
-    from: 'lib/server',
-    except: ['./http/node-routes.ts', './env.ts'],
-    message: 'lib/host answers the hot reads through lib/server/http/node-routes.ts only (and reads the parsed environment, lib/server/env.ts).',
+  'lib/actions': {
+    may: [
+      'db',
+      'lib/auth',
+      'lib/http',
+      'lib/api',
+      'lib/limits',
+      'lib/config',
+      'lib/lease/index.ts',
+      'lib/alerts/*',
+      'lib/alerts/store',
+      'lib/ingest/tokens.ts',
+      'lib/server/env.ts',
+    ],
+    why: 'lib/actions are the operators’ writes: no runtime, no reads, no UI.',
   },
-  { target: 'lib/host', from: 'lib/scheduler', except: ['./index.ts'], message: 'lib/host runs jobs through lib/scheduler/index.ts only.' },
-  { target: 'lib/host', from: 'lib/jobs', except: ['./index.ts'], message: 'lib/host takes jobs from lib/jobs/index.ts only.' },
-  // app: routes only; lib/server through its entry.
-  { target: 'app', from: 'lib/server', except: ['./index.ts'], message: 'app imports lib/server only through its entry, lib/server/index.ts.' },
-  { target: 'app', from: ['db', 'lib/scheduler', 'lib/jobs', 'scripts', 'e2e'], message: 'app is routes only: go through lib.' },
-  // db: the bottom layer (its settings come from lib/config, which is below every layer).
-  { target: 'db', from: 'lib', except: ['./config'], message: 'db is the bottom layer: it imports no lib (but lib/config), app or UI.' },
-  { target: 'db', from: ['app', 'components', 'scripts', 'e2e'], message: 'db is the bottom layer: it imports no lib (but lib/config), app or UI.' },
-  // examples/: the demo (its job, tables, archive, supervisor) and other examples sit on top of the product.
-  {
-    target: ['lib', 'app', 'components', 'db'],
-    from: 'examples',
-    message: 'The product never imports examples/: an example imports the product, never the other way.',
+  'lib/demo': {
+    may: ['lib/actions', 'lib/auth', 'lib/http', 'lib/api', 'lib/limits', 'lib/client/demo-process.ts'],
+    why: 'lib/demo is the demo’s fault control on the dashboard: an operator action, audited in the words the card shows.',
   },
-  { target: 'examples', from: ['scripts', 'e2e'], message: 'examples/ import the product, never its tools (scripts, e2e).' },
+  // The status service's reads, in layers.
+  'lib/server/*': {
+    may: [
+      ...['db', 'lib/status', 'lib/api', 'lib/limits', 'lib/config', 'lib/http', 'lib/retention', 'lib/telemetry', 'lib/alerts/*', 'lib/alerts/store'],
+      ...[
+        'lib/server/domain',
+        'lib/server/store',
+        'lib/server/live',
+        'lib/server/alerts',
+        'lib/server/audit',
+        'lib/server/metrics',
+        'lib/server/asof',
+        'lib/server/http',
+      ],
+    ],
+    why: 'lib/server (service.ts, index.ts, instance.ts, env.ts) composes the reads for the status service.',
+  },
+  'lib/server/domain': { may: ['lib/api'], why: 'lib/server/domain is the bottom of the reads: results with no HTTP in them.' },
+  'lib/server/store': { may: ['lib/server/domain', 'lib/lease/index.ts'], why: 'lib/server/store is the store’s observer and the read deadline.' },
+  'lib/server/live': {
+    may: ['db', 'lib/status', 'lib/api', 'lib/limits', 'lib/lease/index.ts', 'lib/server/domain', 'lib/server/store'],
+    why: 'lib/server/live is a read (the live list): domain results, no HTTP, no service above it.',
+  },
+  'lib/server/alerts': {
+    may: ['lib/status', 'lib/api', 'lib/alerts/*', 'lib/alerts/store', 'lib/server/domain', 'lib/server/store', 'lib/server/live'],
+    why: 'lib/server/alerts is a read: domain results, no HTTP, no service above it.',
+  },
+  'lib/server/audit': {
+    may: ['lib/status', 'lib/api', 'lib/limits', 'lib/alerts/*', 'lib/server/domain', 'lib/server/store', 'lib/server/live'],
+    why: 'lib/server/audit is a read: domain results, no HTTP, no service above it.',
+  },
+  'lib/server/metrics': {
+    may: ['lib/status', 'lib/api', 'lib/alerts/*', 'lib/alerts/store', 'lib/server/domain', 'lib/server/store', 'lib/server/live'],
+    why: 'lib/server/metrics is a read: domain results, no HTTP, no service above it.',
+  },
+  'lib/server/asof': {
+    may: [
+      ...['db', 'lib/status', 'lib/api', 'lib/lease/index.ts', 'lib/retention', 'lib/alerts/*', 'lib/alerts/store'],
+      ...['lib/server/domain', 'lib/server/store', 'lib/server/live', 'lib/server/alerts'],
+    ],
+    why: 'lib/server/asof is a read (logs, as-of rebuilds, history): domain results, no HTTP, no service above it.',
+  },
+  'lib/server/http': {
+    may: [
+      ...['lib/http', 'lib/api', 'lib/status', 'lib/limits', 'lib/retention', 'lib/config', 'lib/telemetry'],
+      ...['lib/server/domain', 'lib/server/store', 'lib/server/live', 'lib/server/alerts', 'lib/server/audit', 'lib/server/metrics', 'lib/server/asof'],
+      ...['lib/server/service.ts', 'lib/server/instance.ts', 'lib/server/env.ts'],
+    ],
+    why: 'lib/server/http parses, validates and serialises; it sits below the door for app/ (lib/server/index.ts), never above it.',
+  },
+  // The dashboard's process, the browser, the routes.
+  'lib/host': {
+    may: ['lib/http', 'lib/api', 'lib/config', 'lib/scheduler/index.ts', 'lib/jobs/index.ts', 'lib/server/http/node-routes.ts', 'lib/server/env.ts'],
+    why: 'lib/host serves the app (the hot reads through lib/server/http/node-routes.ts) and hosts jobs through the runtime’s door.',
+  },
+  'lib/client': { may: ['lib/api', 'lib/status', 'lib/limits'], why: 'lib/client is browser code: no server reads, database or runtime.' },
+  components: { may: ['lib/client', 'lib/api', 'lib/status', 'lib/limits'], why: 'components are browser code: no server reads, database or runtime.' },
+  app: {
+    may: ['components', 'lib/client', 'lib/api', 'lib/status', 'lib/server/index.ts', 'lib/actions', 'lib/ingest', 'lib/demo'],
+    why: 'app is routes only: lib/server through its door, lib/server/index.ts.',
+  },
+  // The examples sit on the product; the tools on everything.
+  'examples/demo/*': {
+    may: [
+      'db',
+      'lib/api',
+      'lib/http',
+      'lib/child',
+      'lib/cli',
+      'lib/config',
+      'lib/scheduler/index.ts',
+      'lib/lease/index.ts',
+      'lib/alerts/local',
+      'lib/server/env.ts',
+      'examples/demo/retention-planner',
+    ],
+    why: 'examples/demo imports the product, never its tools (scripts, e2e).',
+  },
+  'examples/demo/retention-planner': {
+    may: ['examples/demo/*', 'lib/scheduler/index.ts'],
+    why: 'The demo’s job takes the runtime as any job does: through lib/scheduler/index.ts only.',
+  },
+  'examples/python': { may: [], why: 'examples/python speaks SQL to the protocol functions.' },
+  'examples/shell': { may: [], why: 'examples/shell speaks SQL to the protocol functions.' },
+  packages: {
+    // The server package's commands (serve, alerts, intent) still live in scripts/.
+    may: ['lib/api/base-path.ts', 'lib/cli/main.ts', 'db/migrate-cli.ts', 'scripts/serve.ts', 'scripts/alerts.ts', 'scripts/intent.ts'],
+    why: 'packages/ are the shipped packages’ entry points: the commands they ship, nothing else.',
+  },
+  e2e: { may: ['db', 'examples', 'scripts', 'lib/child', 'lib/status', 'lib/alerts/local'], why: 'e2e drives a real server and browser.' },
+  scripts: {
+    may: [
+      ...['db', 'e2e', 'examples', 'packages', 'lib/lease/index.ts', 'lib/scheduler', 'lib/jobs', 'lib/server', 'lib/alerts', 'lib/status', 'lib/api'],
+      ...['lib/limits', 'lib/config', 'lib/telemetry', 'lib/retention', 'lib/child', 'lib/cli', 'lib/client', 'lib/host', 'lib/auth', 'lib/ingest'],
+    ],
+    why: 'scripts are the tools (benchmarks, drills, generators): any layer (the runtime’s parts too, which the benchmarks and the fleet drive one by one), the lease through its door.',
+  },
+};
+
+/** Top-level folders a module could import from (the repository's files outside them import nothing of the project). */
+export const SOURCE_ROOTS = ['app', 'components', 'db', 'e2e', 'examples', 'lib', 'packages', 'scripts'];
+
+/** The paths a key stands for: `folder/*` is the folder without its layered subfolders. */
+export function layerPaths(key) {
+  if (!key.endsWith('/*')) return [key];
+  const folder = key.slice(0, -2);
+  return readdirSync(path.join(ROOT, folder))
+    .map((name) => `${folder}/${name}`)
+    .filter((child) => !(child in LAYERS));
+}
+
+/** Which files a key's zones apply to. */
+function layerTarget(key) {
+  if (!key.endsWith('/*')) return [key];
+  return [key, ...layerPaths(key).filter((child) => statSync(path.join(ROOT, child)).isDirectory())];
+}
+
+/** The message a key's zones refuse with: the reason, then the list. */
+export function layerMessage(key) {
+  const { may, why } = LAYERS[key];
+  return `${why} (LAYERS in eslint.config.mjs: ${key} may import ${may.length === 0 ? 'nothing outside itself' : may.join(', ')}.)`;
+}
+
+/**
+ * The zones of one key: per top-level folder, nothing of it (when no entry lies in it) or all of it
+ * but what the key may import (`except`, relative to that folder).
+ */
+function layerZones(key) {
+  const allowed = [...layerPaths(key), ...LAYERS[key].may.flatMap(layerPaths)];
+  const target = layerTarget(key);
+  const message = layerMessage(key);
+  const closed = [];
+  const zones = [];
+  for (const root of SOURCE_ROOTS) {
+    const inside = allowed.filter((p) => p === root || p.startsWith(`${root}/`));
+    if (inside.includes(root)) continue;
+    if (inside.length === 0) closed.push(root);
+    else zones.push({ target, from: root, except: inside.map((p) => `./${path.relative(root, p)}`), message });
+  }
+  return [{ target, from: closed, message }, ...zones].filter((zone) => zone.from.length > 0);
+}
+
+/** Rules finer than a folder, inside one layer. */
+const FILE_ZONES = [
   {
-    target: 'examples/demo/retention-planner',
-    from: 'lib/scheduler',
-    except: ['./index.ts'],
-    message: "The demo's job takes the runtime as any job does: through lib/scheduler/index.ts only.",
+    target: 'lib/server/service.ts',
+    from: ['lib/server/http', 'lib/http'],
+    message: 'lib/server/service.ts composes reads into domain results: it neither parses nor serialises (lib/server/http does).',
   },
 ];
 
-/**
- * lib/server's own layers. Each read folder may use the folders below it; none reaches the
- * HTTP layer, lib/http, or the modules that compose the reads (service, door, instance).
- */
-function serverLayers() {
-  const root = ['lib/server/service.ts', 'lib/server/index.ts', 'lib/server/instance.ts'];
-  const http = ['lib/server/http', 'lib/http'];
-  const reads = { live: [], alerts: ['live'], audit: ['live'], metrics: ['live'], asof: ['live', 'alerts'] };
-  const readZones = Object.entries(reads).map(([folder, below]) => ({
-    target: `lib/server/${folder}`,
-    from: [
-      ...Object.keys(reads)
-        .filter((other) => other !== folder && !below.includes(other))
-        .map((other) => `lib/server/${other}`),
-      ...http,
-      ...root,
-    ],
-    message: `lib/server/${folder} is a read: it returns domain results (lib/server/domain) and may use ${['domain', 'store', ...below].join(', ')} only — no HTTP, no service above it.`,
-  }));
-  return [
-    {
-      target: 'lib/server/domain',
-      from: 'lib/server',
-      except: ['./domain'],
-      message: 'lib/server/domain is the bottom: read results with no HTTP in them; it imports nothing else of lib/server.',
-    },
-    { target: 'lib/server/domain', from: http, message: 'lib/server/domain is the bottom: read results with no HTTP in them.' },
-    {
-      target: 'lib/server/store',
-      from: 'lib/server',
-      except: ['./domain', './store'],
-      message: "lib/server/store is the store's observer and deadline: it imports only lib/server/domain.",
-    },
-    { target: 'lib/server/store', from: http, message: "lib/server/store is the store's observer and deadline: no HTTP." },
-    ...readZones,
-    {
-      target: 'lib/server/service.ts',
-      from: http,
-      message: 'lib/server/service.ts composes reads into domain results: it neither parses nor serialises (lib/server/http does).',
-    },
-    { target: 'lib/server/http', from: 'lib/server/index.ts', message: 'lib/server/http sits below the door for app/ (lib/server/index.ts), never above it.' },
-  ];
-}
+const zones = [...Object.keys(LAYERS).flatMap(layerZones), ...FILE_ZONES];
 
 const restrictPackages = (files, groups, message) => ({
   files,
@@ -297,7 +315,7 @@ const config = [
   {
     files: ['**/*.{ts,tsx}'],
     ignores: ['**/*.test.ts', '**/testing/**'],
-    rules: { 'import/no-restricted-paths': ['error', { zones }] },
+    rules: { 'import/no-restricted-paths': ['error', { zones, basePath: ROOT }] },
   },
   restrictPackages(['lib/status/**'], IO_PACKAGES, 'lib/status is pure: no I/O, no framework.'),
   restrictPackages(PURE_ALERTS, IO_PACKAGES, 'lib/alerts is pure: no I/O, no framework (delivery lives in lib/alerts/delivery).'),

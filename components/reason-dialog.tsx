@@ -9,7 +9,7 @@
  * `-reason`, `-error`, `-confirm`.
  */
 import { type FormEvent, type ReactNode, type RefObject, useId } from 'react';
-import { REASON_MAX_LENGTH } from '@/lib/status/limits';
+import { REASON_MAX_LENGTH } from '@/lib/limits';
 
 export interface ReasonDialogProps {
   dialogRef: RefObject<HTMLDialogElement | null>;

@@ -39,7 +39,7 @@ const epochCol = (name: string) => bigint(name, { mode: 'number' });
 
 /** PostgreSQL's 64-bit transaction id (never wraps), read as text. */
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
-/** Scheduler labels, key → value (lib/api/labels.ts is the rule; the database checks it too). */
+/** Scheduler labels, key → value (lib/limits/labels.ts is the rule; the database checks it too). */
 const labelsCol = (name: string) => jsonb(name).$type<Record<string, string>>();
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
@@ -252,7 +252,7 @@ export const schedulers = pgTable(
     firstRegisteredAt: ts('first_registered_at')
       .notNull()
       .default(sql`clock_timestamp()`),
-    /** The labels the newest registration declared (lib/api/labels.ts; checked by leaseboard_labels_ok, migration scheduler_labels). */
+    /** The labels the newest registration declared (lib/limits/labels.ts; checked by leaseboard_labels_ok, migration scheduler_labels). */
     labels: labelsCol('labels')
       .notNull()
       .default(sql`'{}'::jsonb`),

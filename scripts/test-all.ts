@@ -4,7 +4,9 @@
  * tests (real PostgreSQL — DATABASE_URL's server, else an embedded one — and
  * real scheduler processes), the short soak (retention keeps every table
  * flat), the short fleet (hundreds of schedulers under faults), then the browser suite (real Chromium, one production build made by
- * the `build` tier). Ends with `N passed, N failed` and a non-zero exit on any failure.
+ * the `build` tier). Ends with `N passed, N failed` and a non-zero exit on any failure, after a
+ * summary of each step's wall time and CPU time (its processes', the embedded PostgreSQL included;
+ * not a DATABASE_URL server's) and the run's total.
  *
  * Tiers run in six lanes at once, because most of them mostly wait: the
  * production build and the browser tier's first shard (the longest chain);
@@ -209,6 +211,8 @@ interface Finished {
   output: string;
   startedS: number;
   seconds: number;
+  /** CPU seconds (user + system) of the step and every process it waited for; null when bash did not say. */
+  cpuS: number | null;
 }
 
 const runStarted = Date.now();
@@ -219,16 +223,21 @@ function runStep(step: Step): Promise<Finished> {
   const startedS = sinceStart();
   console.log(`[${clock()}] ▶ ${step.name}: ${step.command.join(' ')}`);
   return new Promise((resolve) => {
-    const child = spawn(step.command[0]!, step.command.slice(1), {
+    // Through bash, whose `times` (on fd 3) gives the CPU the step's processes used: on two cores the
+    // gate's wall time is mostly the sum of its tiers' CPU, which the wall time of one lane hides.
+    const child = spawn('bash', ['-c', '"$@"; status=$?; times >&3; exit $status', 'bash', ...step.command], {
       cwd: ROOT,
       env: { ...process.env, ...step.env, FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
     const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const times: Buffer[] = [];
+    child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => chunks.push(chunk));
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => times.push(chunk));
     child.on('close', (status) => {
       const output = Buffer.concat(chunks).toString('utf8');
+      const cpuS = childrenCpuSeconds(Buffer.concat(times).toString('utf8'));
       let outcome: Outcome | null = null;
       try {
         outcome = step.outcome ? step.outcome(output, status) : null;
@@ -238,9 +247,17 @@ function runStep(step: Step): Promise<Finished> {
       const ok = status === 0 && (!outcome || outcome.failed === 0);
       const seconds = sinceStart() - startedS;
       console.log(`\n[${clock()}] ${ok ? '■' : '✗'} ${step.name} (${seconds.toFixed(1)} s) ${'─'.repeat(40)}\n${output}`);
-      resolve({ step, ok, outcome, status, output, startedS, seconds });
+      resolve({ step, ok, outcome, status, output, startedS, seconds, cpuS });
     });
   });
+}
+
+/** User plus system seconds of bash's children from the output of `times` (its second line: `0m12.345s 0m1.234s`). */
+function childrenCpuSeconds(times: string): number | null {
+  const line = times.trim().split('\n')[1];
+  const parts = line?.match(/^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/);
+  if (!parts) return null;
+  return Number(parts[1]) * 60 + Number(parts[2]) + Number(parts[3]) * 60 + Number(parts[4]);
 }
 
 /** Each step's end, by name, for the steps that others need. */
@@ -264,7 +281,16 @@ async function runLane(steps: Step[], selectedNames: Set<string>): Promise<Finis
     const needOk = step.needs && selectedNames.has(step.needs) ? await endOf(step.needs).promise : true;
     const done: Finished = needOk
       ? await runStep(step)
-      : { step, ok: false, outcome: { passed: 0, failed: 1, skipped: [] }, status: null, output: `${step.needs} failed`, startedS: sinceStart(), seconds: 0 };
+      : {
+          step,
+          ok: false,
+          outcome: { passed: 0, failed: 1, skipped: [] },
+          status: null,
+          output: `${step.needs} failed`,
+          startedS: sinceStart(),
+          seconds: 0,
+          cpuS: 0,
+        };
     endOf(step.name).resolve(done.ok);
     finished.push(done);
   }
@@ -286,7 +312,9 @@ async function main(): Promise<void> {
   const summary: string[] = [];
   const skips: string[] = [];
   let broken = false;
-  for (const { step, ok, outcome, status, output, startedS, seconds } of results) {
+  let cpuTotalS = 0;
+  for (const { step, ok, outcome, status, output, startedS, seconds, cpuS } of results) {
+    cpuTotalS += cpuS ?? 0;
     if (outcome) {
       total.passed += outcome.passed;
       total.failed += outcome.failed;
@@ -300,13 +328,13 @@ async function main(): Promise<void> {
     if (!ok) broken = true;
     const result = outcome ? `${outcome.passed} passed, ${outcome.failed} failed` : status === 0 ? 'clean' : `exit ${status}`;
     summary.push(
-      `${ok ? 'ok  ' : 'FAIL'} ${step.name.padEnd(40)} ${result.padEnd(24)} ${seconds.toFixed(1).padStart(6)} s  (from ${startedS.toFixed(0)} s)`,
+      `${ok ? 'ok  ' : 'FAIL'} ${step.name.padEnd(40)} ${result.padEnd(24)} ${seconds.toFixed(1).padStart(6)} s  (from ${startedS.toFixed(0).padStart(3)} s; CPU ${cpuS === null ? '?' : cpuS.toFixed(0).padStart(4)} s)`,
       ...(ok || !step.why ? [] : safeWhy(step, output).map((line) => `       ${line}`)),
     );
   }
 
   console.log(
-    `\nSummary (database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}; wall ${sinceStart().toFixed(1)} s; load average ${load()})`,
+    `\nSummary (database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}; wall ${sinceStart().toFixed(1)} s; CPU ${cpuTotalS.toFixed(0)} s over ${os.availableParallelism()} cores; load average ${load()})`,
   );
   for (const line of summary) console.log(`  ${line}`);
   console.log(

@@ -7,7 +7,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
-import { OPERATOR_NAME_MAX_LENGTH } from '@/lib/status/limits';
+import { OPERATOR_NAME_MAX_LENGTH } from '@/lib/limits';
 import { signIn } from '@/lib/client/api';
 import { safeNextPath } from '@/lib/client/next-path';
 import { queryKeys } from '@/lib/client/queries';

@@ -1,4 +1,4 @@
--- Scheduler labels (team=payments), Kubernetes' rules (lib/api/labels.ts is the rule in TypeScript; a test
+-- Scheduler labels (team=payments), Kubernetes' rules (lib/limits/labels.ts is the rule in TypeScript; a test
 -- runs both forms on one table of cases):
 --   key    an optional DNS-subdomain prefix (lower case, <= 253) and "/", then a name of 1-63 characters
 --          [A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?;

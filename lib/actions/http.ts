@@ -15,7 +15,7 @@
 import type pg from 'pg';
 import { AlertModeRequestSchema, IntentRequestSchema, LabelsRequestSchema } from '../api/schemas';
 import type { AlertModeResponse, IntentResponse, LabelsResponse } from '../api/types';
-import { formatLabels } from '../api/labels';
+import { formatLabels } from '../limits/labels';
 import { changeLabels } from './labels';
 import { isAlertName, isSchedulerAlert } from '../alerts';
 import { changeAlertMode } from '../alerts/store/modes';

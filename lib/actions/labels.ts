@@ -3,7 +3,7 @@
  * registration declares) or hand them back to the registration (`null`).
  *
  * Guarantees
- * - Labels are checked by lib/api/labels.ts here and again by the database
+ * - Labels are checked by lib/limits/labels.ts here and again by the database
  *   (CHECK leaseboard_labels_ok, migration scheduler_labels); a refused set
  *   changes nothing.
  * - Every change is appended to label_audit in the same transaction, timed by
@@ -19,8 +19,8 @@
  *   incremental read shows the new labels.
  */
 import type pg from 'pg';
-import { checkLabels, type Labels, sameLabels } from '../api/labels';
-import type { IdentifiedBy } from '../status/limits';
+import { checkLabels, type Labels, sameLabels } from '../limits/labels';
+import type { IdentifiedBy } from '../limits';
 
 export interface LabelsChange {
   /** The operator's labels, or null: the registration's labels apply again. */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IDENTIFIED_BY as IN_SCHEMA } from '../../db/schema';
-import { IDENTIFIED_BY } from '../status/limits';
+import { IDENTIFIED_BY } from '../limits';
 
 describe('how an audited identity was established', () => {
   it('is listed the same in the contract, the drizzle schema and every CHECK of the migration', () => {

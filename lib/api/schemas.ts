@@ -14,10 +14,11 @@
 import { z } from 'zod';
 import { HEALTH_SEVERITY } from '../status/health';
 import { STRIP_WINDOWS } from '../status/strip';
-import { IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../status/limits';
+import { IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../limits';
 import { DRILL_ACTIONS } from './drill-actions';
 import { ALERT_NAMES } from './alert-names';
-import { LABELS_MAX, LabelsSchema } from './labels';
+import { LabelsSchema } from './labels';
+import { LABELS_MAX } from '../limits/labels';
 import type * as status from '../status/types';
 import type { Durability } from '../status/durability';
 
@@ -277,6 +278,50 @@ export const AlertSpanSchema = named(
   'A span an alert was pending or firing, from the alert_events log',
 );
 
+export const ConditionSchema = named(
+  'Condition',
+  z.object({
+    type: z
+      .enum(['LeaseHeld', 'Progressing', 'Observed', 'Enabled'])
+      .describe('LeaseHeld: authority; Progressing: work; Observed: the evidence is current; Enabled: the operator has not disabled it'),
+    status: z.enum(['True', 'False', 'Unknown']).describe('Unknown: no evidence either way (never True for missing evidence)'),
+    reason: z.enum([
+      'Held',
+      'RenewalAtRisk',
+      'Expired',
+      'Released',
+      'NeverHeld',
+      'Advancing',
+      'Stalled',
+      'Overdue',
+      'Idle',
+      'NoLeader',
+      'NoReportYet',
+      'PreviousEpochOnly',
+      'ReportsSilent',
+      'ReportsBroken',
+      'StallUnprovable',
+      'NotProven',
+      'Reporting',
+      'ResumedAfterGap',
+      'NoReportsExpected',
+      'ReportsLost',
+      'Failover',
+      'NoIntent',
+      'EnabledByOperator',
+      'DisabledByOperator',
+      'StoreUnreadable',
+    ]),
+    message: z.string(),
+    lastTransitionTime: time
+      .nullable()
+      .describe(
+        'When the condition took its current status, as the facts pin it (e.g. acquiredAt, expiresAt, the gap start, the intent); null when they do not',
+      ),
+  }),
+  "One axis of a scheduler's status in the Kubernetes condition shape (lib/status/conditions.ts)",
+);
+
 export const SchedulerDetailResponseSchema = named(
   'SchedulerDetailResponse',
   z.object({
@@ -285,6 +330,9 @@ export const SchedulerDetailResponseSchema = named(
     pollIntervalMs: ms,
     asOf: time.nullable().describe('Set when the status was rebuilt as of this instant from the logs'),
     status: SchedulerStatusSchema,
+    conditions: z
+      .array(ConditionSchema)
+      .describe('The status as conditions, one per axis, in this order: LeaseHeld, Progressing, Observed, Enabled (as of `at` when given)'),
     transitions: z.array(TenureSchema).describe('Recent tenures, newest first'),
     rejections: z.array(StaleWriteRejectionSchema).max(50).describe('Recent stale-write rejections, newest first'),
     estimated: z.array(z.string()).optional().describe('As-of facts that are estimates rather than logged facts (e.g. lease.renewedAt); empty when live'),
@@ -683,5 +731,7 @@ export const SignInRequestSchema = named(
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const statusMatches: Same<z.infer<typeof SchedulerStatusSchema>, status.SchedulerStatus> = true;
 void statusMatches;
+const conditionMatches: Same<z.infer<typeof ConditionSchema>, status.Condition> = true;
+void conditionMatches;
 const durabilityMatches: Same<z.infer<typeof DurabilitySchema>, Durability> = true;
 void durabilityMatches;

@@ -21,6 +21,8 @@ export type Tenure = z.infer<typeof schemas.TenureSchema>;
 export type StaleWriteRejection = z.infer<typeof schemas.StaleWriteRejectionSchema>;
 /** GET /api/v1/schedulers/{name}[?at=ISO] */
 export type SchedulerDetailResponse = z.infer<typeof schemas.SchedulerDetailResponseSchema>;
+/** One axis of a detail's status as a Kubernetes-shaped condition (lib/status/conditions.ts). */
+export type Condition = z.infer<typeof schemas.ConditionSchema>;
 export type HealthSegment = z.infer<typeof schemas.HealthSegmentSchema>;
 export type HistoryBucket = z.infer<typeof schemas.HistoryBucketSchema>;
 /** GET /api/v1/strips */

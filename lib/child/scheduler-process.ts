@@ -8,7 +8,7 @@
  * is gone), and `pauseMidWrite` always resumes the child it paused.
  */
 import { type JsonLine, JsonLineProcess } from './json-line-process';
-import type { SideEffect } from '../scheduler/events';
+import type { SideEffect } from '../scheduler';
 
 export interface SchedulerProcessOptions {
   lease: string;

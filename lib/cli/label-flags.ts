@@ -1,13 +1,13 @@
 /**
  * `--label`, as every scheduler command takes it: `KEY=VALUE` is a label of
- * the scheduler (repeatable; lib/api/labels.ts's rules), a value without `=`
+ * the scheduler (repeatable; lib/limits/labels.ts's rules), a value without `=`
  * the instance's display label (at most one; a display label never holds `=`,
  * so the two cannot be confused).
  *
  * Guarantees: pure; answers labels sorted by key, or the first problem as a
  * sentence beginning `--label:`.
  */
-import { type Labels, parseLabelArgs } from '../api/labels';
+import { type Labels, parseLabelArgs } from '../limits/labels';
 import { LABEL_PATTERN } from '../lease';
 
 export type LabelFlags = { ok: true; display: string | null; labels: Labels } | { ok: false; message: string };

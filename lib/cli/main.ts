@@ -8,7 +8,7 @@
  *
  * Two kinds of command, each loaded only when named (no command pays for
  * loading another's code):
- * - a module of lib/cli with `run(argv)` (`run`, `scheduler`, `config`);
+ * - a module of lib/cli with `run(argv)` (`run`, `scheduler`, `config`, `status`);
  * - a program of the repository (`start`, `migrate`, `alerts`,
  *   `intent`, `failover-drill`), run in this process with the arguments after
  *   its name — the same program its `npm run …` name runs.
@@ -17,7 +17,9 @@
  * Guarantees: `leaseboard COMMAND --help` prints the command's usage and exit
  * codes on stdout and exits 0 (a module command answers it itself); no
  * command, or an unknown one, prints the commands on stderr and exits 2; a
- * command's own bad options: its message on stderr, exit 2. Lint keeps
+ * command's own bad options: its message on stderr, exit 2 — except `status`,
+ * a monitoring plugin, whose bad usage is UNKNOWN (3) on stdout, as a
+ * monitoring system reads it (2 would page as CRITICAL). Lint keeps
  * everything else in lib from importing this folder. Tracing (lib/telemetry)
  * is set up first, before any command loads `pg`.
  */
@@ -49,6 +51,7 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   run: { summary: 'run any command once per cadence slot under a lease (the exec runner)', load: () => import('./run') },
   scheduler: { summary: 'run one named job (--job NAME) under its lease, one JSON line per event', load: () => import('./scheduler') },
   config: { summary: 'print the effective configuration and where each value came from; refuse a bad one', load: () => import('./config') },
+  status: { summary: "the schedulers' health as a Nagios/Icinga check (exit 0/1/2/3, perfdata) or the API's JSON", load: () => import('./status') },
   start: {
     summary: 'the dashboard server, production build (npm start)',
     program: 'scripts/serve.ts',

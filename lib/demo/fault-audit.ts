@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import type { DrillAction, DemoProcess } from '../api/types';
-import type { IdentifiedBy } from '../status/limits';
+import type { IdentifiedBy } from '../limits';
 import { describeDemoProcess } from '../client/demo-process';
 
 export interface FaultDrill {

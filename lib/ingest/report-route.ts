@@ -18,7 +18,7 @@
  *   nothing stored twice); an older one → 400 `invalid_seq`; a cursor going
  *   backwards within the same occurrence → 400 `cursor_backwards`. A body
  *   over REPORT_BODY_MAX_BYTES → 413; any other bad body (labels that break
- *   lib/api/labels.ts included) → 400. Nothing is stored for any refusal.
+ *   lib/limits/labels.ts included) → 400. Nothing is stored for any refusal.
  * - `labels`, when given with a stored report, become the scheduler's declared
  *   labels (as a registration's do; a registered scheduler only, and an
  *   operator's labels still win); the same labels again write nothing.
@@ -32,7 +32,7 @@
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ReportRequestSchema } from '../api/schemas';
-import { sortedLabels } from '../api/labels';
+import { sortedLabels } from '../limits/labels';
 import type { ReportRequest, ReportResponse } from '../api/types';
 import { fail, readBody } from '../http/json-body';
 import { checkName } from '../http/params';

@@ -15,7 +15,7 @@
  */
 import type pg from 'pg';
 import { z } from 'zod';
-import { type IdentifiedBy, OPERATOR_NAME_MAX_LENGTH as BY_MAX, REASON_MAX_LENGTH as REASON_MAX } from '../status/limits';
+import { type IdentifiedBy, OPERATOR_NAME_MAX_LENGTH as BY_MAX, REASON_MAX_LENGTH as REASON_MAX } from '../limits';
 
 export const intentChangeSchema = z.object({
   disabled: z.boolean(),

@@ -5,7 +5,7 @@
  * (otherwise a stall could never be told from silence). What a job does per
  * batch (e.g. its batch size) is the job's own option (lib/jobs).
  */
-import { checkLabels, type Labels } from '../api/labels';
+import { checkLabels, type Labels } from '../limits/labels';
 import { type LeaseConfig, leaseConfig, LeaseConfigError } from '../lease';
 import { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, SILENCE_FACTOR } from '../status';
 
@@ -29,7 +29,7 @@ export interface SchedulerConfig {
   readonly overdueAfterMs: number;
   /**
    * The scheduler's labels (`{ team: 'payments' }`), declared at each registration; lists and
-   * selectors (`team=payments`) find it by them. Default none. Rules: lib/api/labels.ts (Kubernetes'
+   * selectors (`team=payments`) find it by them. Default none. Rules: lib/limits/labels.ts (Kubernetes'
    * keys and values, at most 32). Hazard: an operator's labels, once set on the dashboard, win over
    * these until the operator hands them back; labels are shown to every viewer — no personal data.
    */

@@ -60,7 +60,7 @@ import { dbNowMs, readAllFacts, readChangedFacts, type Queryable, type Scheduler
 import { readHistory } from './asof/history';
 import { readStrips, type StripsQuery } from './asof/strips';
 import { buildList, liveRead, normalizeListParams, type ListParams, type LiveRead } from './live/list';
-import { formatSelector } from '../api/selector';
+import { formatSelector } from '../limits/selector';
 import { LiveIndex } from './live/live-index';
 import { sortStatuses, statusesView } from './live/view';
 import { renderMetrics } from './metrics/metrics';

@@ -6,6 +6,7 @@
  * `@/lib/status/golden` so that zod stays out of the UI bundle.
  */
 export { project } from './project';
+export { conditionsOf } from './conditions';
 export { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, checkThresholds, gapAfterFor, type Thresholds } from './thresholds';
 export { SILENCE_FACTOR, reportBreak, reportBreakSql, silenceAfterMs, type ReportMark } from './report-break';
 export { HEALTH_SEVERITY, compareHealth, deriveHealth, healthRank, worstHealth, zeroCounts } from './health';

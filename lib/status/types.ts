@@ -118,7 +118,7 @@ export interface SchedulerFacts {
   labels?: SchedulerLabels;
 }
 
-/** A scheduler's labels, key → value (rules: lib/api/labels.ts). */
+/** A scheduler's labels, key → value (rules: lib/limits/labels.ts). */
 export type SchedulerLabels = Readonly<Record<string, string>>;
 
 // ---------------------------------------------------------------- output
@@ -231,4 +231,55 @@ export interface SchedulerStatus {
   lastRun: LastRunStatus;
   /** Its labels, as read (none when unknown): carried through, never judged. */
   labels: SchedulerLabels;
+}
+
+// ---------------------------------------------------------------- conditions
+
+/**
+ * Kubernetes-shaped conditions of one status (./conditions.ts): authority, progress, observation
+ * and the operator's intent, each its own condition, so a consumer that reads `type`/`status`
+ * never has to infer one from another.
+ */
+export type ConditionType = 'LeaseHeld' | 'Progressing' | 'Observed' | 'Enabled';
+/** `Unknown`: no evidence either way — never `True` for missing evidence. */
+export type ConditionStatus = 'True' | 'False' | 'Unknown';
+export type ConditionReason =
+  // LeaseHeld
+  | 'Held'
+  | 'RenewalAtRisk'
+  | 'Expired'
+  | 'Released'
+  | 'NeverHeld'
+  // Progressing
+  | 'Advancing'
+  | 'Stalled'
+  | 'Overdue'
+  | 'Idle'
+  | 'NoLeader'
+  | 'NoReportYet'
+  | 'PreviousEpochOnly'
+  | 'ReportsSilent'
+  | 'ReportsBroken'
+  | 'StallUnprovable'
+  | 'NotProven'
+  // Observed
+  | 'Reporting'
+  | 'ResumedAfterGap'
+  | 'NoReportsExpected'
+  | 'ReportsLost'
+  | 'Failover'
+  // Enabled
+  | 'NoIntent'
+  | 'EnabledByOperator'
+  | 'DisabledByOperator'
+  // any
+  | 'StoreUnreadable';
+
+export interface Condition {
+  type: ConditionType;
+  status: ConditionStatus;
+  reason: ConditionReason;
+  message: string;
+  /** When the condition took its current status, as the facts prove it; null when they do not. */
+  lastTransitionTime: IsoTime | null;
 }

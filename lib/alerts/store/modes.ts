@@ -19,7 +19,7 @@
  */
 import type pg from 'pg';
 import { z } from 'zod';
-import { type IdentifiedBy, OPERATOR_NAME_MAX_LENGTH as BY_MAX, REASON_MAX_LENGTH as REASON_MAX } from '../../status/limits';
+import { type IdentifiedBy, OPERATOR_NAME_MAX_LENGTH as BY_MAX, REASON_MAX_LENGTH as REASON_MAX } from '../../limits';
 import { isAlertName, isSchedulerAlert } from '../catalogue';
 import { ALERT_MODES, modeTable, resolveMode, type ModeSetting, type ModeTable } from '../modes';
 import type { AlertMode, AlertName } from '../types';

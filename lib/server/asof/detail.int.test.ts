@@ -62,6 +62,35 @@ describe('scheduler detail (real PostgreSQL)', () => {
     expect(before.status).toMatchObject({ health: 'no_leader', authority: { state: 'none' } });
   });
 
+  it('conditions, live and as of: authority and progress apart, each transition time a logged instant or null', async () => {
+    const at = async (ms: number | null) => {
+      const r = await answersOf(service).detail(s.name, ms === null ? undefined : iso(ms));
+      if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
+      return r.value;
+    };
+    const table = (d: Awaited<ReturnType<typeof at>>) => Object.fromEntries(d.conditions.map((c) => [c.type, [c.status, c.reason, c.lastTransitionTime]]));
+
+    const past = await at(s.progressingAt);
+    expect(table(past)).toEqual({
+      LeaseHeld: ['True', 'Held', past.status.authority.acquiredAt],
+      Progressing: ['True', 'Advancing', null],
+      Observed: ['True', 'Reporting', null],
+      Enabled: ['True', 'NoIntent', null],
+    });
+    const lapsed = await at(s.expiredAt);
+    expect(table(lapsed)).toEqual({
+      LeaseHeld: ['False', 'Expired', lapsed.status.authority.expiresAt],
+      Progressing: ['False', 'NoLeader', lapsed.status.authority.expiresAt],
+      Observed: ['True', 'NoReportsExpected', null],
+      Enabled: ['True', 'NoIntent', null],
+    });
+    // Live: epoch 2 holds (since its takeover) and reports; an operator has disabled it since.
+    const live = await at(null);
+    const disabledAt = live.status.intent!.at;
+    expect(table(live)).toMatchObject({ LeaseHeld: ['True', 'Held', live.status.authority.acquiredAt], Enabled: ['False', 'DisabledByOperator', disabledAt] });
+    expect(live.status.authority.acquiredAt).toBe(live.transitions[0]!.from);
+  });
+
   it('the as-of read uses a fixed number of statements', async () => {
     const counted = countingDb(pool);
     const r = await answersOf(serviceOn(counted)).detail(s.name, iso(s.progressingAt));

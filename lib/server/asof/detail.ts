@@ -19,7 +19,7 @@ import { modeTable, resolveMode, SCHEDULER_ALERT_NAMES } from '../../alerts';
 import { toStoredModes, type ModeRow } from '../../alerts/store/modes';
 import { toStoredAlerts, type StateRow } from '../../alerts/store/state';
 import { alertsAt, liveAlert } from '../alerts/view';
-import { answeredTooFarBehind, judgeDurability, project } from '../../status';
+import { answeredTooFarBehind, conditionsOf, judgeDurability, project } from '../../status';
 import { factsAt, ReportStates } from './facts-at';
 import { unreadableResult } from '../store/deadline';
 import { readOneFacts, thresholdsFor, type Queryable } from '../live/facts';
@@ -126,12 +126,14 @@ export async function readDetail(deps: ReadDeps, name: string, atMs: number | nu
     if (one === undefined || read.recent === null) return failed(UNKNOWN_SCHEDULER);
     const nowMs = Date.parse(read.facts.now);
     const current = currentLease(one.facts.lease);
+    const status = project(one.facts, read.facts.now, one.thresholds);
     return okResult({
       observedAt: read.facts.now,
       observation: { ok: true, lastObservedAt: read.facts.now },
       pollIntervalMs: deps.pollIntervalMs,
       asOf: null,
-      status: project(one.facts, read.facts.now, one.thresholds),
+      status,
+      conditions: conditionsOf(status, read.facts.now),
       transitions: transitions(rebuildTenures(read.recent.events ?? [], current, nowMs), nowMs),
       rejections: rejections(read.recent),
       estimated: [],
@@ -173,12 +175,14 @@ async function readDetailAsOf(deps: ReadDeps, name: string, atMs: number): Promi
   const events = [...byId.values()].sort((a, b) => a.at_ms - b.at_ms || a.id - b.id);
   const tenures = rebuildTenures(events, currentLease(logs.lease), logs.nowMs);
   const { facts, estimated } = factsAt(logs, tenures, new ReportStates(logs.carry), atMs, 0);
+  const status = project(facts, iso(atMs), thresholdsFor(logs.registration));
   return okResult({
     observedAt: iso(logs.nowMs),
     observation: { ok: true, lastObservedAt: iso(logs.nowMs) },
     pollIntervalMs: deps.pollIntervalMs,
     asOf: iso(atMs),
-    status: project(facts, iso(atMs), thresholdsFor(logs.registration)),
+    status,
+    conditions: conditionsOf(status, iso(atMs)),
     transitions: transitions(tenures, atMs),
     rejections: rejections(recent),
     estimated,

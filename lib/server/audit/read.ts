@@ -15,10 +15,10 @@
  * is listed unfiltered only) and the fault drills on its processes.
  */
 import { DRILL_ACTIONS } from '../../api/drill-actions';
-import type { IdentifiedBy } from '../../status/limits';
+import type { IdentifiedBy } from '../../limits';
 import type { AuditEntry, DrillAction } from '../../api/types';
 import { isAlertName } from '../../alerts';
-import { formatLabels, type Labels } from '../../api/labels';
+import { formatLabels, type Labels } from '../../limits/labels';
 import type { Queryable } from '../live/facts';
 
 export const AUDIT_LIMIT_DEFAULT = 100;

@@ -16,6 +16,7 @@ import { freePort } from '../../../db/free-port';
 import { createPool } from '../../../db/pool';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
 import type { StatusService } from '../service';
+import type { Condition } from '../../api/types';
 import { acquire, register, reporter, serviceOn } from '../testing/seed';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { alertModeRoute, intentRoute, labelsRoute, type ActionDeps } from '../../actions/http';
@@ -147,10 +148,20 @@ describe('OpenAPI contract: live responses of every route against the served doc
 
   it('/api/v1/schedulers/{name}: 200 live and as of, 400, 404, 410, 503', async () => {
     const route = '/api/v1/schedulers/{name}';
-    const one = (await conforms(route, await detailRoute(get(`${base}/${name}`), name, () => live))) as { observedAt: string };
+    type Detail = { observedAt: string; asOf: string | null; status: { authority: { acquiredAt: string } }; conditions: Condition[] };
+    const one = (await conforms(route, await detailRoute(get(`${base}/${name}`), name, () => live))) as Detail;
+    // The holder reports and advanced: authority and progress told apart, with the tenure's start as evidence.
+    expect(one.conditions.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['LeaseHeld', 'True', 'Held'],
+      ['Progressing', 'True', 'Advancing'],
+      ['Observed', 'True', 'Reporting'],
+      ['Enabled', 'True', 'NoIntent'],
+    ]);
+    expect(one.conditions[0]!.lastTransitionTime).toBe(one.status.authority.acquiredAt);
     const at = new Date(Date.parse(one.observedAt) - 1).toISOString();
-    const asOf = (await conforms(route, await detailRoute(get(`${base}/${name}?at=${at}`), name, () => live))) as { asOf: string };
+    const asOf = (await conforms(route, await detailRoute(get(`${base}/${name}?at=${at}`), name, () => live))) as Detail;
     expect(asOf.asOf).toBe(at);
+    expect(asOf.conditions.map((c) => c.type)).toEqual(['LeaseHeld', 'Progressing', 'Observed', 'Enabled']);
     for (const [url, routeName] of [
       [`${base}/${name}?at=yesterday`, name],
       [`${base}/${name}?at=2099-01-01T00:00:00Z`, name],

@@ -11,15 +11,15 @@
 import { z } from 'zod';
 import { apiRegistry } from '../../api/schemas';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX } from '../live/list-params';
-import { REASON_MAX_LENGTH } from '../../status/limits';
+import { REASON_MAX_LENGTH } from '../../limits';
 import { STRIP_WINDOWS } from '../../status/strip';
 import { AUDIT_LIMIT_DEFAULT, AUDIT_LIMIT_MAX } from '../audit/read';
 import { ALERTS_LIMIT_DEFAULT, ALERTS_LIMIT_MAX } from '../alerts/read';
 import { describeDuration, DEFAULT_RETENTION, historyRetentionMs } from '../../retention';
 import { NAME_MAX } from '../../http/params';
 import { NO_STORE } from '../../http/respond';
-import { SELECTOR_MAX_LENGTH, SELECTOR_MAX_REQUIREMENTS } from '../../api/selector';
-import { LABELS_MAX } from '../../api/labels';
+import { SELECTOR_MAX_LENGTH, SELECTOR_MAX_REQUIREMENTS } from '../../limits/selector';
+import { LABELS_MAX } from '../../limits/labels';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -130,7 +130,8 @@ function build() {
       '/api/v1/schedulers/{name}': {
         get: {
           operationId: 'getScheduler',
-          summary: 'One scheduler: status, recent tenures and stale-write rejections; as of `at` when given',
+          summary:
+            'One scheduler: status, its conditions (LeaseHeld, Progressing, Observed, Enabled), recent tenures and stale-write rejections; as of `at` when given',
           parameters: [
             nameParam,
             instant(

@@ -15,7 +15,7 @@ import type { StripsQuery } from '../asof/strips';
 import type { Health } from '../../status/types';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX, type ListParams } from '../live/list-params';
 import { badInput, type HttpResult } from './result';
-import { parseSelector, type Selector } from '../../api/selector';
+import { parseSelector, type Selector } from '../../limits/selector';
 
 /**
  * No instant before this is ever in the logs (and year-0 dates never reach SQL): refused as invalid
@@ -91,7 +91,7 @@ function parsePage(query: URLSearchParams): HttpResult<{ q: string | null; limit
   return { ok: true, value: { q, limit: limit.value, offset: offset.value } };
 }
 
-/** `selector=` (lib/api/selector.ts), given at most once; absent or blank: any labels. */
+/** `selector=` (lib/limits/selector.ts), given at most once; absent or blank: any labels. */
 function parseSelectorParam(query: URLSearchParams): HttpResult<Selector | null> {
   const raw = query.getAll('selector');
   if (raw.length > 1) return badInput('selector: give one selector; join requirements with "," (AND)');

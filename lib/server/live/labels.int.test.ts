@@ -13,9 +13,9 @@ process.env.LEASEBOARD_OPERATOR_TOKEN = OPERATOR_TOKEN;
 import * as labelsApp from '../../../app/api/v1/schedulers/[name]/labels/route';
 import * as sessionApp from '../../../app/api/v1/session/route';
 import { changeLabels } from '../../actions/labels';
-import { KEY_CASES, VALUE_CASES } from '../../api/labels-cases';
-import { LABELS_MAX } from '../../api/labels';
-import { parseSelector } from '../../api/selector';
+import { KEY_CASES, VALUE_CASES } from '../../limits/labels-cases';
+import { LABELS_MAX } from '../../limits/labels';
+import { parseSelector } from '../../limits/selector';
 import { registerScheduler, RegistrationError } from '../../scheduler/registration';
 import { readAudit } from '../audit/read';
 import { listRoute } from '../http/handlers';
@@ -89,7 +89,7 @@ describe('scheduler labels (real PostgreSQL)', () => {
     expect(Object.keys((await labelsOf(name))!)).toHaveLength(LABELS_MAX);
   });
 
-  it('the database and lib/api/labels.ts answer every key and value case alike', async () => {
+  it('the database and lib/limits/labels.ts answer every key and value case alike', async () => {
     const keys = await pool.query<{ ok: boolean }>('SELECT leaseboard_label_key_ok(k) AS ok FROM unnest($1::text[]) WITH ORDINALITY AS t(k, i) ORDER BY i', [
       KEY_CASES.map((c) => c.key),
     ]);

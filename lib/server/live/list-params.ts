@@ -1,12 +1,12 @@
 /**
  * The list's parameters, clamped to server ceilings (docs/design.md,
  * invariant 11): page size, offset, health filter, name query and label
- * selector (parsed by lib/api/selector.ts, bounded there).
+ * selector (parsed by lib/limits/selector.ts, bounded there).
  * Pure: no I/O, no clock.
  */
 import { HEALTH_SEVERITY } from '../../status';
 import type { Health } from '../../status/types';
-import type { Selector } from '../../api/selector';
+import type { Selector } from '../../limits/selector';
 
 export const LIST_LIMIT_DEFAULT = 100;
 export const LIST_LIMIT_MAX = 500;

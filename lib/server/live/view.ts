@@ -12,7 +12,7 @@
  */
 import { healthRank, zeroCounts } from '../../status';
 import type { Health, SchedulerLabels, SchedulerStatus } from '../../status/types';
-import { matchesSelector } from '../../api/selector';
+import { matchesSelector } from '../../limits/selector';
 import type { NormalizedListParams } from './list-params';
 
 /** What a status says that /api/metrics exports: its judgement and its ages at the status's `now`. */
