@@ -100,8 +100,10 @@ export const LAYERS = {
       'lib/auth/config.ts',
       'lib/server/env.ts',
       'lib/server/standalone.ts',
+      'lib/api',
+      'lib/status',
     ],
-    why: 'lib/cli composes a job (lib/jobs/index.ts) with the runtime (lib/scheduler/index.ts); `leaseboard config` checks the settings the services check at start; `leaseboard status` asks the status service for one process (lib/server/standalone.ts) what the API would answer.',
+    why: 'lib/cli composes a job (lib/jobs/index.ts) with the runtime (lib/scheduler/index.ts); `leaseboard config` checks the settings the services check at start; `leaseboard status` asks the status service for one process (lib/server/standalone.ts) what the API would answer, and judges it by the pure core.',
   },
   // Alerts: pure rules, and beside them their I/O.
   'lib/alerts/*': { may: ['lib/status', 'lib/api', 'lib/config'], why: 'lib/alerts is pure: statuses in, alert states out.' },
