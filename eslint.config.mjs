@@ -61,7 +61,7 @@ export const LAYERS = {
   'lib/telemetry': { may: [], why: 'lib/telemetry (spans and their export) is below every layer.' },
   'lib/limits': {
     may: [],
-    why: 'lib/limits (what an operator may write) is below every layer: the contract states the limits, the audit writers enforce them, the browser reads them.',
+    why: 'lib/limits (what an operator or a program may write: reasons, names, labels and label selectors) is below every layer: the contract states the limits, the writers enforce them, the runtime and the CLI check labels with them, the browser reads them.',
   },
   'lib/status': { may: [], why: 'lib/status is the pure projection: it imports only itself.' },
   'lib/api': { may: ['lib/status', 'lib/limits'], why: 'lib/api describes the v1 contract, on the pure core.' },
@@ -70,7 +70,7 @@ export const LAYERS = {
   // The authority protocol and the runtime.
   'lib/lease': { may: ['db', 'lib/telemetry', 'lib/limits'], why: 'lib/lease is the authority protocol: it depends on nothing above it.' },
   'lib/scheduler': {
-    may: ['db', 'lib/lease/index.ts', 'lib/telemetry', 'lib/status'],
+    may: ['db', 'lib/lease/index.ts', 'lib/telemetry', 'lib/status', 'lib/limits'],
     why: 'lib/scheduler runs any job: the lease through its door, and the thresholds the status service judges it by (lib/status); no job, read or UI.',
   },
   'lib/child': { may: ['lib/scheduler/index.ts'], why: 'lib/child starts and talks to child processes; it knows the runtime’s events only.' },
@@ -90,6 +90,7 @@ export const LAYERS = {
   },
   'lib/cli': {
     may: [
+      'lib/limits',
       'lib/jobs/index.ts',
       'lib/scheduler/index.ts',
       'lib/lease/index.ts',
@@ -116,7 +117,7 @@ export const LAYERS = {
   'lib/http': { may: ['lib/api', 'lib/telemetry', 'lib/config'], why: 'lib/http is shared HTTP plumbing, below the reads, the actions and the host.' },
   'lib/auth': { may: ['lib/api', 'lib/config', 'lib/http'], why: 'lib/auth (identity, sessions, CSRF) sits below the actions and the host.' },
   'lib/ingest': {
-    may: ['db', 'lib/api', 'lib/config', 'lib/http', 'lib/server/env.ts'],
+    may: ['db', 'lib/api', 'lib/limits', 'lib/config', 'lib/http', 'lib/server/env.ts'],
     why: 'lib/ingest stores reports over HTTP through the protocol function; of lib/server only its environment.',
   },
   'lib/actions': {
@@ -142,7 +143,7 @@ export const LAYERS = {
   // The status service's reads, in layers.
   'lib/server/*': {
     may: [
-      ...['db', 'lib/status', 'lib/api', 'lib/config', 'lib/http', 'lib/retention', 'lib/telemetry', 'lib/alerts/*', 'lib/alerts/store'],
+      ...['db', 'lib/status', 'lib/api', 'lib/limits', 'lib/config', 'lib/http', 'lib/retention', 'lib/telemetry', 'lib/alerts/*', 'lib/alerts/store'],
       ...[
         'lib/server/domain',
         'lib/server/store',
@@ -159,7 +160,7 @@ export const LAYERS = {
   'lib/server/domain': { may: ['lib/api'], why: 'lib/server/domain is the bottom of the reads: results with no HTTP in them.' },
   'lib/server/store': { may: ['lib/server/domain', 'lib/lease/index.ts'], why: 'lib/server/store is the store’s observer and the read deadline.' },
   'lib/server/live': {
-    may: ['db', 'lib/status', 'lib/api', 'lib/lease/index.ts', 'lib/server/domain', 'lib/server/store'],
+    may: ['db', 'lib/status', 'lib/api', 'lib/limits', 'lib/lease/index.ts', 'lib/server/domain', 'lib/server/store'],
     why: 'lib/server/live is a read (the live list): domain results, no HTTP, no service above it.',
   },
   'lib/server/alerts': {

@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { changeIntent } from '../lib/lease';
+import { changeLabels } from '../lib/actions/labels';
 import { seedDocuments } from '../examples/demo/retention-planner/documents';
 import { SchedulerProcess } from '../lib/child/scheduler-process';
 import { DEMO_SCHEDULER_PROGRAM } from '../examples/demo/demo-scheduler';
@@ -108,12 +109,23 @@ describe('database roles', () => {
     await expect(admin.query(`UPDATE intent_audit SET reason = reason WHERE lease = $1`, [lease])).resolves.toBeDefined();
   });
 
+  it('an operator labels a scheduler through the operator login, appended to the audit', async () => {
+    const lease = uniqueLease('roles-labels');
+    await acquire(admin, lease);
+    const changed = await changeLabels(pools.operator, lease, { labels: { team: 'payments' }, by: 'olive', reason: 'ownership' }, { identifiedBy: 'token' });
+    expect(changed.kind).toBe('changed');
+    const { rows } = await admin.query('SELECT scheduler, to_labels, by FROM label_audit WHERE scheduler = $1', [lease]);
+    expect(rows).toEqual([{ scheduler: lease, to_labels: { team: 'payments' }, by: 'olive' }]);
+  });
+
   it("schedulers read people's choices but never write them (invariant 9), nor see sessions; operators write no protocol table", async () => {
     const lease = uniqueLease('roles-choice');
     await expect(pools.scheduler.query(`SELECT count(*) FROM scheduler_intents`)).resolves.toBeDefined();
     for (const statement of [
       `INSERT INTO scheduler_intents (lease, disabled, by, reason, at) VALUES ('${lease}', false, 'robot', 'automation', now())`,
       `UPDATE alert_modes SET mode = 'off'`,
+      `INSERT INTO label_overrides (name, labels, by, reason, at) VALUES ('${lease}', '{}', 'robot', 'automation', now())`,
+      `UPDATE label_overrides SET labels = NULL`,
       `SELECT * FROM operator_sessions`,
     ]) {
       await expect(pools.scheduler.query(statement), statement).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
@@ -122,6 +134,7 @@ describe('database roles', () => {
       `UPDATE leases SET epoch = epoch + 1`,
       `DELETE FROM progress_reports`,
       `INSERT INTO alert_state SELECT * FROM alert_state LIMIT 0`,
+      `UPDATE schedulers SET labels = '{}'`,
     ]) {
       await expect(pools.operator.query(statement), statement).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
     }

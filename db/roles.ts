@@ -43,9 +43,9 @@ export const ROLES = { reader: READER_ROLE, scheduler: 'leaseboard_scheduler', o
 export type RoleKind = keyof typeof ROLES;
 
 /** Append-only: INSERT for the operator role, SELECT for readers; UPDATE, DELETE, TRUNCATE for nobody but the owner. */
-export const AUDIT_TABLES = ['intent_audit', 'alert_mode_audit', 'fault_drill_audit', 'report_token_audit'] as const;
+export const AUDIT_TABLES = ['intent_audit', 'alert_mode_audit', 'fault_drill_audit', 'report_token_audit', 'label_audit'] as const;
 /** Operator intent and settings: only people (the operator role) write them; automation only reads. */
-const OPERATOR_TABLES = ['scheduler_intents', 'alert_modes'] as const;
+const OPERATOR_TABLES = ['scheduler_intents', 'alert_modes', 'label_overrides'] as const;
 const SESSIONS_TABLE = 'operator_sessions';
 /** Report credentials (lib/ingest): operators mint and revoke them; the ingest (scheduler role) checks them and stamps their use. */
 const REPORT_TOKENS_TABLE = 'report_tokens';

@@ -350,6 +350,49 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.leaseboard_label_key_ok(p text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT CASE WHEN strpos(p, '/') = 0 THEN leaseboard_label_name_ok(p)
+    ELSE length(split_part(p, '/', 1)) BETWEEN 1 AND 253
+      AND split_part(p, '/', 1) ~ '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'
+      AND leaseboard_label_name_ok(substr(p, strpos(p, '/') + 1)) END
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.leaseboard_label_name_ok(p text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT length(p) BETWEEN 1 AND 63 AND p ~ '^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$'
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.leaseboard_label_value_ok(p text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT p = '' OR leaseboard_label_name_ok(p)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.leaseboard_labels_ok(p jsonb)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT jsonb_typeof(p) = 'object'
+    AND (SELECT count(*) FROM jsonb_object_keys(p)) <= 32
+    AND NOT EXISTS (SELECT 1 FROM jsonb_each(p) e
+                    WHERE jsonb_typeof(e.value) <> 'string'
+                       OR NOT leaseboard_label_key_ok(e.key) OR NOT leaseboard_label_value_ok(e.value #>> '{}'))
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.leaseboard_lease_log(p_lease text, p_until timestamp with time zone)
  RETURNS TABLE(id bigint, kind text, epoch bigint, holder text, holder_label text, at timestamp with time zone, previous_epoch bigint, previous_ended_at timestamp with time zone, last_renewed_at timestamp with time zone)
  LANGUAGE sql
@@ -378,15 +421,16 @@ AS $function$
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.leaseboard_register(p_name text, p_every_ms integer, p_report_every_ms integer, p_stall_after_ms integer, p_overdue_after_ms integer)
+CREATE OR REPLACE FUNCTION public.leaseboard_register(p_name text, p_every_ms integer, p_report_every_ms integer, p_stall_after_ms integer, p_overdue_after_ms integer, p_labels jsonb DEFAULT '{}'::jsonb)
  RETURNS void
  LANGUAGE sql
 AS $function$
 WITH c AS (SELECT clock_timestamp() AS now)
-INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at, first_registered_at)
-SELECT $1, $2, $3, $4, $5, c.now, c.now FROM c
+INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at, first_registered_at, labels)
+SELECT $1, $2, $3, $4, $5, c.now, c.now, $6 FROM c
 ON CONFLICT (name) DO UPDATE SET every_ms = excluded.every_ms, report_every_ms = excluded.report_every_ms,
-  stall_after_ms = excluded.stall_after_ms, overdue_after_ms = excluded.overdue_after_ms, registered_at = excluded.registered_at
+  stall_after_ms = excluded.stall_after_ms, overdue_after_ms = excluded.overdue_after_ms, registered_at = excluded.registered_at,
+  labels = excluded.labels
 $function$
 ;
 
@@ -932,6 +976,9 @@ ALTER SEQUENCE public.fault_drill_audit_id_seq OWNED BY public.fault_drill_audit
 CREATE SEQUENCE public.intent_audit_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
 ALTER SEQUENCE public.intent_audit_id_seq OWNED BY public.intent_audit.id;
 
+CREATE SEQUENCE public.label_audit_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
+ALTER SEQUENCE public.label_audit_id_seq OWNED BY public.label_audit.id;
+
 CREATE SEQUENCE public.lease_events_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
 ALTER SEQUENCE public.lease_events_id_seq OWNED BY public.lease_events.id;
 
@@ -1060,6 +1107,26 @@ CREATE TABLE public.intent_audit (
     reason text NOT NULL,
     at timestamp(6) with time zone NOT NULL,
     identified_by text
+);
+
+CREATE TABLE public.label_audit (
+    id bigint DEFAULT nextval('public.label_audit_id_seq'::regclass) NOT NULL,
+    scheduler text NOT NULL,
+    from_labels jsonb,
+    to_labels jsonb,
+    by text NOT NULL,
+    identified_by text NOT NULL,
+    reason text NOT NULL,
+    at timestamp(6) with time zone NOT NULL
+);
+
+CREATE TABLE public.label_overrides (
+    name text NOT NULL,
+    labels jsonb,
+    by text NOT NULL,
+    reason text NOT NULL,
+    at timestamp(6) with time zone NOT NULL,
+    change_xid xid8 DEFAULT pg_current_xact_id() NOT NULL
 );
 
 CREATE TABLE public.lease_event_days (
@@ -1226,7 +1293,8 @@ CREATE TABLE public.schedulers (
     overdue_after_ms integer NOT NULL,
     registered_at timestamp(6) with time zone NOT NULL,
     change_xid xid8 DEFAULT pg_current_xact_id() NOT NULL,
-    first_registered_at timestamp(6) with time zone DEFAULT clock_timestamp() NOT NULL
+    first_registered_at timestamp(6) with time zone DEFAULT clock_timestamp() NOT NULL,
+    labels jsonb DEFAULT '{}'::jsonb NOT NULL
 );
 
 CREATE TABLE public.stale_write_rejections (
@@ -1305,6 +1373,12 @@ ALTER TABLE ONLY public.intent_audit ADD CONSTRAINT intent_audit_identified_by_c
 
 ALTER TABLE ONLY public.intent_audit ADD CONSTRAINT intent_audit_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.label_audit ADD CONSTRAINT label_audit_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.label_overrides ADD CONSTRAINT label_overrides_labels_ok CHECK (((labels IS NULL) OR public.leaseboard_labels_ok(labels)));
+
+ALTER TABLE ONLY public.label_overrides ADD CONSTRAINT label_overrides_pkey PRIMARY KEY (name);
+
 ALTER TABLE ONLY public.lease_event_days ADD CONSTRAINT lease_event_days_lease_day_pk PRIMARY KEY (lease, day);
 
 ALTER TABLE ONLY public.lease_events ADD CONSTRAINT lease_events_pkey PRIMARY KEY (id);
@@ -1347,6 +1421,8 @@ ALTER TABLE ONLY public.report_tokens ADD CONSTRAINT report_tokens_pkey PRIMARY 
 
 ALTER TABLE ONLY public.scheduler_intents ADD CONSTRAINT scheduler_intents_pkey PRIMARY KEY (lease);
 
+ALTER TABLE ONLY public.schedulers ADD CONSTRAINT schedulers_labels_ok CHECK (public.leaseboard_labels_ok(labels));
+
 ALTER TABLE ONLY public.schedulers ADD CONSTRAINT schedulers_pkey PRIMARY KEY (name);
 
 ALTER TABLE ONLY public.stale_write_rejections ADD CONSTRAINT stale_write_rejections_pkey PRIMARY KEY (id);
@@ -1378,6 +1454,12 @@ CREATE INDEX health_changes_at ON public.health_changes USING btree (at);
 CREATE INDEX health_changes_name_health_at ON public.health_changes USING btree (name, health, at);
 
 CREATE INDEX intent_audit_lease_at ON public.intent_audit USING btree (lease, at);
+
+CREATE INDEX label_audit_at ON public.label_audit USING btree (at);
+
+CREATE INDEX label_audit_scheduler_at ON public.label_audit USING btree (scheduler, at);
+
+CREATE INDEX label_overrides_change_xid ON public.label_overrides USING btree (change_xid);
 
 CREATE INDEX lease_event_days_day ON public.lease_event_days USING btree (day);
 
@@ -1460,6 +1542,12 @@ CREATE TRIGGER leaseboard_fence_insert AFTER INSERT ON public.health_observed_mi
 CREATE TRIGGER leaseboard_fence_truncate BEFORE TRUNCATE ON public.health_observed_minutes FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_deletes();
 
 CREATE TRIGGER leaseboard_fence_update AFTER UPDATE ON public.health_observed_minutes REFERENCING NEW TABLE AS fenced_rows FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_rows();
+
+CREATE TRIGGER label_overrides_stamp_change BEFORE UPDATE ON public.label_overrides FOR EACH ROW WHEN ((new.change_xid = old.change_xid)) EXECUTE FUNCTION public.leaseboard_stamp_change();
+
+CREATE TRIGGER label_overrides_status_reset AFTER TRUNCATE ON public.label_overrides FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_status_reset();
+
+CREATE TRIGGER label_overrides_tombstones AFTER DELETE ON public.label_overrides REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_tombstones_by_name();
 
 CREATE TRIGGER leaseboard_fence_delete AFTER DELETE ON public.lease_event_days FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_deletes();
 

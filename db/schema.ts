@@ -9,7 +9,22 @@
  * statement or transaction that appends, so readers are O(schedulers).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, check, customType, index, integer, pgTable, primaryKey, smallint, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string', precision: 6 });
 
@@ -24,6 +39,8 @@ const epochCol = (name: string) => bigint(name, { mode: 'number' });
 
 /** PostgreSQL's 64-bit transaction id (never wraps), read as text. */
 const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+/** Scheduler labels, key → value (lib/limits/labels.ts is the rule; the database checks it too). */
+const labelsCol = (name: string) => jsonb(name).$type<Record<string, string>>();
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /**
@@ -235,9 +252,54 @@ export const schedulers = pgTable(
     firstRegisteredAt: ts('first_registered_at')
       .notNull()
       .default(sql`clock_timestamp()`),
+    /** The labels the newest registration declared (lib/limits/labels.ts; checked by leaseboard_labels_ok, migration scheduler_labels). */
+    labels: labelsCol('labels')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     changeXid: changeXid(),
   },
-  (t) => [index('schedulers_change_xid').on(t.changeXid)],
+  (t) => [index('schedulers_change_xid').on(t.changeXid), check('schedulers_labels_ok', sql`leaseboard_labels_ok(${t.labels})`)],
+);
+
+/**
+ * An operator's labels for a scheduler (migration scheduler_labels): when `labels` is set, they ARE the
+ * scheduler's labels, whatever a registration declares (automation never overturns a choice,
+ * invariant 9); NULL: the operator handed labels back to the registration. Written only by the operator
+ * role, every change audited in label_audit. One row per scheduler name ever labelled by hand.
+ */
+export const labelOverrides = pgTable(
+  'label_overrides',
+  {
+    name: text('name').primaryKey(),
+    labels: labelsCol('labels'),
+    by: text('by').notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+    changeXid: changeXid(),
+  },
+  (t) => [
+    index('label_overrides_change_xid').on(t.changeXid),
+    check('label_overrides_labels_ok', sql`${t.labels} IS NULL OR leaseboard_labels_ok(${t.labels})`),
+  ],
+);
+
+/**
+ * Every operator label change, append-only and never pruned, like the other audit trails: from → to
+ * (NULL: the registration's labels), who, why, when. Bounded by people: one row per change, with a reason.
+ */
+export const labelAudit = pgTable(
+  'label_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    scheduler: text('scheduler').notNull(),
+    fromLabels: labelsCol('from_labels'),
+    toLabels: labelsCol('to_labels'),
+    by: text('by').notNull(),
+    identifiedBy: identifiedBy().notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('label_audit_scheduler_at').on(t.scheduler, t.at), index('label_audit_at').on(t.at)],
 );
 
 /**

@@ -16,6 +16,7 @@ import { Instant } from '@/components/instant';
 const ACTION: Record<AuditEntry['action'], string> = {
   'scheduler.disable': 'disabled scheduler',
   'scheduler.enable': 'enabled scheduler',
+  'scheduler.labels': 'set labels',
   'alert.mode': 'set alert mode',
   'demo.fault': 'fault drill',
   'report_token.create': 'created report token',

@@ -13,8 +13,10 @@
  *   so a UI shows an action as done only once it is.
  */
 import type pg from 'pg';
-import { AlertModeRequestSchema, IntentRequestSchema } from '../api/schemas';
-import type { AlertModeResponse, IntentResponse } from '../api/types';
+import { AlertModeRequestSchema, IntentRequestSchema, LabelsRequestSchema } from '../api/schemas';
+import type { AlertModeResponse, IntentResponse, LabelsResponse } from '../api/types';
+import { formatLabels } from '../limits/labels';
+import { changeLabels } from './labels';
 import { isAlertName, isSchedulerAlert } from '../alerts';
 import { changeAlertMode } from '../alerts/store/modes';
 import { authorizeWrite } from '../auth/guard';
@@ -75,6 +77,54 @@ export function intentRoute(request: Request, rawName: string, deps: ActionDeps)
       default: {
         const unreachable: never = result;
         throw new Error(`unexpected intent result ${JSON.stringify(unreachable)}`);
+      }
+    }
+  });
+}
+
+const shownLabels = (labels: Readonly<Record<string, string>> | null) =>
+  labels === null ? "the registration's labels" : Object.keys(labels).length === 0 ? 'no labels' : formatLabels(labels);
+
+/** PUT /api/v1/schedulers/{name}/labels — set a scheduler's labels (or hand them back to its registration), with a reason. */
+export function labelsRoute(request: Request, rawName: string, deps: ActionDeps): Promise<Response> {
+  return guarded('labels', async () => {
+    const gate = await authorizeWrite(deps, request.headers, deps.nowMs());
+    if (!gate.ok) return refuse(gate.refusal);
+    const name = checkName(rawName);
+    if (!name.ok) return fail(400, name.error.code, name.error.message);
+    const body = await readBody(request, LabelsRequestSchema, { maxBytes: BODY_LIMITS.labels, deadlineMs: deps.bodyDeadlineMs });
+    if (!body.ok) return body.response;
+    const { labels, reason, expectLabels } = body.value;
+    const result = await changeLabels(
+      deps.writer,
+      name.value,
+      { labels, by: gate.identity.who, reason },
+      { identifiedBy: established(gate.identity), ...(expectLabels === undefined ? {} : { expectLabels }) },
+    );
+    switch (result.kind) {
+      case 'changed': {
+        const answer: LabelsResponse = {
+          scheduler: name.value,
+          from: result.from,
+          to: result.to,
+          labels: result.labels,
+          by: gate.identity.who,
+          reason,
+          at: result.at.toISOString(),
+        };
+        return json(answer);
+      }
+      case 'unchanged':
+        return fail(409, 'no_change', `${name.value} already carries ${shownLabels(result.current)}`);
+      case 'conflict':
+        return fail(409, 'conflict', `${name.value} now carries ${shownLabels(result.current)}; look again before you act`);
+      case 'invalid':
+        return fail(400, 'invalid_body', result.message);
+      case 'unknown_scheduler':
+        return fail(404, 'unknown_scheduler', `no scheduler named ${name.value}`);
+      default: {
+        const unreachable: never = result;
+        throw new Error(`unexpected labels result ${JSON.stringify(unreachable)}`);
       }
     }
   });

@@ -17,6 +17,8 @@ import { STRIP_WINDOWS } from '../status/strip';
 import { IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../limits';
 import { DRILL_ACTIONS } from './drill-actions';
 import { ALERT_NAMES } from './alert-names';
+import { LabelsSchema } from './labels';
+import { LABELS_MAX } from '../limits/labels';
 import type * as status from '../status/types';
 import type { Durability } from '../status/durability';
 
@@ -50,6 +52,13 @@ export const IntentSchema = named(
   'Intent',
   z.object({ disabled: z.boolean(), by: z.string(), reason: z.string(), at: time }),
   "The operator's explicit choice",
+);
+
+/** Labels as answered (already valid: the database checked them when stored). */
+const LabelsOutSchema = named(
+  'Labels',
+  z.record(z.string(), z.string()),
+  `The scheduler's labels, key → value: an operator's when one set them, else what its newest registration declared (at most ${LABELS_MAX}). As of an instant: its labels now (label history is not kept)`,
 );
 
 export const SchedulerStatusSchema = named(
@@ -115,6 +124,7 @@ export const SchedulerStatusSchema = named(
         message: z.string(),
       })
       .describe("The last run's outcome, apart from health: never 'failed' without a stored failure; 'unknown' when not observed"),
+    labels: LabelsOutSchema,
   }),
 );
 
@@ -568,6 +578,9 @@ export const ReportRequestSchema = named(
     occurrence: z.string().min(1).max(200).nullable().describe('The occurrence in flight, or null when idle'),
     cursor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().describe('Progress within the occurrence; never backwards within one'),
     reportEveryMs: z.number().int().min(250).max(3_600_000).describe('How often this program reports: silence is judged against it'),
+    labels: LabelsSchema.optional().describe(
+      "Declare the scheduler's labels (as a registration does: they replace the declared set; an operator's labels still win). Absent: unchanged",
+    ),
   }),
   'POST /api/v1/schedulers/{name}/reports (Authorization: Bearer <report token>)',
 );
@@ -588,6 +601,36 @@ export const IntentResponseSchema = named(
     from: enabledOrDisabled,
     to: enabledOrDisabled,
     intent: z.object({ disabled: z.boolean(), by: z.string(), reason: z.string(), at: time }),
+  }),
+  'What the database committed: from → to, by whom, when',
+);
+
+export const LabelsRequestSchema = named(
+  'LabelsRequest',
+  z.strictObject({
+    labels: LabelsSchema.nullable().describe(
+      "The operator's labels for this scheduler (they win over what it registers); null: its registration's labels apply again",
+    ),
+    reason,
+    expectLabels: z
+      .record(z.string(), z.string())
+      .nullable()
+      .optional()
+      .describe('The operator labels the operator saw (null: none set); the change is refused (409) if they are no longer current'),
+  }),
+  'PUT /api/v1/schedulers/{name}/labels',
+);
+
+export const LabelsResponseSchema = named(
+  'LabelsResponse',
+  z.object({
+    scheduler: z.string(),
+    from: LabelsOutSchema.nullable().describe("The operator's labels before (null: none, the registration's applied)"),
+    to: LabelsOutSchema.nullable().describe("The operator's labels now (null: the registration's apply)"),
+    labels: LabelsOutSchema.describe('The labels the scheduler carries now'),
+    by: z.string(),
+    reason: z.string(),
+    at: time,
   }),
   'What the database committed: from → to, by whom, when',
 );
@@ -642,7 +685,7 @@ export const AuditEntrySchema = named(
       .describe(
         'How `who` was established: sso (the SSO proxy), token (the operator token, with a name typed at sign-in), cli (a command run with database access); null: not recorded (before this was kept)',
       ),
-    action: z.enum(['scheduler.disable', 'scheduler.enable', 'alert.mode', 'demo.fault', 'report_token.create', 'report_token.revoke']),
+    action: z.enum(['scheduler.disable', 'scheduler.enable', 'scheduler.labels', 'alert.mode', 'demo.fault', 'report_token.create', 'report_token.revoke']),
     target: z.string().describe('The scheduler, rule or demo process acted on'),
     scheduler: z.string().nullable().describe('The scheduler concerned (null: a rule as a whole)'),
     rule: AlertNameSchema.nullable().describe('For alert.mode: the rule'),

@@ -1,5 +1,5 @@
 /**
- * `leaseboard run [--lease NAME] [--every 1h] [--ttl 15s] [--grace 10s] [--once] … -- COMMAND ARGS…`:
+ * `leaseboard run [--lease NAME] [--every 1h] [--label team=payments] [--once] … -- COMMAND ARGS…`:
  * the exec runner. Any program under a lease: the runtime (lib/scheduler) holds
  * and renews the lease and runs COMMAND once per cadence slot, as that slot's
  * occurrence (lib/jobs/exec). Prints one JSON line per event on stdout (the
@@ -14,7 +14,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { listenToParent } from '../child/json-line-process';
 import { DEFAULT_GRACE_MS, DEFAULT_TAIL_BYTES, execJob, type ExecEvent } from '../jobs';
-import { LABEL_PATTERN, LeaseConfigError } from '../lease';
+import { LeaseConfigError } from '../lease';
+import { parseLabelFlags } from './label-flags';
 import { DurationError, parseDuration } from '../config';
 import { createPool, createReadOnlyPool, JobDefinitionError, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../scheduler';
 import { databaseUrl } from './running-database';
@@ -34,7 +35,10 @@ options:
   --grace DURATION      on lease loss: SIGTERM, then SIGKILL after this (default ${DEFAULT_GRACE_MS / 1000}s)
   --tail BYTES          output kept for a failure's child_exited event (default ${DEFAULT_TAIL_BYTES}; 0: none)
   --report-every DURATION  progress report cadence (default 2s)
-  --label TEXT          display label of this instance
+  --label KEY=VALUE     a label of the scheduler, e.g. --label team=payments (repeat for
+                        more; at most 32; Kubernetes' key and value rules); lists and
+                        ?selector=team=payments find it by them
+  --label TEXT          (no "=") display label of this instance, e.g. A
   --pass-database-url   give the child DATABASE_URL (not given otherwise)
   --once                exit after the first occurrence ends
   --help                this text
@@ -81,7 +85,7 @@ export function parseRunArgs(argv: string[]) {
   const split = argv.indexOf('--');
   const own = split === -1 ? argv : argv.slice(0, split);
   const commandLine = split === -1 ? [] : argv.slice(split + 1);
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | string[] | boolean | undefined>;
   try {
     ({ values } = parseArgs({
       args: own,
@@ -93,7 +97,7 @@ export function parseRunArgs(argv: string[]) {
         grace: { type: 'string' },
         tail: { type: 'string' },
         'report-every': { type: 'string' },
-        label: { type: 'string' },
+        label: { type: 'string', multiple: true },
         'pass-database-url': { type: 'boolean' },
         once: { type: 'boolean' },
         help: { type: 'boolean' },
@@ -108,8 +112,8 @@ export function parseRunArgs(argv: string[]) {
   }
   const [command, ...args] = commandLine;
   if (command === undefined) fail('no command: leaseboard run [options] -- COMMAND [ARGS…]');
-  const label = values.label as string | undefined;
-  if (label !== undefined && !LABEL_PATTERN.test(label)) fail('--label: 1–32 letters, digits, spaces, _ . -');
+  const labels = parseLabelFlags((values.label as string[] | undefined) ?? []);
+  if (!labels.ok) fail(labels.message);
   const tailRaw = values.tail as string | undefined;
   if (tailRaw !== undefined && !/^\d{1,7}$/.test(tailRaw)) fail(`--tail: a whole number of bytes up to 9999999, got ${JSON.stringify(tailRaw.slice(0, 40))}`);
   const ttlMs = duration('ttl', values.ttl as string | undefined, 15_000);
@@ -123,7 +127,8 @@ export function parseRunArgs(argv: string[]) {
     graceMs: duration('grace', values.grace as string | undefined, DEFAULT_GRACE_MS),
     reportEveryMs: duration('report-every', values['report-every'] as string | undefined, 2_000),
     tailBytes: tailRaw === undefined ? DEFAULT_TAIL_BYTES : Number(tailRaw),
-    label: label ?? null,
+    label: labels.display,
+    labels: labels.labels,
     passDatabaseUrl: values['pass-database-url'] === true,
     once: values.once === true,
   };
@@ -148,7 +153,14 @@ export async function run(argv: string[]): Promise<void> {
       output: (chunk) => process.stderr.write(chunk),
       onEvent: print,
     });
-    config = schedulerConfig({ name: options.lease, label: options.label, reportEveryMs: options.reportEveryMs, batchWorkMs: 0, ...options.timing });
+    config = schedulerConfig({
+      name: options.lease,
+      label: options.label,
+      labels: options.labels,
+      reportEveryMs: options.reportEveryMs,
+      batchWorkMs: 0,
+      ...options.timing,
+    });
   } catch (error) {
     if (error instanceof LeaseConfigError || error instanceof JobDefinitionError) fail(error.message);
     throw error;

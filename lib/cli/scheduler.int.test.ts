@@ -4,7 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { databaseUrl, uniqueLease, usePool } from '../../db/testing/pools';
-import { entryArgs, ROOT } from '../child/json-line-process';
+import { entryArgs, JsonLineProcess, ROOT } from '../child/json-line-process';
+import { readOneFacts } from '../server/live/facts';
 import { JOBS } from '../jobs';
 
 describe('leaseboard scheduler: which job', () => {
@@ -34,6 +35,25 @@ describe('leaseboard scheduler: which job', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--job: one of');
     expect(run.stderr).toContain('"retention-planner"');
+  });
+
+  it('given --label KEY=VALUE, registers the scheduler with those labels (--label TEXT stays the display label); a bad one is refused, exit 2', async () => {
+    const lease = uniqueLease('cli-labels');
+    const runner = new JsonLineProcess({
+      name: 'scheduler',
+      entry: 'lib/cli/main.ts',
+      args: ['scheduler', '--job', 'squares', '--lease', lease, '--label', 'team=payments', '--label', 'A'],
+      env: { DATABASE_URL: databaseUrl() },
+    });
+    try {
+      await runner.waitFor((line) => line.event === 'registered');
+      expect((await readOneFacts(pool, lease)).schedulers[0]?.facts.labels).toEqual({ team: 'payments' });
+    } finally {
+      await runner.stop(5_000);
+    }
+    const bad = cli('--job', 'squares', '--lease', uniqueLease('cli-labels-bad'), '--label', 'team=a', '--label', 'team=b');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--label: label "team": given twice');
   });
 
   it('answers --help on stdout: --job is required, exit 0', () => {

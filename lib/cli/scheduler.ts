@@ -23,7 +23,8 @@ import { tracing } from '../telemetry/register';
 import { parseArgs } from 'node:util';
 import { listenToParent } from '../child/json-line-process';
 import { JOBS, type JobOptions } from '../jobs';
-import { LABEL_PATTERN, LeaseConfigError } from '../lease';
+import { LeaseConfigError } from '../lease';
+import { parseLabelFlags } from './label-flags';
 import { createPool, createReadOnlyPool, type Job, JobDefinitionError, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../scheduler';
 import { databaseUrl } from './running-database';
 import { DurationError, parseDuration } from '../config';
@@ -75,10 +76,13 @@ function duration(flag: string, raw: string): number {
 function parse(argv: string[], program: SchedulerProgram) {
   const jobFlags = program.jobFlags ?? [];
   const text = ['lease', 'label', 'job', 'batch-size', ...jobFlags];
-  const options = Object.fromEntries([...Object.keys(DURATIONS), ...text].map((key) => [key, { type: 'string' as const }]));
+  const options = Object.fromEntries([...Object.keys(DURATIONS), ...text].map((key) => [key, { type: 'string' as const, multiple: key === 'label' }]));
   let values: Record<string, string | undefined>;
+  let labelArgs: string[];
   try {
-    ({ values } = parseArgs({ args: argv, options, strict: true }) as { values: Record<string, string | undefined> });
+    const parsed = parseArgs({ args: argv, options, strict: true }).values as Record<string, string | string[] | undefined>;
+    labelArgs = (parsed.label as string[] | undefined) ?? [];
+    values = Object.fromEntries(Object.entries(parsed).filter(([key]) => key !== 'label')) as Record<string, string | undefined>;
   } catch (error) {
     fail((error as Error).message);
   }
@@ -86,7 +90,8 @@ function parse(argv: string[], program: SchedulerProgram) {
   const jobName =
     values.job ?? program.defaultJob ?? fail(`no job given: name one with --job NAME (one of ${names}), e.g. --job ${Object.keys(program.jobs)[0]}`);
   const makeJob = Object.hasOwn(program.jobs, jobName) ? program.jobs[jobName]! : fail(`--job: one of ${names}, got ${JSON.stringify(jobName)}`);
-  if (values.label !== undefined && !LABEL_PATTERN.test(values.label)) fail('--label: 1–32 letters, digits, spaces, _ . -');
+  const labels = parseLabelFlags(labelArgs);
+  if (!labels.ok) fail(labels.message);
   const flags = Object.fromEntries(jobFlags.flatMap((flag) => (values[flag] === undefined ? [] : [[flag, values[flag]]])));
   const jobOptions: JobOptions = {
     flags,
@@ -100,7 +105,7 @@ function parse(argv: string[], program: SchedulerProgram) {
   }
   try {
     const job = makeJob(jobOptions);
-    return { job, config: schedulerConfig({ name: values.lease ?? job.name, label: values.label ?? null, ...numbers }) };
+    return { job, config: schedulerConfig({ name: values.lease ?? job.name, label: labels.display, labels: labels.labels, ...numbers }) };
   } catch (error) {
     if (error instanceof LeaseConfigError || error instanceof JobDefinitionError) fail(error.message);
     throw error;
@@ -109,7 +114,7 @@ function parse(argv: string[], program: SchedulerProgram) {
 
 /** The options every scheduler program takes, for its help text. */
 export const COMMON_OPTIONS = `options (times are durations with a unit: 250ms, 15s, 2m, 1h):
-  --job NAME  --lease NAME  --label TEXT  --batch-size N
+  --job NAME  --lease NAME  --label TEXT (display)  --label KEY=VALUE (a scheduler label, repeatable)  --batch-size N
   --ttl 15s  --renew-every 5s  --renew-deadline 10s  --safety-margin 2s
   --report-every 2s  --every DURATION  --batch-work 100ms  --stall-after 5m  --overdue-after 5m
 signals: SIGUSR1 toggles freeze progress, SIGUSR2 toggles drop reports, SIGTERM/SIGINT stop.

@@ -246,7 +246,7 @@ describe('leaseboard status', () => {
 
   it('given bad usage: UNKNOWN (3) on stdout, naming it; --selector refused as not available', async () => {
     const [selector, timeout, two] = await Promise.all([status('--selector', 'team=payments'), status('--timeout', '5'), status('a', 'b')]);
-    expect(selector.stdout).toContain('LEASEBOARD UNKNOWN - status: --selector is not available: schedulers have no labels yet');
+    expect(selector.stdout).toContain('LEASEBOARD UNKNOWN - status: --selector is not available: the check does not select by labels yet');
     expect(timeout.stdout).toContain('LEASEBOARD UNKNOWN - status: --timeout: "5" has no unit');
     expect(two.stdout).toContain('LEASEBOARD UNKNOWN - status: one scheduler name at most, got 2');
     for (const run of [selector, timeout, two]) expect(run.code).toBe(3);

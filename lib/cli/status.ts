@@ -86,7 +86,7 @@ function parse(argv: string[]) {
     process.stdout.write(HELP);
     process.exit(0);
   }
-  if (values.selector !== undefined) usageError('--selector is not available: schedulers have no labels yet; name one scheduler, or none for all');
+  if (values.selector !== undefined) usageError('--selector is not available: the check does not select by labels yet; name one scheduler, or none for all');
   if (positionals.length > 1) usageError(`one scheduler name at most, got ${positionals.length}`);
   return { name: positionals[0] ?? null, json: values.json === true, timeout: values.timeout ?? null, configFile: values.config ?? null };
 }

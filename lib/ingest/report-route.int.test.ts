@@ -80,6 +80,31 @@ describe('reports over HTTP', () => {
     expect(used.rows[0].used).toBe(true);
   });
 
+  it('a report may declare the scheduler’s labels (as a registration does); bad labels are a 400 and store nothing; an operator’s labels still win', async () => {
+    const s = await scheduler('http-labels');
+    const labels = async () =>
+      (
+        await pool.query<{ labels: object; declared: object }>(
+          'SELECT COALESCE(o.labels, s.labels) AS labels, s.labels AS declared FROM schedulers s LEFT JOIN label_overrides o ON o.name = s.name WHERE s.name = $1',
+          [s.name],
+        )
+      ).rows[0]!;
+    const valid = { epoch: s.epoch, seq: 1, occurrence: null, cursor: null, reportEveryMs: 2000 };
+    expect((await report(s.name, s.token, { ...valid, labels: { team: 'payments', env: 'prod' } })).status).toBe(200);
+    expect((await labels()).labels).toEqual({ env: 'prod', team: 'payments' });
+    const bad = await report(s.name, s.token, { ...valid, seq: 2, labels: { team: 'pay ments' } });
+    expect(await errorOf(bad)).toMatchObject({ status: 400, code: 'invalid_body', message: expect.stringContaining('label "team"') });
+    expect(await stored(s.name)).toMatchObject({ reports: 1, last_seq: 1 });
+    const tooMany = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, 'v']));
+    expect(await errorOf(await report(s.name, s.token, { ...valid, seq: 2, labels: tooMany }))).toMatchObject({ status: 400, code: 'invalid_body' });
+    // Without labels, a report leaves them as they are.
+    expect((await report(s.name, s.token, { ...valid, seq: 2 })).status).toBe(200);
+    expect((await labels()).labels).toEqual({ env: 'prod', team: 'payments' });
+    await pool.query(`INSERT INTO label_overrides (name, labels, by, reason, at) VALUES ($1, '{"team": "search"}', 'dana', 'moved', now())`, [s.name]);
+    expect((await report(s.name, s.token, { ...valid, seq: 3, labels: { team: 'payments' } })).status).toBe(200);
+    expect(await labels()).toEqual({ labels: { team: 'search' }, declared: { team: 'payments' } });
+  });
+
   it('every refusal answers with its status and stores nothing', async () => {
     const s = await scheduler('http-refused');
     const other = await scheduler('http-other');
@@ -96,7 +121,7 @@ describe('reports over HTTP', () => {
       [await report(s.name, s.token, { ...valid, seq: 0 }), { status: 400, code: 'invalid_body' }],
       [await report(s.name, s.token, { ...valid, extra: true }), { status: 400, code: 'invalid_body' }],
       [await report(s.name, s.token, '{"epoch":'), { status: 400, code: 'invalid_body' }],
-      [await report(s.name, s.token, { ...valid, occurrence: 'x'.repeat(3_000) }), { status: 413, code: 'too_large' }],
+      [await report(s.name, s.token, { ...valid, occurrence: 'x'.repeat(20_000) }), { status: 413, code: 'too_large' }],
       [await report(s.name, s.token, { ...valid, cursor: 49 }), { status: 400, code: 'cursor_backwards' }],
     ];
     expect((await report(s.name, s.token, { ...valid, seq: 5 })).status).toBe(200);

@@ -17,8 +17,11 @@
  * - Within an epoch: the same `seq` again is a retry (200, `stored: false`,
  *   nothing stored twice); an older one → 400 `invalid_seq`; a cursor going
  *   backwards within the same occurrence → 400 `cursor_backwards`. A body
- *   over REPORT_BODY_MAX_BYTES → 413; any other bad body → 400. Nothing is
- *   stored for any refusal.
+ *   over REPORT_BODY_MAX_BYTES → 413; any other bad body (labels that break
+ *   lib/limits/labels.ts included) → 400. Nothing is stored for any refusal.
+ * - `labels`, when given with a stored report, become the scheduler's declared
+ *   labels (as a registration's do; a registered scheduler only, and an
+ *   operator's labels still win); the same labels again write nothing.
  * - At most REPORTS_PER_TOKEN (or LEASEBOARD_REPORTS_PER_TOKEN_PER_10S, lib/config) per REPORT_WINDOW_S per token (429 with
  *   Retry-After), counted after authentication, so nobody can spend another
  *   token's budget by naming its public id.
@@ -29,6 +32,7 @@
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ReportRequestSchema } from '../api/schemas';
+import { sortedLabels } from '../limits/labels';
 import type { ReportRequest, ReportResponse } from '../api/types';
 import { fail, readBody } from '../http/json-body';
 import { checkName } from '../http/params';
@@ -36,7 +40,8 @@ import { guarded, json } from '../http/respond';
 import { inTransaction } from '../../db/transaction';
 import { presentedToken, secretMatches } from './tokens';
 
-export const REPORT_BODY_MAX_BYTES = 2_048;
+/** Room for a report and a full label set (32 labels of the longest keys and values). */
+export const REPORT_BODY_MAX_BYTES = 16_384;
 export const REPORTS_PER_TOKEN = 100;
 export const REPORT_WINDOW_S = 10;
 
@@ -68,7 +73,7 @@ export function reportRoute(request: Request, rawName: string, deps: IngestDeps)
     if (!name.ok) return fail(400, name.error.code, name.error.message);
     const token = presentedToken(request.headers.get('authorization'));
     if (token === null) return UNAUTHORIZED();
-    // The body (at most 2 KB) before a connection: a slow sender never holds one.
+    // The body (at most 16 KB) before a connection: a slow sender never holds one.
     const body = await readBody(request, ReportRequestSchema, { maxBytes: REPORT_BODY_MAX_BYTES, deadlineMs: deps.bodyDeadlineMs });
     if (!body.ok) return body.response;
     // One transaction: the token, then the epoch and the stream under the lease row's share lock, then the write.
@@ -132,5 +137,12 @@ async function storeReport(client: pg.PoolClient, lease: string, tokenId: string
   });
   const row = written.rows[0]!;
   await client.query({ text: 'UPDATE report_tokens SET last_used_at = $2 WHERE id = $1', values: [tokenId, row.reported_at] });
+  if (report.labels !== undefined) {
+    // Declared as a registration declares them; written only when they differ, so a report that repeats them stamps no change.
+    await client.query({
+      text: 'UPDATE schedulers SET labels = $2::jsonb WHERE name = $1 AND labels IS DISTINCT FROM $2::jsonb',
+      values: [lease, JSON.stringify(sortedLabels(report.labels))],
+    });
+  }
   return json({ stored: true, advanced: row.advanced, reportedAt: row.reported_at.toISOString() } satisfies ReportResponse);
 }

@@ -5,6 +5,7 @@
  * (otherwise a stall could never be told from silence). What a job does per
  * batch (e.g. its batch size) is the job's own option (lib/jobs).
  */
+import { checkLabels, type Labels } from '../limits/labels';
 import { type LeaseConfig, leaseConfig, LeaseConfigError } from '../lease';
 import { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, SILENCE_FACTOR } from '../status';
 
@@ -26,6 +27,13 @@ export interface SchedulerConfig {
   /** Thresholds the status service judges this scheduler by. Defaults 5 min each. */
   readonly stallAfterMs: number;
   readonly overdueAfterMs: number;
+  /**
+   * The scheduler's labels (`{ team: 'payments' }`), declared at each registration; lists and
+   * selectors (`team=payments`) find it by them. Default none. Rules: lib/limits/labels.ts (Kubernetes'
+   * keys and values, at most 32). Hazard: an operator's labels, once set on the dashboard, win over
+   * these until the operator hands them back; labels are shown to every viewer — no personal data.
+   */
+  readonly labels: Labels;
 }
 
 export const DEFAULT_SCHEDULER = {
@@ -36,6 +44,12 @@ export const DEFAULT_SCHEDULER = {
 } as const;
 
 export type SchedulerConfigInput = Partial<Omit<SchedulerConfig, 'lease'>> & Parameters<typeof leaseConfig>[0];
+
+function checkedLabels(labels: Labels | undefined): Labels {
+  const checked = checkLabels(labels ?? {});
+  if (!checked.ok) throw new LeaseConfigError('labels', checked.message);
+  return Object.freeze(checked.labels);
+}
 
 export function schedulerConfig(input: SchedulerConfigInput): SchedulerConfig {
   const lease = leaseConfig(input);
@@ -52,6 +66,7 @@ export function schedulerConfig(input: SchedulerConfigInput): SchedulerConfig {
     batchWorkMs: pick('batchWorkMs'),
     stallAfterMs: pick('stallAfterMs'),
     overdueAfterMs: pick('overdueAfterMs'),
+    labels: checkedLabels(input.labels),
   };
   if (config.reportEveryMs <= 0) throw new LeaseConfigError('reportEveryMs', 'must be > 0');
   if (config.everyMs !== null && (!Number.isInteger(config.everyMs) || config.everyMs < 1_000))

@@ -273,6 +273,7 @@ export class SchedulerRuntime {
         reportEveryMs: c.reportEveryMs,
         stallAfterMs: c.stallAfterMs,
         overdueAfterMs: c.overdueAfterMs,
+        labels: c.labels,
       });
       this.emit({ event: 'registered', lease: c.lease.name });
       return true;

@@ -60,6 +60,7 @@ import { dbNowMs, readAllFacts, readChangedFacts, type Queryable, type Scheduler
 import { readHistory } from './asof/history';
 import { readStrips, type StripsQuery } from './asof/strips';
 import { buildList, liveRead, normalizeListParams, type ListParams, type LiveRead } from './live/list';
+import { formatSelector } from '../limits/selector';
 import { LiveIndex } from './live/live-index';
 import { sortStatuses, statusesView } from './live/view';
 import { renderMetrics } from './metrics/metrics';
@@ -290,7 +291,14 @@ export class StatusService {
     const live = await this.live(options);
     const memo = this.memoOf(live);
     const p = normalizeListParams(params);
-    const key = JSON.stringify([p.health === null ? null : [...p.health].sort(), p.q, p.names === null ? null : [...p.names].sort(), p.limit, p.offset]);
+    const key = JSON.stringify([
+      p.health === null ? null : [...p.health].sort(),
+      p.q,
+      p.names === null ? null : [...p.names].sort(),
+      p.selector === null ? null : formatSelector(p.selector),
+      p.limit,
+      p.offset,
+    ]);
     let page = memo.pages.get(key);
     if (page === undefined) {
       page = buildList(

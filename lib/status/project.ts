@@ -25,6 +25,8 @@ import { currentEpochProgress, judgeHeldWork, judgeNoLeader, workFields, type Wo
  * @param now   the database time of that read (ISO-8601)
  * @param thresholds defaults to DEFAULT_THRESHOLDS
  */
+const NO_LABELS: SchedulerStatus['labels'] = Object.freeze({});
+
 export function project(facts: SchedulerFacts, now: string, thresholds: Thresholds = DEFAULT_THRESHOLDS): SchedulerStatus {
   const t = checkThresholds(thresholds);
   const nowMs = nowToMs(now);
@@ -50,6 +52,7 @@ export function project(facts: SchedulerFacts, now: string, thresholds: Threshol
     intent: facts.intent === null ? null : { ...facts.intent },
     reasons,
     lastRun: judgeLastRun(facts, authority.state),
+    labels: facts.labels ?? NO_LABELS,
   };
 }
 

@@ -114,7 +114,12 @@ export interface SchedulerFacts {
   due: DueFacts | null;
   /** Absent when the reader did not read occurrences (the as-of rebuild): the last run is then unknown. */
   lastRun?: LastRunFacts;
+  /** The scheduler's labels (an operator's when set, else its registration's); absent: none known. Never judged. */
+  labels?: SchedulerLabels;
 }
+
+/** A scheduler's labels, key → value (rules: lib/limits/labels.ts). */
+export type SchedulerLabels = Readonly<Record<string, string>>;
 
 // ---------------------------------------------------------------- output
 
@@ -224,6 +229,8 @@ export interface SchedulerStatus {
   intent: IntentFacts | null;
   reasons: Reason[];
   lastRun: LastRunStatus;
+  /** Its labels, as read (none when unknown): carried through, never judged. */
+  labels: SchedulerLabels;
 }
 
 // ---------------------------------------------------------------- conditions

@@ -80,7 +80,8 @@ export function factsAt(logs: SchedulerLogs, tenures: readonly TenureLog[], stat
   const due = slot !== undefined && (progress === null || progress.inFlight === null) ? { occurrence: slot.key, dueAt: iso(slot.slot_ms) } : null;
   let intent: SchedulerFacts['intent'] = null;
   for (const i of logs.intents) if (i.at_ms <= t) intent = { disabled: i.disabled, by: i.by, reason: i.reason, at: iso(i.at_ms) };
-  return { facts: { name: logs.name, store: { ok: true }, lease, intent, progress, due }, estimated };
+  // Labels are not kept in history: the scheduler's labels now.
+  return { facts: { name: logs.name, store: { ok: true }, lease, intent, progress, due, labels: logs.labels }, estimated };
 }
 
 function leaseAt(logs: SchedulerLogs, tenure: TenureLog | null, t: number, estimated: string[]): SchedulerFacts['lease'] {

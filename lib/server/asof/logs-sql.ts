@@ -212,6 +212,8 @@ WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now),
   )
 SELECT ${msOf('c.now')} AS now_ms, (SELECT known FROM known) AS known, (SELECT every_ms FROM cfg) AS every_ms,
   (SELECT row_to_json(x) FROM (SELECT every_ms, report_every_ms, stall_after_ms, overdue_after_ms FROM s) x) AS registration,
+  -- Labels are not kept in history: the scheduler's labels now (an operator's, else its registration's).
+  COALESCE((SELECT labels FROM label_overrides WHERE name = $1), (SELECT labels FROM s), '{}'::jsonb) AS labels,
   (SELECT row_to_json(x) FROM (SELECT holder, holder_label AS label, epoch::float8 AS epoch, ${msOf('acquired_at')} AS acquired_ms,
      ${msOf('renewed_at')} AS renewed_ms, ${msOf('expires_at')} AS expires_ms, ttl_ms, ${msOf('released_at')} AS released_ms,
      ${msOf('gap_bucket')} AS gap_bucket_ms, gap_bucket_max_ms FROM l) x) AS lease,

@@ -7,6 +7,7 @@
  * aggregated per bucket and epoch). Non-guarantees: no deadline of its own.
  */
 import { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS } from '../../status';
+import type { SchedulerLabels } from '../../status/types';
 import type { Queryable, Registration } from '../live/facts';
 import { LOGS_SQL } from './logs-sql';
 import type { LeaseEventLog } from './tenures';
@@ -72,6 +73,8 @@ export interface SchedulerLogs {
   /** The cadence for reports that did not keep their own (registration, else summary, else default). */
   reportEveryMs: number;
   registration: Registration | null;
+  /** The scheduler's labels now (label history is not kept). */
+  labels: SchedulerLabels;
   lease: LeaseRowLog | null;
   events: LeaseEventLog[];
   intents: { disabled: boolean; by: string; reason: string; at_ms: number }[];
@@ -91,6 +94,7 @@ interface LogsRow {
   known: boolean;
   every_ms: number;
   registration: { every_ms: number; report_every_ms: number; stall_after_ms: number; overdue_after_ms: number } | null;
+  labels: SchedulerLabels;
   lease: LeaseRowLog | null;
   events: LeaseEventLog[] | null;
   intents: SchedulerLogs['intents'] | null;
@@ -133,6 +137,7 @@ export async function readLogs(db: Queryable, name: string, w: LogsWindow): Prom
     ...w,
     reportEveryMs: r.every_ms,
     registration: reg && { everyMs: reg.every_ms, reportEveryMs: reg.report_every_ms, stallAfterMs: reg.stall_after_ms, overdueAfterMs: reg.overdue_after_ms },
+    labels: r.labels,
     lease: r.lease,
     events: r.events ?? [],
     intents: r.intents ?? [],

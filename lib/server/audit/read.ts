@@ -2,8 +2,9 @@
  * The audit trail of operator actions, newest first: who (and how that was
  * established), what, from → to, why, when — scheduler intent
  * (intent_audit), alert modes (alert_mode_audit), the demo's fault drills
- * (fault_drill_audit) and report tokens created or revoked
- * (report_token_audit), none ever pruned. An intent's "from" is the previous
+ * (fault_drill_audit), report tokens created or revoked
+ * (report_token_audit) and scheduler labels set by hand (label_audit), none
+ * ever pruned. An intent's "from" is the previous
  * row of the same scheduler (every change is appended in the same
  * transaction that makes it, lib/lease/intent.ts); a mode change records its
  * own from (the setting at that level, or the mode it inherited).
@@ -17,6 +18,7 @@ import { DRILL_ACTIONS } from '../../api/drill-actions';
 import type { IdentifiedBy } from '../../limits';
 import type { AuditEntry, DrillAction } from '../../api/types';
 import { isAlertName } from '../../alerts';
+import { formatLabels, type Labels } from '../../limits/labels';
 import type { Queryable } from '../live/facts';
 
 export const AUDIT_LIMIT_DEFAULT = 100;
@@ -40,6 +42,8 @@ type AuditRow = Who &
       }
     // The union's columns are named by its first branch: a token's id comes as `instance`, its action as `drill`.
     | { kind: 'token'; id: number; scheduler: string; instance: string; drill: 'create' | 'revoke'; reason: string; at: string }
+    // A label change's from and to come as jsonb text in `from_state` / `to_state` (null: the registration's labels).
+    | { kind: 'labels'; id: number; scheduler: string; from_state: string | null; to_state: string | null; reason: string; at: string }
     | {
         kind: 'mode';
         id: number;
@@ -54,6 +58,13 @@ type AuditRow = Who &
   );
 
 const state = (disabled: boolean | null) => (disabled ? 'disabled' : 'enabled');
+
+/** An operator's label set as the trail shows it; null: the registration's labels applied. */
+function labelState(text: string | null): string {
+  if (text === null) return '(registration)';
+  const labels = JSON.parse(text) as Labels;
+  return Object.keys(labels).length === 0 ? '(none)' : formatLabels(labels);
+}
 
 const isDrill = (drill: string): drill is DrillAction => (DRILL_ACTIONS as readonly string[]).includes(drill);
 
@@ -96,6 +107,18 @@ function entry(row: AuditRow): AuditEntry | null {
         fault: null,
         from: row.drill === 'create' ? 'none' : 'active',
         to: row.drill === 'create' ? 'active' : 'revoked',
+      };
+    case 'labels':
+      return {
+        ...common,
+        id: `labels-${row.id}`,
+        action: 'scheduler.labels',
+        target: row.scheduler,
+        scheduler: row.scheduler,
+        rule: null,
+        fault: null,
+        from: labelState(row.from_state),
+        to: labelState(row.to_state),
       };
     case 'mode':
       if (!isAlertName(row.rule)) return null;
@@ -144,6 +167,11 @@ export async function readAudit(db: Queryable, filter: { scheduler: string | nul
                   NULL, t.token_id, t.action, NULL, NULL, t.by, t.identified_by, t.reason, t.at
            FROM report_token_audit t WHERE $1::text IS NULL OR t.scheduler = $1
            ORDER BY t.at DESC, t.id DESC LIMIT $2)
+          UNION ALL
+          (SELECT 'labels', l.id, l.scheduler, NULL, NULL, NULL, NULL, NULL, NULL,
+                  NULL, NULL, NULL, l.from_labels::text, l.to_labels::text, l.by, l.identified_by, l.reason, l.at
+           FROM label_audit l WHERE $1::text IS NULL OR l.scheduler = $1
+           ORDER BY l.at DESC, l.id DESC LIMIT $2)
         ) u ORDER BY u.at DESC, u.kind DESC, u.id DESC LIMIT $2) x), '[]'::json) AS entries`,
     values: [filter.scheduler, filter.limit],
   })) as { rows: { now_ms: number; entries: AuditRow[] }[] };

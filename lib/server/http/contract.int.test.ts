@@ -19,7 +19,7 @@ import type { StatusService } from '../service';
 import type { Condition } from '../../api/types';
 import { acquire, register, reporter, serviceOn } from '../testing/seed';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import { alertModeRoute, intentRoute, type ActionDeps } from '../../actions/http';
+import { alertModeRoute, intentRoute, labelsRoute, type ActionDeps } from '../../actions/http';
 import { createReportTokenRoute, revokeReportTokenRoute } from '../../actions/report-tokens';
 import { reportRoute } from '../../ingest/report-route';
 import { REPORT_TOKENS_PER_SCHEDULER } from '../../ingest/tokens';
@@ -136,6 +136,14 @@ describe('OpenAPI contract: live responses of every route against the served doc
     const down = (await conforms(route, await listRoute(get(base), () => dead))) as { observation: { ok: boolean } };
     expect(down.observation.ok).toBe(false);
     await conforms(route, await listRoute(get(`${base}?limit=ten`), () => live));
+    const selected = (await conforms(
+      route,
+      await listRoute(get(`${base}?q=${name}&selector=${encodeURIComponent('team notin (x),!legacy')}`), () => live),
+    )) as {
+      schedulers: { name: string; labels: Record<string, string> }[];
+    };
+    expect(selected.schedulers.map((s) => [s.name, s.labels])).toEqual([[name, {}]]);
+    await conforms(route, await listRoute(get(`${base}?selector=${encodeURIComponent('team in (a')}`), () => live));
   });
 
   it('/api/v1/schedulers/{name}: 200 live and as of, 400, 404, 410, 503', async () => {
@@ -298,6 +306,19 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms(intent, await post(name, as, { disabled: false, reason: 'contract test done' }), 'post');
     await conforms(intent, await intentRoute(tooLarge(`${base}/${name}/intent`, 'POST', as), name, deps), 'post');
     await conforms(intent, await intentRoute(stalled(`${base}/${name}/intent`, 'POST', as), name, deps), 'post');
+
+    const labels = '/api/v1/schedulers/{name}/labels';
+    const putLabels = (target: string, headers: Record<string, string>, body: unknown) =>
+      labelsRoute(send(`${base}/${target}/labels`, 'PUT', headers, body), target, deps);
+    const set = (await conforms(labels, await putLabels(name, as, { labels: { team: 'payments' }, reason: 'contract test' }), 'put')) as { labels: unknown };
+    expect(set.labels).toEqual({ team: 'payments' });
+    await conforms(labels, await putLabels(name, as, { labels: { team: 'payments' }, reason: 'again' }), 'put');
+    await conforms(labels, await putLabels(name, as, { labels: { 'bad key': 'x' }, reason: 'x' }), 'put');
+    await conforms(labels, await putLabels(name, same, { labels: null, reason: 'viewer' }), 'put');
+    await conforms(labels, await putLabels('nobody-here', as, { labels: null, reason: 'x' }), 'put');
+    await conforms(labels, await putLabels(name, as, { labels: null, reason: 'contract test done' }), 'put');
+    await conforms(labels, await labelsRoute(tooLarge(`${base}/${name}/labels`, 'PUT', as), name, deps), 'put');
+    await conforms(labels, await labelsRoute(stalled(`${base}/${name}/labels`, 'PUT', as), name, deps), 'put');
 
     const mode = '/api/v1/alerts/rules/{rule}/mode';
     const put = (rule: string, headers: Record<string, string>, body: unknown) =>

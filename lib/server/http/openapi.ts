@@ -18,6 +18,8 @@ import { ALERTS_LIMIT_DEFAULT, ALERTS_LIMIT_MAX } from '../alerts/read';
 import { describeDuration, DEFAULT_RETENTION, historyRetentionMs } from '../../retention';
 import { NAME_MAX } from '../../http/params';
 import { NO_STORE } from '../../http/respond';
+import { SELECTOR_MAX_LENGTH, SELECTOR_MAX_REQUIREMENTS } from '../../limits/selector';
+import { LABELS_MAX } from '../../limits/labels';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -111,6 +113,13 @@ function build() {
               schema: { type: 'integer', default: LIST_LIMIT_DEFAULT },
             },
             { name: 'offset', in: 'query', required: false, description: `Clamped to [0, ${LIST_OFFSET_MAX}].`, schema: { type: 'integer', default: 0 } },
+            {
+              name: 'selector',
+              in: 'query',
+              required: false,
+              description: `A Kubernetes label selector: requirements joined by "," must all hold — k=v, k==v, k!=v, k in (a,b), k notin (a,b), k (present), !k (absent). At most ${SELECTOR_MAX_LENGTH} characters and ${SELECTOR_MAX_REQUIREMENTS} requirements; malformed → 400.`,
+              schema: { type: 'string', maxLength: SELECTOR_MAX_LENGTH, example: 'team=payments,env!=dev' },
+            },
           ],
           responses: {
             200: json('SchedulerListResponse', 'The page; when the store cannot be read, observation.ok is false and every scheduler is unknown.'),
@@ -230,6 +239,23 @@ function build() {
           },
         },
       },
+      '/api/v1/schedulers/{name}/labels': {
+        put: {
+          operationId: 'setSchedulerLabels',
+          summary:
+            "Set a scheduler's labels — they win over what it registers — or hand them back to its registration (labels: null) (operator role, same origin, header x-leaseboard-action: 1); audited",
+          parameters: [nameParam],
+          requestBody: body('LabelsRequest'),
+          responses: {
+            200: json('LabelsResponse', 'Committed: from → to, the labels now, by whom, when'),
+            400: error(`Invalid name or body (a label key or value that breaks the rules, more than ${LABELS_MAX} labels, a missing reason…); nothing changed`),
+            403: error('Cross-site request, or not an operator'),
+            404: error('Unknown scheduler'),
+            409: error('Already those labels, or changed since the operator looked'),
+            ...bodyRefusals,
+          },
+        },
+      },
       '/api/v1/schedulers/{name}/reports': {
         post: {
           operationId: 'postReport',
@@ -325,7 +351,7 @@ function build() {
         get: {
           operationId: 'audit',
           summary:
-            "Operator actions (scheduler intent, alert modes, the demo's fault drills), newest first: who and how identified, what, from → to, why, when",
+            "Operator actions (scheduler intent and labels, alert modes, the demo's fault drills), newest first: who and how identified, what, from → to, why, when",
           parameters: [
             { name: 'scheduler', in: 'query', required: false, description: 'Only this scheduler.', schema: { type: 'string', maxLength: NAME_MAX } },
             {

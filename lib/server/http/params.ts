@@ -15,6 +15,7 @@ import type { StripsQuery } from '../asof/strips';
 import type { Health } from '../../status/types';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX, type ListParams } from '../live/list-params';
 import { badInput, type HttpResult } from './result';
+import { parseSelector, type Selector } from '../../limits/selector';
 
 /**
  * No instant before this is ever in the logs (and year-0 dates never reach SQL): refused as invalid
@@ -90,6 +91,16 @@ function parsePage(query: URLSearchParams): HttpResult<{ q: string | null; limit
   return { ok: true, value: { q, limit: limit.value, offset: offset.value } };
 }
 
+/** `selector=` (lib/limits/selector.ts), given at most once; absent or blank: any labels. */
+function parseSelectorParam(query: URLSearchParams): HttpResult<Selector | null> {
+  const raw = query.getAll('selector');
+  if (raw.length > 1) return badInput('selector: give one selector; join requirements with "," (AND)');
+  if (raw.length === 0) return { ok: true, value: null };
+  const parsed = parseSelector(raw[0]!);
+  if (!parsed.ok) return badInput(parsed.message);
+  return { ok: true, value: parsed.selector.length === 0 ? null : parsed.selector };
+}
+
 /** GET /api/v1/schedulers query → ListParams. */
 export function parseListQuery(query: URLSearchParams): HttpResult<ListParams> {
   const health = parseHealths(query.get('health'), 'health');
@@ -98,8 +109,20 @@ export function parseListQuery(query: URLSearchParams): HttpResult<ListParams> {
   if (!names.ok) return names;
   const page = parsePage(query);
   if (!page.ok) return page;
+  const selector = parseSelectorParam(query);
+  if (!selector.ok) return selector;
   const { q, limit, offset } = page.value;
-  return { ok: true, value: { health: health.value, q: q ?? undefined, limit, offset, ...(names.value === null ? {} : { names: names.value }) } };
+  return {
+    ok: true,
+    value: {
+      health: health.value,
+      q: q ?? undefined,
+      limit,
+      offset,
+      ...(names.value === null ? {} : { names: names.value }),
+      ...(selector.value === null ? {} : { selector: selector.value }),
+    },
+  };
 }
 
 /** GET /api/v1/strips query → StripsQuery: `window` (default 1h), then `name=`… or the ranked read's `q`, `worst`, `limit`, `offset`. */

@@ -20,6 +20,10 @@
  * (written with the exit code) and the epoch (a resume by a new holder;
  * migration occurrence_exit_code).
  *
+ * `labels`: the operator's labels when set (label_overrides), else the
+ * registration's (migration scheduler_labels); a label change stamps either
+ * table, so the `changed` read re-reads the scheduler whole.
+ *
  * `last_rejection_at`: the newest stale-write rejection logged for the lease
  * (not part of the projection: the StaleWritesRejected alert and its metric
  * read it).
@@ -96,6 +100,8 @@ export const FACT_COLUMNS = [
   'lr_ended_epoch',
   'lr_ended_exit_code',
   'lr_ended_at',
+  // The scheduler's labels as jsonb text: an operator's (label_overrides) when set, else its registration's.
+  'labels',
   // Below: only the header row (name NULL) fills `snapshot` and `reset`; data rows fill `present`.
   'present',
   'snapshot',
@@ -149,6 +155,7 @@ function namesSql(source: FactsSource): string {
         changedSince('schedulers', 'name'),
         'SELECT name FROM lease_touches WHERE changed',
         changedSince('scheduler_intents', 'lease'),
+        changedSince('label_overrides', 'name'),
         'SELECT name FROM summary_touches WHERE changed',
         changedSince('occurrences', 'lease'),
         changedSince('stale_write_rejections', 'lease'),
@@ -206,12 +213,14 @@ SELECT n.name, NULL,
   -- The newest stale-write rejection of the lease (index stale_write_rejections_lease_at): a store fact for alerts.
   ${utcOf('(SELECT max(r.at) FROM stale_write_rejections r WHERE r.lease = n.name)')},
   lo.key, lo.state, lo.epoch::float8, en.key, en.state, en.epoch::float8, en.exit_code, ${utcOf('en.completed_at')},
+  COALESCE(lb.labels, s.labels)::text,
   (s.name IS NOT NULL OR l.name IS NOT NULL OR i.lease IS NOT NULL), NULL, NULL, NULL
 FROM names n
 LEFT JOIN leases l ON l.name = n.name
 LEFT JOIN scheduler_intents i ON i.lease = n.name
 LEFT JOIN progress_summaries p ON p.lease = n.name
 LEFT JOIN schedulers s ON s.name = n.name
+LEFT JOIN label_overrides lb ON lb.name = n.name
 -- The latest occurrence row of the lease (index occurrences_lease_scheduled): the due slot's and the last run's.
 LEFT JOIN LATERAL (
   SELECT o.key, o.scheduled_at, o.state = 'running' AS running, o.state, o.epoch, o.exit_code, o.completed_at FROM occurrences o

@@ -11,7 +11,7 @@
  * Non-guarantees: no timeout of its own — callers wrap it (../store/deadline.ts).
  */
 import { checkThresholds, DEFAULT_THRESHOLDS, type Thresholds } from '../../status';
-import type { OccurrenceFacts, ReportGapReason, SchedulerFacts } from '../../status/types';
+import type { OccurrenceFacts, ReportGapReason, SchedulerFacts, SchedulerLabels } from '../../status/types';
 import { isoFromUtc, RAW_TYPES } from './pgtext';
 import { COLUMN, factsSql } from './facts-sql';
 
@@ -97,6 +97,14 @@ function checkedOrDefault(t: Thresholds): Thresholds {
 
 type Cell = string | number | boolean | null;
 
+const NO_LABELS: SchedulerLabels = Object.freeze({});
+
+/** jsonb text → labels (stored valid: the database checks them); most schedulers have none, and pay no parse. */
+function labelsOf(text: string | null): SchedulerLabels {
+  if (text === null || text === '{}') return NO_LABELS;
+  return Object.freeze(JSON.parse(text) as Record<string, string>);
+}
+
 /** Maps one array row (rowMode 'array', FACT_COLUMNS order), each cell by its column's name. */
 export function mapFactsRow(r: readonly Cell[]): SchedulerRead {
   const num = (column: number) => r[column] as number | null;
@@ -157,7 +165,7 @@ export function mapFactsRow(r: readonly Cell[]): SchedulerRead {
   const lastRun = { newest: occurrence('lr_newest'), ended: occurrence('lr_ended') };
   const due = text(COLUMN.due_key) === null ? null : { occurrence: text(COLUMN.due_key)!, dueAt: time(COLUMN.due_at) };
   return {
-    facts: { name, store: { ok: true }, lease, intent, progress, due, lastRun },
+    facts: { name, store: { ok: true }, lease, intent, progress, due, lastRun, labels: labelsOf(text(COLUMN.labels)) },
     thresholds: thresholdsFor(registration),
     registration,
     lastRejectionAt: text(COLUMN.last_rejection_at) === null ? null : time(COLUMN.last_rejection_at),

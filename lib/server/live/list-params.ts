@@ -1,10 +1,12 @@
 /**
  * The list's parameters, clamped to server ceilings (docs/design.md,
- * invariant 11): page size, offset, health filter and name query.
+ * invariant 11): page size, offset, health filter, name query and label
+ * selector (parsed by lib/limits/selector.ts, bounded there).
  * Pure: no I/O, no clock.
  */
 import { HEALTH_SEVERITY } from '../../status';
 import type { Health } from '../../status/types';
+import type { Selector } from '../../limits/selector';
 
 export const LIST_LIMIT_DEFAULT = 100;
 export const LIST_LIMIT_MAX = 500;
@@ -19,6 +21,8 @@ export interface ListParams {
   q?: string;
   /** Only these names (absent: any); at most LIST_LIMIT_MAX are kept. */
   names?: readonly string[];
+  /** Only schedulers whose labels satisfy it (absent or empty: any). */
+  selector?: Selector;
   /** Page size; clamped to [1, LIST_LIMIT_MAX], default LIST_LIMIT_DEFAULT. */
   limit?: number;
   /** Clamped to [0, LIST_OFFSET_MAX], default 0. */
@@ -31,6 +35,8 @@ export interface NormalizedListParams {
   q: string | null;
   /** Exact names, or null for any. */
   names: ReadonlySet<string> | null;
+  /** A label selector with at least one requirement, or null for any labels. */
+  selector: Selector | null;
   limit: number;
   offset: number;
 }
@@ -45,6 +51,7 @@ export function normalizeListParams(params: ListParams = {}): NormalizedListPara
     health: health.length === 0 ? null : new Set(health),
     q: q === '' ? null : q,
     names: params.names === undefined ? null : new Set(params.names.slice(0, LIST_LIMIT_MAX)),
+    selector: params.selector === undefined || params.selector.length === 0 ? null : params.selector,
     limit: clampInt(params.limit, LIST_LIMIT_DEFAULT, 1, LIST_LIMIT_MAX),
     offset: clampInt(params.offset, 0, 0, LIST_OFFSET_MAX),
   };

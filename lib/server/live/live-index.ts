@@ -38,7 +38,7 @@ import { nowToMs, toMs } from '../../status/time';
 import type { Health, SchedulerStatus } from '../../status/types';
 import type { SchedulerRead, TimesMoved } from './facts';
 import type { NormalizedListParams } from './list-params';
-import { type Judgement, judgementOf, type LiveView, matchesNames, type MetricRow } from './view';
+import { type Judgement, judgementOf, type LiveView, matchesFilter, type MetricRow } from './view';
 
 /** A scheduler's judgement, its ages at `judgedAtMs` (they grow one for one with time), and when time alone next changes it. */
 interface Entry extends Judgement {
@@ -239,7 +239,7 @@ class IndexView implements LiveView {
   page(p: NormalizedListParams): { total: number; schedulers: SchedulerStatus[] } {
     const picked: Entry[] = [];
     let total = 0;
-    if (p.q === null && p.names === null) {
+    if (p.q === null && p.names === null && p.selector === null) {
       // Whole health buckets: slice, never scan.
       HEALTH_SEVERITY.forEach((health, rank) => {
         if (p.health !== null && !p.health.has(health)) return;
@@ -253,7 +253,7 @@ class IndexView implements LiveView {
     } else {
       for (const entry of this.ordered) {
         if (p.health !== null && !p.health.has(entry.health)) continue;
-        if (!matchesNames(entry.name, p)) continue;
+        if (!matchesFilter(entry.name, entry.read.facts.labels, p)) continue;
         if (total >= p.offset && picked.length < p.limit) picked.push(entry);
         total += 1;
       }

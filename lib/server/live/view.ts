@@ -11,7 +11,8 @@
  * or `metricRows` where they do).
  */
 import { healthRank, zeroCounts } from '../../status';
-import type { Health, SchedulerStatus } from '../../status/types';
+import type { Health, SchedulerLabels, SchedulerStatus } from '../../status/types';
+import { matchesSelector } from '../../limits/selector';
 import type { NormalizedListParams } from './list-params';
 
 /** What a status says that /api/metrics exports: its judgement and its ages at the status's `now`. */
@@ -50,7 +51,7 @@ export interface LiveView {
   readonly size: number;
   /** By health, over all schedulers. */
   readonly counts: Readonly<Record<Health, number>>;
-  /** Filtered by health and name, in list order: the matching total and the statuses of one page. */
+  /** Filtered by health, name and labels, in list order: the matching total and the statuses of one page. */
   page(params: NormalizedListParams): { total: number; schedulers: SchedulerStatus[] };
   /** Every status, in list order (projects every scheduler). */
   all(): SchedulerStatus[];
@@ -73,6 +74,10 @@ export const matchesName = (name: string, q: string | null) => q === null || nam
 export const matchesNames = (name: string, p: { q: string | null; names: ReadonlySet<string> | null }) =>
   matchesName(name, p.q) && (p.names === null || p.names.has(name));
 
+/** The name filters and the label selector of a list's parameters (each null: any). */
+export const matchesFilter = (name: string, labels: SchedulerLabels | undefined, p: NormalizedListParams) =>
+  matchesNames(name, p) && (p.selector === null || matchesSelector(p.selector, labels ?? {}));
+
 /** A view over statuses already projected (and sorted by `sortStatuses`): the degraded answer, tests. */
 export function statusesView(sorted: readonly SchedulerStatus[]): LiveView {
   const counts = zeroCounts();
@@ -85,7 +90,7 @@ export function statusesView(sorted: readonly SchedulerStatus[]): LiveView {
       let total = 0;
       for (const status of sorted) {
         if (p.health !== null && !p.health.has(status.health)) continue;
-        if (!matchesNames(status.name, p)) continue;
+        if (!matchesFilter(status.name, status.labels, p)) continue;
         if (total >= p.offset && schedulers.length < p.limit) schedulers.push(status);
         total += 1;
       }
