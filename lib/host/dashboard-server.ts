@@ -21,16 +21,14 @@
  * - `close()` stops accepting, ends open connections and closes Next.js.
  * Not guaranteed: TLS — terminate it in front (the SSO proxy or ingress).
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import next from 'next';
-import { enablePeerStamping, PEER_HEADER } from '../http/peer';
+import { enablePeerStamping } from '../http/peer';
 import { hotReadRoutes } from '../server/http/node-routes';
 import { servedBasePath } from '../server/env';
-import { pageCache } from './page-cache';
-import { applyServerLimits, refuseEarly, SERVER_OPTIONS } from '../http/request-limits';
-import { securityHeadersFor } from './security-headers';
+import { applyServerLimits, SERVER_OPTIONS } from '../http/request-limits';
+import { frontDoor } from './front-door';
 
 export const DEFAULT_HOST = '127.0.0.1';
 
@@ -70,23 +68,14 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   const app = next({ dev, dir: options.dir, hostname: host, port: options.port, httpServer: server });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const hotRead = hotReadRoutes(basePath);
-  const overview = pageCache({ paths: [basePath || '/', `${basePath}/`], maxAgeMs: dev ? 0 : (options.pageCacheMs ?? 0) });
-  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    delete req.headers[PEER_HEADER];
-    req.headers[PEER_HEADER] = stamp(req.socket.remoteAddress);
-    const pathname = (req.url ?? '/').split('?', 1)[0]!;
-    const nonce = randomBytes(16).toString('base64');
-    const headers = securityHeadersFor(pathname, basePath, nonce, { dev });
-    delete req.headers['content-security-policy'];
-    delete req.headers['content-security-policy-report-only'];
-    if (headers.pagePolicy !== null) req.headers['content-security-policy'] = headers.pagePolicy;
-    for (const [name, value] of Object.entries(headers.response)) res.setHeader(name, value);
-    if (refuseEarly(req, res)) return;
-    const render = () => void handle(req, res).catch((error: unknown) => failed(res, error));
-    if (hotRead(req, res)) return;
-    if (!overview.serve(req, res, nonce, render)) render();
-  };
+  const answer = frontDoor({
+    basePath,
+    dev,
+    stamp,
+    hotRead: hotReadRoutes(basePath),
+    pageCacheMs: options.pageCacheMs ?? 0,
+    render: (req, res) => void handle(req, res).catch((error: unknown) => failed(res, error)),
+  });
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {
       answer(req, res);
