@@ -25,7 +25,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import next from 'next';
 import { enablePeerStamping } from '../http/peer';
-import { hotReadRoutes } from '../server/http/node-routes';
+import { hotReadRoutes, lazyHeavyGate } from '../server/http/node-routes';
 import { servedBasePath } from '../server/env';
 import { applyServerLimits, SERVER_OPTIONS } from '../http/request-limits';
 import { frontDoor } from './front-door';
@@ -39,6 +39,10 @@ export interface DashboardServerOptions {
   dev?: boolean;
   /** How long the overview's HTML is shared between visitors (./page-cache.ts); 0: never. Default 0. */
   pageCacheMs?: number;
+  /** LEASEBOARD_PUBLIC_URL: its host is answered; https adds HSTS (./front-door.ts). */
+  publicUrl?: string | null;
+  /** LEASEBOARD_ALLOWED_HOSTS: more names answered besides the public URL's and loopback (./allowed-hosts.ts). */
+  allowedHosts?: readonly string[];
 }
 
 export interface DashboardServer {
@@ -74,6 +78,10 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
     stamp,
     hotRead: hotReadRoutes(basePath),
     pageCacheMs: options.pageCacheMs ?? 0,
+    publicUrl: options.publicUrl ?? null,
+    allowedHosts: options.allowedHosts ?? [],
+    listenHost: host,
+    heavyGate: lazyHeavyGate,
     render: (req, res) => void handle(req, res).catch((error: unknown) => failed(res, error)),
   });
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
