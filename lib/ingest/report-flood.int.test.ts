@@ -17,7 +17,9 @@ import { mintReportToken } from './tokens';
 import { ingestDeps } from './instance';
 
 const stamp = enablePeerStamping();
-const FLOOD = 5_000;
+/** The flood's pace: made-up tokens per 50 ms tick (700 a second, the rate the review saw: 9,793 in 15 s), as long as the valid reports go on. */
+const FLOOD_PER_TICK = 35;
+const TICK_MS = 50;
 const REPORTS = 30;
 
 describe('a flood of made-up report tokens', () => {
@@ -32,7 +34,11 @@ describe('a flood of made-up report tokens', () => {
     const granted = await pool.query(`SELECT epoch::float8 AS epoch FROM leaseboard_acquire($1, 'flood-holder', 'flood', 600000) WHERE granted`, [name]);
     epoch = granted.rows[0].epoch;
     const minted = mintReportToken();
-    await pool.query(`INSERT INTO report_tokens (id, scheduler, secret_sha256, created_by, created_at) VALUES ($1, $2, $3, 'test', now())`, [minted.id, name, minted.secretSha256]);
+    await pool.query(`INSERT INTO report_tokens (id, scheduler, secret_sha256, created_by, created_at) VALUES ($1, $2, $3, 'test', now())`, [
+      minted.id,
+      name,
+      minted.secretSha256,
+    ]);
     token = minted.token;
   });
   afterAll(async () => {
@@ -64,15 +70,28 @@ describe('a flood of made-up report tokens', () => {
 
   it('another client’s valid reports keep their latency; the flood is refused without database work after the client’s failure budget', async () => {
     const before = summary(await validReports());
-    const flood = Array.from({ length: FLOOD }, () => post('10.0.0.1', madeUp(), { epoch, seq: 1, occurrence: null, cursor: 1, reportEveryMs: 2_000 }));
+    const flood: Promise<Response>[] = [];
+    let flooding = true;
+    const sender = (async () => {
+      while (flooding) {
+        for (let i = 0; i < FLOOD_PER_TICK; i++) flood.push(post('10.0.0.1', madeUp(), { epoch, seq: 1, occurrence: null, cursor: 1, reportEveryMs: 2_000 }));
+        await new Promise((resolve) => setTimeout(resolve, TICK_MS)); // the flood's pace, not a wait for a condition
+      }
+    })();
     const during = summary(await validReports());
+    flooding = false;
+    await sender;
     const statuses = countBy((await Promise.all(flood)).map((answer) => String(answer.status)));
     console.log(
-      `valid reports before the flood: p50 ${before.p50.toFixed(1)} ms, p99 ${before.p99.toFixed(1)} ms; during ${FLOOD} made-up tokens: p50 ${during.p50.toFixed(1)} ms, p99 ${during.p99.toFixed(1)} ms; flood answers ${JSON.stringify(statuses)}`,
+      `valid reports before the flood: p50 ${before.p50.toFixed(1)} ms, p99 ${before.p99.toFixed(1)} ms; during ${flood.length} made-up tokens: p50 ${during.p50.toFixed(1)} ms, p99 ${during.p99.toFixed(1)} ms; flood answers ${JSON.stringify(statuses)}`,
     );
-    expect(during.p99).toBeLessThan(Math.max(4 * before.p99, 250));
+    // Every valid report is stored (validReports). The flooder's first 20 made-up tokens are looked up (its budget), the rest refused
+    // unread: the other client's reports wait at most for those few lookups — a few hundred ms on a loaded two-core machine, never the
+    // seconds (and connection timeouts, 500) of a queue of thousands.
+    expect(during.p50).toBeLessThan(Math.max(3 * before.p50, 60));
+    expect(during.p99).toBeLessThan(Math.max(4 * before.p99, 1_000));
     expect(statuses['401'] ?? 0).toBeLessThanOrEqual(20);
-    expect(statuses['429']).toBeGreaterThanOrEqual(FLOOD - 20);
+    expect(statuses['429']).toBeGreaterThanOrEqual(flood.length - 20);
   });
 
   it('refusals are logged per client and interval, as a count, never the token', async () => {
