@@ -46,10 +46,13 @@ describe('leaseboard run: the child’s environment', () => {
 
   it('gets PATH, HOME, LANG, TZ and its lease, epoch and occurrence; no database URL, token, password or other variable of the runner', async () => {
     const child = await childEnvironment([], { JOB_SETTING: 'not asked for' });
-    for (const name of ['PATH', 'HOME', 'LANG', 'TZ', 'LEASEBOARD_LEASE', 'LEASEBOARD_EPOCH', 'LEASEBOARD_OCCURRENCE']) expect(child.has(name), name).toBe(true);
+    for (const name of ['PATH', 'HOME', 'LANG', 'TZ', 'LEASEBOARD_LEASE', 'LEASEBOARD_EPOCH', 'LEASEBOARD_OCCURRENCE'])
+      expect(child.has(name), name).toBe(true);
     expect(child.get('TZ')).toBe('Europe/Paris');
     expect(Number(child.get('LEASEBOARD_EPOCH'))).toBeGreaterThan(0);
-    const leaked = [...child.keys()].filter((name) => !/^(PATH|HOME|LANG|LC_[A-Z]+|TZ|USER|LOGNAME|SHELL|TERM|TMPDIR|PWD|SHLVL|_|LEASEBOARD_(LEASE|EPOCH|OCCURRENCE))$/.test(name));
+    const leaked = [...child.keys()].filter(
+      (name) => !/^(PATH|HOME|LANG|LC_[A-Z]+|TZ|USER|LOGNAME|SHELL|TERM|TMPDIR|PWD|SHLVL|_|LEASEBOARD_(LEASE|EPOCH|OCCURRENCE))$/.test(name),
+    );
     expect(leaked, 'variables the runner had that the child got').toEqual([]);
     const values = [...child.values()].join('\n');
     for (const secret of [...Object.values(SECRETS), databaseUrl()]) expect(values).not.toContain(secret);
