@@ -26,7 +26,7 @@ import { JOBS, type JobOptions } from '../jobs';
 import { LABEL_PATTERN, LeaseConfigError } from '../lease';
 import { createPool, createReadOnlyPool, type Job, JobDefinitionError, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../scheduler';
 import { databaseUrl } from './running-database';
-import { DurationError, parseDuration } from '../config';
+import { DurationError, parseDuration, urlPasswordRefusal } from '../config';
 
 /** Timing flags: durations with their unit (`15s`, `250ms`), as everywhere (lib/config/duration.ts). */
 const DURATIONS = {
@@ -87,6 +87,11 @@ function parse(argv: string[], program: SchedulerProgram) {
     values.job ?? program.defaultJob ?? fail(`no job given: name one with --job NAME (one of ${names}), e.g. --job ${Object.keys(program.jobs)[0]}`);
   const makeJob = Object.hasOwn(program.jobs, jobName) ? program.jobs[jobName]! : fail(`--job: one of ${names}, got ${JSON.stringify(jobName)}`);
   if (values.label !== undefined && !LABEL_PATTERN.test(values.label)) fail('--label: 1–32 letters, digits, spaces, _ . -');
+  for (const flag of jobFlags) {
+    const refusal =
+      values[flag] === undefined ? null : urlPasswordRefusal(`--${flag}`, values[flag], "give the job's credentials in its environment or a file it reads");
+    if (refusal !== null) fail(refusal);
+  }
   const flags = Object.fromEntries(jobFlags.flatMap((flag) => (values[flag] === undefined ? [] : [[flag, values[flag]]])));
   const jobOptions: JobOptions = {
     flags,

@@ -1,7 +1,7 @@
 // Secrets on command lines are visible to every user of the machine (`ps`, /proc/PID/cmdline): real
 // processes of each command that takes one. A URL with a password in it is refused, naming where the
 // secret goes instead; the operator token has a file and an environment alternative, and on the command
-// line it still works, with a warning saying so. Nothing here reaches a server: each refusal comes first.
+// line it still works, with a warning (scripts/attack.ts). Nothing here reaches a server: each refusal comes first.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,7 +17,7 @@ function run(script: string, args: string[], env: Record<string, string> = {}) {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 60_000,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', ...env },
   });
   return { status: result.status, stderr: result.stderr, stdout: result.stdout };
 }
@@ -32,7 +32,7 @@ describe('secrets on command lines', () => {
     }
   });
 
-  it('npm run attack takes the operator token from --operator-token-file or LEASEBOARD_OPERATOR_TOKEN; on the command line it warns', () => {
+  it('npm run attack takes the operator token from --operator-token-file (or LEASEBOARD_OPERATOR_TOKEN): a missing or empty file, or both ways at once, is refused', () => {
     const missing = run('scripts/attack.ts', ['http://127.0.0.1:9/', '--operator-token-file', path.join(dir, 'absent')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/--operator-token-file: cannot read/);
