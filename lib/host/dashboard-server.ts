@@ -12,7 +12,9 @@
  *   the connection (../http/request-limits.ts). No request can end the process: a
  *   failure while answering is a 500 (or a closed socket once headers left).
  * - Every response carries the security headers of ./security-headers.ts;
- *   every page a CSP with a nonce of its own.
+ *   every page a CSP with a nonce of its own; HSTS when the public URL is https.
+ * - Only our own hosts are answered (./allowed-hosts.ts: DNS rebinding), and
+ *   history pages spend the per-client heavy-read budget (./front-door.ts).
  * - The list, metrics and healthz — polled by every dashboard and scraper —
  *   are answered by the same handlers without Next.js's per-request machinery
  *   (../server/http/node-routes.ts); everything else goes to Next.js.
