@@ -192,8 +192,11 @@ export const LAYERS = {
   },
   // The dashboard's process, the browser, the routes.
   'lib/host': {
-    may: ['lib/http', 'lib/api', 'lib/config', 'lib/scheduler/index.ts', 'lib/jobs/index.ts', 'lib/server/http/node-routes.ts', 'lib/server/env.ts'],
-    why: 'lib/host serves the app (the hot reads through lib/server/http/node-routes.ts) and hosts jobs through the runtime’s door.',
+    may: [
+      ...['lib/http', 'lib/api', 'lib/config', 'lib/scheduler/index.ts', 'lib/jobs/index.ts'],
+      ...['lib/server/http/node-routes.ts', 'lib/server/http/heavy-gate.ts', 'lib/server/env.ts', 'lib/client/list-params.ts'],
+    ],
+    why: 'lib/host serves the app (the hot reads through lib/server/http/node-routes.ts, the heavy-read limit on history pages, the overview cache keyed as the page parses its query) and hosts jobs through the runtime’s door.',
   },
   'lib/client': { may: ['lib/api', 'lib/status', 'lib/limits'], why: 'lib/client is browser code: no server reads, database or runtime.' },
   components: { may: ['lib/client', 'lib/api', 'lib/status', 'lib/limits'], why: 'components are browser code: no server reads, database or runtime.' },

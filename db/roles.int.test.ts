@@ -12,10 +12,10 @@ import { seedDocuments } from '../examples/demo/retention-planner/documents';
 import { SchedulerProcess } from '../lib/child/scheduler-process';
 import { DEMO_SCHEDULER_PROGRAM } from '../examples/demo/demo-scheduler';
 import { FAST_FLAGS, poll } from '../lib/scheduler/testing/fixtures';
-import { acquire } from '../lib/server/testing/seed';
+import { acquire, register } from '../lib/server/testing/seed';
 import { migrateDatabase } from './migrate';
 import { createPool } from './pool';
-import { AUDIT_TABLES, dropLoginRoles, ensureLoginRoles, type LoginUrls, loginRoleName } from './roles';
+import { AUDIT_TABLES, dropLoginRoles, ensureLoginRoles, ensureRoles, type LoginUrls, loginRoleName } from './roles';
 import { databaseUrl, uniqueLease, usePool } from './testing/pools';
 
 const INSUFFICIENT_PRIVILEGE = '42501';
@@ -138,6 +138,72 @@ describe('database roles', () => {
     ]) {
       await expect(pools.operator.query(statement), statement).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
     }
+  });
+
+  it('the scheduler login checks report tokens and stamps their use, nothing more: it cannot rewrite a token’s secret or owner', async () => {
+    const lease = uniqueLease('roles-token');
+    await register(admin, lease);
+    const id = Math.random().toString(16).slice(2, 14).padEnd(12, '0');
+    await admin.query(`INSERT INTO report_tokens (id, scheduler, secret_sha256, created_by, created_at) VALUES ($1, $2, repeat('a', 64), 'test', now())`, [
+      id,
+      lease,
+    ]);
+    await expect(pools.scheduler.query('SELECT secret_sha256 FROM report_tokens WHERE id = $1', [id])).resolves.toMatchObject({ rowCount: 1 });
+    await expect(pools.scheduler.query('UPDATE report_tokens SET last_used_at = now() WHERE id = $1', [id])).resolves.toMatchObject({ rowCount: 1 });
+    for (const statement of [
+      `UPDATE report_tokens SET secret_sha256 = repeat('b', 64) WHERE id = '${id}'`,
+      `UPDATE report_tokens SET scheduler = 'other' WHERE id = '${id}'`,
+    ]) {
+      await expect(pools.scheduler.query(statement), statement).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+    }
+  });
+
+  it('no login may create objects in the public schema, even in a database whose schema still lets PUBLIC create (PostgreSQL 14 and older, or upgraded)', async () => {
+    await admin.query('GRANT CREATE ON SCHEMA public TO PUBLIC');
+    const client = await admin.connect();
+    try {
+      await ensureRoles(client);
+    } finally {
+      client.release();
+    }
+    for (const kind of ['reader', 'scheduler', 'operator'] as const) {
+      const table = `lb_planted_${kind}_${Math.random().toString(36).slice(2, 8)}`;
+      await expect(pools[kind].query(`CREATE TABLE public.${table} (a int)`), kind).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+    }
+  });
+
+  it('login passwords reach the server as SCRAM-SHA-256 verifiers made here: no statement carries the password, and the login works', async () => {
+    const sent: string[] = [];
+    const client = new pg.Client({ connectionString: databaseUrl() });
+    await client.connect();
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      sent.push(typeof args[0] === 'string' ? args[0] : JSON.stringify(args[0]));
+      return query(...args);
+    };
+    let fresh: LoginUrls;
+    try {
+      fresh = await ensureLoginRoles(client, databaseUrl());
+    } finally {
+      await client.end();
+    }
+    const passwords = Object.values(fresh).map((url) => decodeURIComponent(new URL(url).password));
+    for (const password of passwords) expect(sent.join('\n')).not.toContain(password);
+    expect(sent.filter((text) => /PASSWORD 'SCRAM-SHA-256\$4096:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+'/.test(text))).toHaveLength(3);
+    const { rows } = await admin.query<{ verifier: string }>('SELECT rolpassword AS verifier FROM pg_authid WHERE rolname = $1', [
+      new URL(fresh.scheduler).username,
+    ]);
+    expect(rows[0]!.verifier.startsWith('SCRAM-SHA-256$4096:')).toBe(true);
+    const login = new pg.Client({ connectionString: fresh.scheduler });
+    await login.connect();
+    await expect(login.query('SELECT current_user AS user')).resolves.toMatchObject({ rows: [{ user: new URL(fresh.scheduler).username }] });
+    await login.end();
+    await Promise.all(Object.values(pools).map((pool) => pool.end()));
+    pools = {
+      scheduler: createPool(fresh.scheduler, { applicationName: 'leaseboard-test-scheduler', max: 2 }),
+      operator: createPool(fresh.operator, { applicationName: 'leaseboard-test-operator', max: 2 }),
+      reader: createPool(fresh.reader, { applicationName: 'leaseboard-test-reader', max: 1 }),
+    };
   });
 
   it('the reader writes nothing, even after turning read-only off and resetting its role', async () => {

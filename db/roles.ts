@@ -5,9 +5,12 @@
  * | group role (NOLOGIN) | who | may |
  * |---|---|---|
  * | (the migrator: DATABASE_URL's user) | `db:migrate`, the demo's setup | owns everything; the only one that may change or delete an audit row |
- * | `leaseboard_scheduler` | schedulers, the dashboard's hosted jobs | read everything but sessions and audits; write the protocol's and the jobs' tables; never an intent, a mode or an audit (invariant 9, by privilege) |
+ * | `leaseboard_scheduler` | schedulers, the dashboard's hosted jobs, the report ingest | read everything but sessions and audits; write the protocol's and the jobs' tables; of report tokens, read them and stamp `last_used_at` only; never an intent, a mode or an audit (invariant 9, by privilege) |
  * | `leaseboard_operator` | operator actions (lib/actions, LEASEBOARD_ACTIONS_DATABASE_URL) | read; write intents, modes and sessions; mint and revoke report tokens; append to the audit trails |
  * | `leaseboard_reader` | status reads (LEASEBOARD_READER_DATABASE_URL) | read, nothing else (never sessions or report tokens) |
+ *
+ * Nobody but the owner may CREATE in the `public` schema (revoked from PUBLIC
+ * where Leaseboard may create roles).
  *
  * UPDATE, DELETE and TRUNCATE on the audit tables (AUDIT_TABLES) are granted
  * to nobody, so only their owner — the migrator — can change a row; a
@@ -28,7 +31,9 @@
  *   revokes what it may.
  * - `ensureLoginRoles` makes one LOGIN role per kind for ONE database, named
  *   after it (`loginRoleName`), each with a fresh random password every call
- *   (never a constant: a test or demo run gets its own), member of its group;
+ *   (never a constant: a test or demo run gets its own), sent as a SCRAM-SHA-256
+ *   verifier computed here (./scram.ts: the password itself never reaches a
+ *   statement the server could log), member of its group;
  *   `dropLoginRoles` removes them.
  * Not guaranteed: isolation between several Leaseboard databases of one
  *   cluster — the group roles, and so their members, hold privileges in each
@@ -37,6 +42,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { READER_ROLE } from './reader-role';
+import { scramSha256Verifier } from './scram';
 import { databaseOf, withCredentials } from './url';
 
 export const ROLES = { reader: READER_ROLE, scheduler: 'leaseboard_scheduler', operator: 'leaseboard_operator' } as const;
@@ -72,6 +78,10 @@ export async function ensureRoles(client: pg.ClientBase): Promise<RolesOutcome> 
   for (const role of Object.values(ROLES)) await createGroup(client, role);
   const { reader, scheduler, operator } = ROLES;
   const statements = [
+    // Nobody but the owner creates objects in the schema (PostgreSQL 14 and older, and clusters upgraded from them, let PUBLIC):
+    // a planted function or table shadowing ours is how a login would raise itself.
+    `REVOKE CREATE ON SCHEMA public FROM PUBLIC`,
+    `REVOKE CREATE ON SCHEMA public FROM ${reader}, ${scheduler}, ${operator}`,
     `GRANT USAGE ON SCHEMA public TO ${reader}, ${scheduler}, ${operator}`,
     // Reads: everything, now and later.
     `GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${reader}, ${operator}`,
@@ -92,7 +102,9 @@ export async function ensureRoles(client: pg.ClientBase): Promise<RolesOutcome> 
     // The failover generation's base only ever goes up, by the migrator (leaseboard_align_generation).
     `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON leaseboard_generation_base FROM ${scheduler}, ${operator}`,
     `REVOKE ALL ON ${SESSIONS_TABLE} FROM ${reader}`,
-    `REVOKE INSERT, DELETE, TRUNCATE ON ${REPORT_TOKENS_TABLE} FROM ${scheduler}`,
+    // The ingest checks a token (SELECT) and stamps its use (last_used_at): never its secret, owner or id.
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ${REPORT_TOKENS_TABLE} FROM ${scheduler}`,
+    `GRANT UPDATE (last_used_at) ON ${REPORT_TOKENS_TABLE} TO ${scheduler}`,
     `GRANT INSERT, DELETE ON ${REPORT_TOKENS_TABLE} TO ${operator}`,
     `REVOKE ALL ON ${REPORT_TOKENS_TABLE} FROM ${reader}`,
     // The pruner's partition round runs as its definer (migration pruner_runs_as_definer): schedulers only.
@@ -131,7 +143,8 @@ export async function ensureLoginRoles(client: pg.ClientBase, adminUrl: string):
   for (const kind of Object.keys(ROLES) as RoleKind[]) {
     const name = loginRoleName(kind, database);
     const password = randomBytes(24).toString('base64url');
-    const literal = client.escapeLiteral(password);
+    // The server gets a verifier made here, never the password: a statement may be logged (log_statement, an error's statement).
+    const literal = client.escapeLiteral(scramSha256Verifier(password));
     await client.query(`DO $$ BEGIN
         IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${name}') THEN CREATE ROLE ${name} LOGIN; END IF;
       EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;

@@ -29,6 +29,7 @@ import { serviceRuleTests } from '../lib/alerts/prometheus/service-tests';
 import { toYaml } from '../lib/alerts/yaml';
 import { changeAlertMode, modeChangeSchema } from '../lib/alerts/store/modes';
 import { createPool } from '../db/pool';
+import { urlPasswordRefusal } from '../lib/config';
 import { runningDatabaseUrl } from '../lib/cli/running-database';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -91,6 +92,17 @@ function ruleTests(args: string[]): void {
 
 function amConfig(args: string[]): void {
   const { values } = parseArgs({ args, options: { out: { type: 'string' }, webhook: { type: 'string' } }, strict: true });
+  const refusal = values.webhook
+    ? urlPasswordRefusal(
+        '--webhook',
+        values.webhook,
+        "put the receiver's credentials in the written file's http_config (basic_auth with password_file), not in the URL",
+      )
+    : null;
+  if (refusal !== null) {
+    process.stderr.write(`alerts: ${refusal}\n`);
+    process.exit(2);
+  }
   const options = values.webhook ? { webhookUrl: values.webhook } : SHIPPED_OPTIONS;
   write(values.out, toYaml(alertmanagerConfig(options), SHIPPED_HEADER));
 }

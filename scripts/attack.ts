@@ -1,5 +1,5 @@
 /**
- * `npm run attack -- URL [--operator-token T] [--archive URL] [--include-lockout] [--source-address A]`
+ * `npm run attack -- URL [--operator-token-file FILE] [--archive URL] [--include-lockout] [--source-address A]`
  *
  * Points the security review's probes, and the usual suspects (oversized headers, slow
  * bodies, path traversal, malformed percent-encoding, JSON bombs, cross-site
@@ -10,16 +10,21 @@
  *
  * Safe to point at a deployment people use (scripts/attack/probes.ts): no
  * probe changes a scheduler, an alert or an audit row. Options:
- * - `--operator-token T`: also sign in (once per probe that needs it) to check
- *   the cookie's flags, that a signed-out cookie is dead, and cross-site
- *   writes with a live session. Each sign-in is an ordinary session.
+ * - `--operator-token-file FILE` (or LEASEBOARD_OPERATOR_TOKEN in the
+ *   environment): also sign in (once per probe that needs it) to check the
+ *   cookie's flags, that a signed-out cookie is dead, and cross-site writes
+ *   with a live session. Each sign-in is an ordinary session.
+ *   `--operator-token T` still works, with a warning: every user of the
+ *   machine can read a command line (`ps`).
  * - `--include-lockout`: also probe the per-client limits — this client then
  *   cannot sign in for 10 minutes, and its heavy reads wait 10 s.
  * - `--archive URL`: also probe the archive service.
  * - `--source-address A`: connect from this local address (a lockout then
  *   hits only it; e.g. 127.0.0.3 against a dashboard on loopback).
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { urlPasswordRefusal } from '../lib/config';
 import { type Context, PROBES, type Verdict } from './attack/probes';
 
 function fail(message: string): never {
@@ -34,6 +39,7 @@ function parse(argv: string[]): Context {
       args: argv,
       options: {
         'operator-token': { type: 'string' },
+        'operator-token-file': { type: 'string' },
         archive: { type: 'string' },
         'include-lockout': { type: 'boolean' },
         'source-address': { type: 'string' },
@@ -45,8 +51,10 @@ function parse(argv: string[]): Context {
     fail((error as Error).message);
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) fail('usage: npm run attack -- URL [--operator-token T] [--archive URL] [--include-lockout] [--source-address A]');
+  if (positionals.length !== 1) fail('usage: npm run attack -- URL [--operator-token-file FILE] [--archive URL] [--include-lockout] [--source-address A]');
   const url = (raw: string, what: string) => {
+    const refusal = urlPasswordRefusal(what, raw, 'the probes need none: they send what an outsider can');
+    if (refusal !== null) fail(refusal);
     try {
       const parsedUrl = new URL(raw);
       if (parsedUrl.protocol !== 'http:' && parsedUrl.protocol !== 'https:') throw new Error('not http(s)');
@@ -58,10 +66,33 @@ function parse(argv: string[]): Context {
   const sourceAddress = values['source-address'] as string | undefined;
   return {
     target: { url: url(positionals[0]!, 'URL'), sourceAddress },
-    operatorToken: (values['operator-token'] as string | undefined) ?? null,
+    operatorToken: operatorToken(values['operator-token'] as string | undefined, values['operator-token-file'] as string | undefined),
     includeLockout: values['include-lockout'] === true,
     archive: values.archive === undefined ? null : { url: url(values.archive as string, '--archive'), sourceAddress },
   };
+}
+
+/** The operator token: from a file, the environment, or (with a warning) the command line. */
+function operatorToken(flag: string | undefined, file: string | undefined): string | null {
+  if (flag !== undefined && file !== undefined) fail('one of --operator-token, --operator-token-file');
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      fail(`--operator-token-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    const token = text.trim();
+    if (token === '') fail(`--operator-token-file: ${file} is empty`);
+    return token;
+  }
+  if (flag !== undefined) {
+    process.stderr.write(
+      'attack: warning: --operator-token puts the token on the command line, where every user of this machine reads it (ps); use --operator-token-file FILE or LEASEBOARD_OPERATOR_TOKEN\n',
+    );
+    return flag;
+  }
+  return process.env.LEASEBOARD_OPERATOR_TOKEN?.trim() || null;
 }
 
 function table(rows: string[][]): string {

@@ -28,6 +28,7 @@
 import { tracing } from '../lib/telemetry/register';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseAllowedHosts } from '../lib/host/allowed-hosts';
 import { startDashboardServer } from '../lib/host/dashboard-server';
 import { listenToParent, SHUTDOWN_DEADLINE_MS, shutdownWithin } from '../lib/child/parent';
 import { guardStdio } from '../lib/child/stdio';
@@ -85,6 +86,9 @@ async function main() {
     dev: values.dev ?? false,
     // The overview's HTML is shared as long as the list read it shows (LEASEBOARD_LIST_MAX_AGE).
     pageCacheMs,
+    // Only these hosts are answered (DNS rebinding); https adds HSTS.
+    publicUrl: auth.publicUrl?.url ?? null,
+    allowedHosts: parseAllowedHosts(settings.allowedHosts),
   });
   console.log(`dashboard: listening on ${server.url}`);
   const linksTo = auth.publicUrl?.url ?? `${server.url}${servedBasePath()}`;

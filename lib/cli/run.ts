@@ -13,7 +13,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { listenToParent } from '../child/json-line-process';
-import { DEFAULT_GRACE_MS, DEFAULT_TAIL_BYTES, execJob, type ExecEvent } from '../jobs';
+import { DEFAULT_GRACE_MS, DEFAULT_TAIL_BYTES, execJob, type ExecEvent, passEnvRefusal } from '../jobs';
 import { LeaseConfigError } from '../lease';
 import { parseLabelFlags } from './label-flags';
 import { DurationError, parseDuration } from '../config';
@@ -25,7 +25,9 @@ export const HELP = `usage: leaseboard run [options] -- COMMAND [ARGS…]
 Runs COMMAND once per cadence slot under the lease NAME: only the holder runs
 it, each run is that slot's occurrence, and the dashboard shows it like any
 scheduler. The child gets LEASEBOARD_LEASE, LEASEBOARD_EPOCH and
-LEASEBOARD_OCCURRENCE; it reports progress as JSON lines {"cursor": N} on
+LEASEBOARD_OCCURRENCE, and of this runner's environment only PATH, HOME,
+LANG, LC_*, TZ, USER, TMPDIR and what --pass-env names (never a database URL,
+token or password of Leaseboard's); it reports progress as JSON lines {"cursor": N} on
 file descriptor 3; its exit code ends the occurrence (0 completed, N failed).
 
 options:
@@ -39,6 +41,7 @@ options:
                         more; at most 32; Kubernetes' key and value rules); lists and
                         ?selector=team=payments find it by them
   --label TEXT          (no "=") display label of this instance, e.g. A
+  --pass-env NAME[,NAME…]  give the child these variables of this environment too (repeatable)
   --pass-database-url   give the child DATABASE_URL (not given otherwise)
   --once                exit after the first occurrence ends
   --help                this text
@@ -98,6 +101,7 @@ export function parseRunArgs(argv: string[]) {
         tail: { type: 'string' },
         'report-every': { type: 'string' },
         label: { type: 'string', multiple: true },
+        'pass-env': { type: 'string', multiple: true },
         'pass-database-url': { type: 'boolean' },
         once: { type: 'boolean' },
         help: { type: 'boolean' },
@@ -117,6 +121,11 @@ export function parseRunArgs(argv: string[]) {
   const tailRaw = values.tail as string | undefined;
   if (tailRaw !== undefined && !/^\d{1,7}$/.test(tailRaw)) fail(`--tail: a whole number of bytes up to 9999999, got ${JSON.stringify(tailRaw.slice(0, 40))}`);
   const ttlMs = duration('ttl', values.ttl as string | undefined, 15_000);
+  const passEnv = ((values['pass-env'] as string[] | undefined) ?? []).flatMap((list) => list.split(',')).map((name) => name.trim());
+  for (const name of passEnv) {
+    const refusal = passEnvRefusal(name);
+    if (refusal !== null) fail(`--pass-env: ${refusal}`);
+  }
   return {
     command,
     args,
@@ -129,6 +138,7 @@ export function parseRunArgs(argv: string[]) {
     tailBytes: tailRaw === undefined ? DEFAULT_TAIL_BYTES : Number(tailRaw),
     label: labels.display,
     labels: labels.labels,
+    passEnv,
     passDatabaseUrl: values['pass-database-url'] === true,
     once: values.once === true,
   };
@@ -149,6 +159,7 @@ export async function run(argv: string[]): Promise<void> {
       graceMs: options.graceMs,
       tailBytes: options.tailBytes,
       env: process.env,
+      passEnv: options.passEnv,
       databaseUrl: options.passDatabaseUrl ? url : null,
       output: (chunk) => process.stderr.write(chunk),
       onEvent: print,

@@ -27,7 +27,7 @@ import { LeaseConfigError } from '../lease';
 import { parseLabelFlags } from './label-flags';
 import { createPool, createReadOnlyPool, type Job, JobDefinitionError, type RuntimeEvent, SchedulerRuntime, schedulerConfig } from '../scheduler';
 import { databaseUrl } from './running-database';
-import { DurationError, parseDuration } from '../config';
+import { DurationError, parseDuration, urlPasswordRefusal } from '../config';
 
 /** Timing flags: durations with their unit (`15s`, `250ms`), as everywhere (lib/config/duration.ts). */
 const DURATIONS = {
@@ -92,6 +92,11 @@ function parse(argv: string[], program: SchedulerProgram) {
   const makeJob = Object.hasOwn(program.jobs, jobName) ? program.jobs[jobName]! : fail(`--job: one of ${names}, got ${JSON.stringify(jobName)}`);
   const labels = parseLabelFlags(labelArgs);
   if (!labels.ok) fail(labels.message);
+  for (const flag of jobFlags) {
+    const refusal =
+      values[flag] === undefined ? null : urlPasswordRefusal(`--${flag}`, values[flag], "give the job's credentials in its environment or a file it reads");
+    if (refusal !== null) fail(refusal);
+  }
   const flags = Object.fromEntries(jobFlags.flatMap((flag) => (values[flag] === undefined ? [] : [[flag, values[flag]]])));
   const jobOptions: JobOptions = {
     flags,

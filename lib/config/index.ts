@@ -93,3 +93,4 @@ export function showConfig(resolved: ResolvedConfig): ShownSetting[] {
     return { key: spec.key, env: spec.env, flag: spec.flag, value: spec.secret ? redact(shown) : shown, source: resolved.sources[key], secret: spec.secret };
   });
 }
+export { hasUrlPassword, urlPasswordRefusal } from './command-line';

@@ -116,6 +116,12 @@ export const SETTINGS = {
     group: 'server',
     description: 'Absolute URL people open (with the base path): links in alerts, the origin writes must come from, Secure cookies.',
   }),
+  allowedHosts: text({
+    env: 'LEASEBOARD_ALLOWED_HOSTS',
+    group: 'server',
+    description:
+      'More host names the dashboard answers (comma-separated), besides the public URL’s, loopback and the listening address; any other Host gets 421 (DNS rebinding).',
+  }),
   externalUrl: text({ env: 'LEASEBOARD_EXTERNAL_URL', group: 'server', description: 'Deprecated alias of LEASEBOARD_PUBLIC_URL.' }),
   publicOrigin: text({
     env: 'LEASEBOARD_PUBLIC_ORIGIN',

@@ -12,7 +12,9 @@
  *   the connection (../http/request-limits.ts). No request can end the process: a
  *   failure while answering is a 500 (or a closed socket once headers left).
  * - Every response carries the security headers of ./security-headers.ts;
- *   every page a CSP with a nonce of its own.
+ *   every page a CSP with a nonce of its own; HSTS when the public URL is https.
+ * - Only our own hosts are answered (./allowed-hosts.ts: DNS rebinding), and
+ *   history pages spend the per-client heavy-read budget (./front-door.ts).
  * - The list, metrics and healthz — polled by every dashboard and scraper —
  *   are answered by the same handlers without Next.js's per-request machinery
  *   (../server/http/node-routes.ts); everything else goes to Next.js.
@@ -21,16 +23,14 @@
  * - `close()` stops accepting, ends open connections and closes Next.js.
  * Not guaranteed: TLS — terminate it in front (the SSO proxy or ingress).
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import next from 'next';
-import { enablePeerStamping, PEER_HEADER } from '../http/peer';
-import { hotReadRoutes } from '../server/http/node-routes';
+import { enablePeerStamping } from '../http/peer';
+import { hotReadRoutes, lazyHeavyGate } from '../server/http/node-routes';
 import { servedBasePath } from '../server/env';
-import { pageCache } from './page-cache';
-import { applyServerLimits, refuseEarly, SERVER_OPTIONS } from '../http/request-limits';
-import { securityHeadersFor } from './security-headers';
+import { applyServerLimits, SERVER_OPTIONS } from '../http/request-limits';
+import { frontDoor } from './front-door';
 
 export const DEFAULT_HOST = '127.0.0.1';
 
@@ -41,6 +41,10 @@ export interface DashboardServerOptions {
   dev?: boolean;
   /** How long the overview's HTML is shared between visitors (./page-cache.ts); 0: never. Default 0. */
   pageCacheMs?: number;
+  /** LEASEBOARD_PUBLIC_URL: its host is answered; https adds HSTS (./front-door.ts). */
+  publicUrl?: string | null;
+  /** LEASEBOARD_ALLOWED_HOSTS: more names answered besides the public URL's and loopback (./allowed-hosts.ts). */
+  allowedHosts?: readonly string[];
 }
 
 export interface DashboardServer {
@@ -70,23 +74,18 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
   const app = next({ dev, dir: options.dir, hostname: host, port: options.port, httpServer: server });
   await app.prepare();
   const handle = app.getRequestHandler();
-  const hotRead = hotReadRoutes(basePath);
-  const overview = pageCache({ paths: [basePath || '/', `${basePath}/`], maxAgeMs: dev ? 0 : (options.pageCacheMs ?? 0) });
-  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    delete req.headers[PEER_HEADER];
-    req.headers[PEER_HEADER] = stamp(req.socket.remoteAddress);
-    const pathname = (req.url ?? '/').split('?', 1)[0]!;
-    const nonce = randomBytes(16).toString('base64');
-    const headers = securityHeadersFor(pathname, basePath, nonce, { dev });
-    delete req.headers['content-security-policy'];
-    delete req.headers['content-security-policy-report-only'];
-    if (headers.pagePolicy !== null) req.headers['content-security-policy'] = headers.pagePolicy;
-    for (const [name, value] of Object.entries(headers.response)) res.setHeader(name, value);
-    if (refuseEarly(req, res)) return;
-    const render = () => void handle(req, res).catch((error: unknown) => failed(res, error));
-    if (hotRead(req, res)) return;
-    if (!overview.serve(req, res, nonce, render)) render();
-  };
+  const answer = frontDoor({
+    basePath,
+    dev,
+    stamp,
+    hotRead: hotReadRoutes(basePath),
+    pageCacheMs: options.pageCacheMs ?? 0,
+    publicUrl: options.publicUrl ?? null,
+    allowedHosts: options.allowedHosts ?? [],
+    listenHost: host,
+    heavyGate: lazyHeavyGate,
+    render: (req, res) => void handle(req, res).catch((error: unknown) => failed(res, error)),
+  });
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {
       answer(req, res);

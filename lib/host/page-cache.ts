@@ -14,7 +14,8 @@
  * (./spliced-gzip.ts); a response only joins them around its own nonce.
  *
  * Guarantees
- * - Only GET of the configured paths (query string part of the key, and the
+ * - Only GET of the configured paths (the query string part of the key — as
+ *   `keyOf` spells it, so made-up parameters share an entry — and the
  *   viewer's time cookie: the page shows times in its zone), never a
  *   client-side navigation (RSC requests), never a non-200 or non-HTML answer.
  * - Concurrent misses of one key share one render (single-flight), also when
@@ -78,6 +79,11 @@ export interface PageCacheOptions {
   /** How long past its max age an entry may still answer while its successor renders (default 2 s). */
   staleMs?: number;
   monotonicMs?: () => number;
+  /**
+   * The query's part of the key: the parameters the page reads, in one spelling (default: the query as sent).
+   * Made-up parameters (`?r=1`, `?r=2`…) must not each cost a render and an entry.
+   */
+  keyOf?: (query: URLSearchParams) => string;
 }
 
 const DEFAULT_STALE_MS = 2_000;
@@ -103,10 +109,12 @@ export function pageCache(options: PageCacheOptions): PageCache {
     if (options.maxAgeMs <= 0 || req.method !== 'GET') return null;
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    if (!paths.has(query < 0 ? url : url.slice(0, query))) return null;
+    const path = query < 0 ? url : url.slice(0, query);
+    if (!paths.has(path)) return null;
     if (url.includes('_rsc=') || RSC_HEADERS.some((name) => req.headers[name] !== undefined)) return null;
+    const key = options.keyOf ? `${path}?${options.keyOf(new URLSearchParams(query < 0 ? '' : url.slice(query + 1)))}` : url;
     const time = parseTimeChoice(timeCookieIn(req.headers.cookie));
-    return time === null ? url : `${url}\n${timeChoiceValue(time)}`;
+    return time === null ? key : `${key}\n${timeChoiceValue(time)}`;
   };
 
   const fresh = (key: string): Entry | null => {

@@ -3,13 +3,16 @@
  * connected as the schedulers' login (LEASEBOARD_SCHEDULER_DATABASE_URL, else
  * DATABASE_URL: reports are the protocol's rows, db/roles.ts), and the
  * per-token rate limiter (LEASEBOARD_REPORTS_PER_TOKEN_PER_10S, lib/config,
- * checked at start by scripts/serve.ts). Created on first use, kept on `globalThis` so dev
+ * checked at start by scripts/serve.ts), and the per-client budget of refused
+ * tokens with its aggregate log (./refusals.ts). Created on first use, kept on `globalThis` so dev
  * reloads reuse it; at most 4 connections.
  */
 import 'server-only';
 import { createPool } from '../../db/pool';
 import { serverEnv } from '../server/env';
 import { config } from '../config';
+import { proxyTrust } from '../http/proxies';
+import { reportRefusals } from './refusals';
 import { type IngestDeps, reportLimiter } from './report-route';
 
 const KEY = Symbol.for('leaseboard.ingest');
@@ -20,6 +23,8 @@ export function ingestDeps(): IngestDeps {
   holder[KEY] ??= {
     db: createPool(config().settings.schedulerDatabaseUrl || serverEnv().databaseUrl, { applicationName: 'leaseboard-ingest', max: 4 }),
     limiter: reportLimiter(config().settings.reportsPerTokenPer10s),
+    refusals: reportRefusals(),
+    trust: proxyTrust(),
   };
   return holder[KEY];
 }

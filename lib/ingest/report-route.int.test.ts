@@ -17,6 +17,8 @@ import * as revokeRoute from '../../app/api/v1/schedulers/[name]/report-tokens/[
 import * as reportsRoute from '../../app/api/v1/schedulers/[name]/reports/route';
 import * as sessionRoute from '../../app/api/v1/session/route';
 import { register } from '../server/testing/seed';
+import { parseProxyTrust } from '../http/proxies';
+import { reportRefusals } from './refusals';
 import { reportRoute } from './report-route';
 import { REPORT_TOKENS_PER_SCHEDULER } from './tokens';
 
@@ -192,7 +194,7 @@ describe('reports over HTTP', () => {
 
   it('at most the limiter’s reports per token (429 with Retry-After), counted only after the token is proven', async () => {
     const s = await scheduler('http-limit');
-    const deps = { db: pool, limiter: new RateLimiterMemory({ points: 2, duration: 60 }) };
+    const deps = { db: pool, limiter: new RateLimiterMemory({ points: 2, duration: 60 }), refusals: reportRefusals(), trust: parseProxyTrust({}) };
     const post = (token: string, seq: number) =>
       reportRoute(
         request(

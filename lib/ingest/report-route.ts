@@ -7,6 +7,13 @@
  * Guarantees
  * - Authenticated by a report token of THIS scheduler (./tokens.ts): none,
  *   malformed, unknown, revoked or another scheduler's → 401, nothing read further.
+ * - Before any database work or reading the body: a token that is not of our
+ *   shape is refused (401), and a client past its budget of refused tokens
+ *   (./refusals.ts: 20 per 60 s, each attempt spending a point until its
+ *   token is proven) gets 429 with Retry-After — so made-up
+ *   tokens cost a lookup each only up to that budget, and cannot take the
+ *   ingest's connections from the programs that report. Every refusal is
+ *   counted and logged per client per interval, never the token.
  * - Fenced like every report: in one transaction the lease row is share-locked
  *   (as leaseboard_fence does), so no takeover commits between the check and
  *   the write; an epoch that is not the lease's current one → 409
@@ -35,9 +42,12 @@ import { ReportRequestSchema } from '../api/schemas';
 import { sortedLabels } from '../limits/labels';
 import type { ReportRequest, ReportResponse } from '../api/types';
 import { fail, readBody } from '../http/json-body';
+import { clientKey } from '../http/client-key';
 import { checkName } from '../http/params';
+import type { ProxyTrust } from '../http/proxies';
 import { guarded, json } from '../http/respond';
 import { inTransaction } from '../../db/transaction';
+import type { ReportRefusals } from './refusals';
 import { presentedToken, secretMatches } from './tokens';
 
 /** Room for a report and a full label set (32 labels of the longest keys and values). */
@@ -49,6 +59,10 @@ export interface IngestDeps {
   /** Connections as the schedulers' role (reports are the protocol's rows). */
   db: Pick<pg.Pool, 'connect'>;
   limiter: RateLimiterMemory;
+  /** Refused tokens per client: the failure budget and the aggregate log (./refusals.ts). */
+  refusals: ReportRefusals;
+  /** Whose failure budget a request spends (lib/http/client-key.ts). */
+  trust: ProxyTrust;
   bodyDeadlineMs?: number;
 }
 
@@ -71,8 +85,16 @@ export function reportRoute(request: Request, rawName: string, deps: IngestDeps)
   return guarded('report', async () => {
     const name = checkName(rawName);
     if (!name.ok) return fail(400, name.error.code, name.error.message);
+    const caller = clientKey(deps.trust, request.headers);
+    const blockedForS = await deps.refusals.attempt(caller);
+    if (blockedForS !== null) {
+      return fail(429, 'rate_limited', `too many refused report tokens from this client; retry in ${blockedForS} s`, { 'retry-after': String(blockedForS) });
+    }
     const token = presentedToken(request.headers.get('authorization'));
-    if (token === null) return UNAUTHORIZED();
+    if (token === null) {
+      deps.refusals.failed(caller);
+      return UNAUTHORIZED();
+    }
     // The body (at most 16 KB) before a connection: a slow sender never holds one.
     const body = await readBody(request, ReportRequestSchema, { maxBytes: REPORT_BODY_MAX_BYTES, deadlineMs: deps.bodyDeadlineMs });
     if (!body.ok) return body.response;
@@ -84,7 +106,11 @@ export function reportRoute(request: Request, rawName: string, deps: IngestDeps)
           text: 'SELECT secret_sha256 FROM report_tokens WHERE id = $1 AND scheduler = $2',
           values: [token.id, name.value],
         });
-        if (!stored.rows[0] || !secretMatches(token, stored.rows[0].secret_sha256)) return UNAUTHORIZED();
+        if (!stored.rows[0] || !secretMatches(token, stored.rows[0].secret_sha256)) {
+          deps.refusals.failed(caller);
+          return UNAUTHORIZED();
+        }
+        await deps.refusals.proven(caller);
         try {
           await deps.limiter.consume(token.id);
         } catch (refusal) {

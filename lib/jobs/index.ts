@@ -15,6 +15,7 @@ import { JobDefinitionError, schedulerConfig, type Job, type SchedulerConfig } f
 import { ALERT_EVALUATOR_JOB, alertEvaluatorFromEnv } from './alert-evaluator';
 import { squaresJob } from './example-squares/job';
 export { DEFAULT_GRACE_MS, DEFAULT_TAIL_BYTES, execJob, type ExecEvent, type ExecJobOptions } from './exec/job';
+export { passEnvRefusal } from './exec/environment';
 import { RETENTION_PRUNER_JOB, retentionPrunerFromEnv } from './retention-pruner';
 
 /** What the CLI passes on to a job: its own options, from flags, and where its own log lines go. */

@@ -5,7 +5,7 @@
  * scheduler, an alert or an audit row — every write probe is one the server
  * must refuse before it acts (and would hit a scheduler that does not
  * exist). Probes that spend this client's budgets (failed sign-ins, heavy
- * reads) run only with `--include-lockout`; probes that need the operator
+ * reads, history pages, made-up report tokens) run only with `--include-lockout`; probes that need the operator
  * token only with `--operator-token`; the archive's only with `--archive`.
  */
 import { type Answer, basePath, send, sleep, type Target } from './wire';
@@ -218,6 +218,31 @@ export const PROBES: Probe[] = [
     async run(context) {
       const answer = await send(context.target, { method: 'GET', path: path(context, '/'), headers: { host: 'x:99999' }, timeoutMs: 5_000 });
       return verdict('400 within 5 s', answer, answer.status === 400);
+    },
+  },
+  ...['/api/v1/audit?limit=1', `/schedulers/${NOBODY}`].map((rest) => ({
+    // DNS rebinding: a page on evil.example re-points its name at the dashboard; the browser then sends its own Host.
+    name: `rebound Host (evil.example): ${rest.split('?')[0]}`,
+    async run(context: Context): Promise<Verdict> {
+      const answer = await send(context.target, { method: 'GET', path: path(context, rest), headers: { host: 'evil.example' }, timeoutMs: 5_000 });
+      return verdict('421 misdirected_host', answer, answer.status === 421);
+    },
+  })),
+  {
+    name: 'rebound Host, health probe (orchestrators probe the pod address)',
+    async run(context) {
+      const answer = await send(context.target, { method: 'GET', path: path(context, '/api/healthz'), headers: { host: '10.0.0.99:3000' }, timeoutMs: 5_000 });
+      return verdict('200 or 503 (answered)', answer, answer.status === 200 || answer.status === 503);
+    },
+  },
+  {
+    name: 'HSTS over https (a year, no preload)',
+    async run(context) {
+      if (context.target.url.protocol !== 'https:') return { skipped: 'the target is http: HSTS is sent only when the public URL is https' };
+      const answer = await get(context, path(context, '/'));
+      const hsts = answer.headers['strict-transport-security'] ?? '';
+      const ok = /max-age=31536000/.test(hsts) && !/preload/.test(hsts);
+      return { expected: 'max-age=31536000, no preload', got: hsts || `none (${said(answer)})`, ok };
     },
   },
   {
@@ -502,6 +527,36 @@ export const PROBES: Probe[] = [
       let last: Answer | null = null;
       for (let attempt = 0; attempt < 11; attempt++) last = await signIn(context, `wrong-token-${attempt}-${'x'.repeat(24)}`);
       return verdict('429 rate_limited with Retry-After', last!, last!.status === 429 && Number(last!.headers['retry-after']) > 0);
+    },
+  },
+  {
+    name: 'history pages (?at=) past the heavy-read budget',
+    async run(context) {
+      if (!context.includeLockout) return { skipped: 'spends this client’s heavy-read budget for 10 s: --include-lockout' };
+      let last: Answer | null = null;
+      for (let attempt = 0; attempt < 60 && last?.status !== 429; attempt++) {
+        last = await get(context, path(context, `/schedulers/${NOBODY}?at=2026-01-01T00%3A00%3A${String(attempt % 60).padStart(2, '0')}Z`));
+      }
+      return verdict('429 rate_limited within 60 pages', last!, last!.status === 429);
+    },
+  },
+  {
+    name: 'made-up report tokens (25 from one client)',
+    async run(context) {
+      if (!context.includeLockout) return { skipped: 'spends this client’s report-token budget for 60 s: --include-lockout' };
+      const body = JSON.stringify({ epoch: 1, seq: 1, occurrence: null, cursor: null, reportEveryMs: 2000 });
+      let last: Answer | null = null;
+      for (let attempt = 0; attempt < 25 && last?.status !== 429; attempt++) {
+        const token = `lbr_${attempt.toString(16).padStart(12, '0')}.${'A'.repeat(43)}`;
+        last = await send(context.target, {
+          method: 'POST',
+          path: path(context, `/api/v1/schedulers/${NOBODY}/reports`),
+          headers: { ...json(context), authorization: `Bearer ${token}`, 'content-length': String(Buffer.byteLength(body)) },
+          body,
+          timeoutMs: 10_000,
+        });
+      }
+      return verdict('429 rate_limited within 25 made-up tokens', last!, last!.status === 429 && Number(last!.headers['retry-after']) > 0);
     },
   },
   {

@@ -34,7 +34,8 @@ import { OutputTail } from './tail';
 export interface ChildSpec {
   readonly command: string;
   readonly args: readonly string[];
-  readonly env: NodeJS.ProcessEnv;
+  /** All of the child's environment (nothing of the runner's is added: ./environment.ts). */
+  readonly env: Readonly<Record<string, string>>;
   readonly graceMs: number;
   readonly tailBytes: number;
 }
@@ -78,7 +79,7 @@ export function runChild(spec: ChildSpec, hooks: ChildHooks): Promise<DelegatedO
   return new Promise((resolve) => {
     const tail = new OutputTail(spec.tailBytes);
     const child = spawn(spec.command, [...spec.args], {
-      env: spec.env,
+      env: { ...spec.env } as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       detached: true,
     });

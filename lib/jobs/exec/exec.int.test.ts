@@ -196,7 +196,7 @@ describe('leaseboard run: any program under a lease', () => {
 
   it('after a takeover the next holder runs the next slot, and the stale child’s fenced write is refused', async () => {
     const lease = uniqueLease('exec-takeover');
-    const args = ['--lease', lease, '--every', '1s', '--pass-database-url', ...FAST, '--', process.execPath, WRITER];
+    const args = ['--lease', lease, '--every', '1s', '--pass-database-url', '--pass-env', 'PROBE_DIR', ...FAST, '--', process.execPath, WRITER];
     const a = runner('A', args, { PROBE_DIR: dir });
     const aStarted = await a.waitFor((line) => line.event === 'child_started');
     await a.waitFor((line) => line.event === 'stderr' && String(line.text).startsWith('phase 1 written'));

@@ -6,8 +6,8 @@
  * What the child gets
  * - `LEASEBOARD_LEASE`, `LEASEBOARD_EPOCH`, `LEASEBOARD_OCCURRENCE` (the
  *   occurrence key, `lease@2026-11-30T16:00:00Z`) in its environment, which
- *   is otherwise the runner's — without `DATABASE_URL` unless the user asked
- *   for it (`passDatabaseUrl`).
+ *   is otherwise an allow-list of the runner's (./environment.ts): never
+ *   Leaseboard's secrets, `DATABASE_URL` only if the user asked for it.
  * - A progress channel: JSON lines `{"cursor": N}` on fd 3 (./progress.ts).
  * Guarantees: the command starts only while the runtime trusts its tenure;
  * its exit code ends the occurrence (0 completed, N failed with N); when the
@@ -19,6 +19,7 @@
  */
 import { defineJob, delegatedStep, type Job, type TenureEndReason } from '../../scheduler';
 import { runChild } from './child';
+import { childEnvironment } from './environment';
 import type { ProgressLine } from './progress';
 
 export interface ExecJobOptions {
@@ -31,8 +32,10 @@ export interface ExecJobOptions {
   readonly graceMs?: number;
   /** Bytes of output kept for a failure's `child_exited` event. Default 4096; 0 keeps none. */
   readonly tailBytes?: number;
-  /** The runner's environment (the child's, minus DATABASE_URL unless `passDatabaseUrl`). */
+  /** The runner's environment: the child gets an allow-list of it (./environment.ts). */
   readonly env: NodeJS.ProcessEnv;
+  /** More of the runner's variables to give the child, by name (`--pass-env`; checked by `passEnvRefusal`). */
+  readonly passEnv?: readonly string[];
   /** Give the child the runner's database URL as DATABASE_URL. Default: not given. */
   readonly databaseUrl?: string | null;
   /** Where the child's stdout and stderr go (the runner's stderr). */
@@ -61,9 +64,7 @@ export function execJob(options: ExecJobOptions): Job {
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const tailBytes = options.tailBytes ?? DEFAULT_TAIL_BYTES;
   const now = options.now ?? Date.now;
-  const baseEnv = { ...options.env };
-  delete baseEnv.DATABASE_URL;
-  if (options.databaseUrl) baseEnv.DATABASE_URL = options.databaseUrl;
+  const baseEnv = childEnvironment(options.env, { pass: options.passEnv ?? [], databaseUrl: options.databaseUrl ?? null });
   return defineJob({
     name: options.lease,
     everyMs: options.everyMs,

@@ -21,6 +21,7 @@ import { acquire, register, reporter, serviceOn } from '../testing/seed';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { alertModeRoute, intentRoute, labelsRoute, type ActionDeps } from '../../actions/http';
 import { createReportTokenRoute, revokeReportTokenRoute } from '../../actions/report-tokens';
+import { reportRefusals } from '../../ingest/refusals';
 import { reportRoute } from '../../ingest/report-route';
 import { REPORT_TOKENS_PER_SCHEDULER } from '../../ingest/tokens';
 import { sessionRoute, signInRoute, signOutRoute } from '../../actions/session-routes';
@@ -379,7 +380,13 @@ describe('OpenAPI contract: live responses of every route against the served doc
 
     const reports = '/api/v1/schedulers/{name}/reports';
     const bearer = { 'content-type': 'application/json', authorization: `Bearer ${made.token}` };
-    const ingest = { db: pool, limiter: new RateLimiterMemory({ points: 2, duration: 60 }), bodyDeadlineMs: 200 };
+    const ingest = {
+      db: pool,
+      limiter: new RateLimiterMemory({ points: 2, duration: 60 }),
+      refusals: reportRefusals(() => {}),
+      trust: parseProxyTrust({}),
+      bodyDeadlineMs: 200,
+    };
     const report = (headers: Record<string, string>, body: unknown) => reportRoute(send(`${base}/${target}/reports`, 'POST', headers, body), target, ingest);
     const valid = { epoch, seq: 1, occurrence: null, cursor: null, reportEveryMs: 2000 };
     await conforms(reports, await report(bearer, valid), 'post');
@@ -390,6 +397,12 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms(reports, await report(bearer, { ...valid, seq: 4 }), 'post');
     await conforms(reports, await reportRoute(tooLarge(`${base}/${target}/reports`, 'POST', bearer), target, ingest), 'post');
     await conforms(reports, await reportRoute(stalled(`${base}/${target}/reports`, 'POST', bearer), target, ingest), 'post');
+    // A client past its budget of refused tokens: 429 before any database work.
+    const spent = { ...ingest, refusals: reportRefusals(() => {}, { failures: 1, windowS: 60 }) };
+    await conforms(reports, await reportRoute(send(`${base}/${target}/reports`, 'POST', { 'content-type': 'application/json' }, valid), target, spent), 'post');
+    const blocked = await reportRoute(send(`${base}/${target}/reports`, 'POST', bearer, valid), target, spent);
+    expect(blocked.status).toBe(429);
+    await conforms(reports, blocked, 'post');
 
     const revoke = '/api/v1/schedulers/{name}/report-tokens/{id}';
     const del = (id: string, headers: Record<string, string>, body: unknown) =>

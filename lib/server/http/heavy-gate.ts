@@ -1,5 +1,6 @@
 /**
- * Per-client rate limit for heavy reads (detail, history, audit): a client
+ * Per-client rate limit for heavy reads (detail, history, audit, alerts, and
+ * the pages that render them: lib/host/front-door.ts): a client
  * that sends a burst gets 429 with Retry-After instead of a queue, so one
  * dashboard left polling history, or a script, cannot take the heavy reads'
  * connections from everyone else. (List, metrics and healthz are never

@@ -15,7 +15,8 @@
  * answering is a 500 in the error shape — every request gets an answer.
  */
 import type http from 'node:http';
-import { statusService } from '../instance';
+import { heavyGate, statusService } from '../instance';
+import type { HeavyGate } from './heavy-gate';
 import { healthzRoute, listRoute, metricsRoute } from './handlers';
 import { errorResponse } from '../../http/respond';
 
@@ -57,3 +58,6 @@ async function answer(route: Route, req: http.IncomingMessage, res: http.ServerR
   res.writeHead(response.status);
   res.end(req.method === 'HEAD' ? undefined : body);
 }
+
+/** The process-wide heavy-read limit (../instance.ts), made on first use: history pages spend the same budget as the API's heavy reads. */
+export const lazyHeavyGate: HeavyGate = { admit: (headers) => heavyGate().admit(headers) };
