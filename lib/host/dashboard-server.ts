@@ -32,7 +32,7 @@ import { pageCache } from './page-cache';
 import { applyServerLimits, refuseEarly, SERVER_OPTIONS } from '../http/request-limits';
 import { securityHeadersFor } from './security-headers';
 
-export const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_HOST = '127.0.0.1';
 
 export interface DashboardServerOptions {
   dir: string;

@@ -36,9 +36,9 @@ import { guarded, json } from '../http/respond';
 import { inTransaction } from '../../db/transaction';
 import { presentedToken, secretMatches } from './tokens';
 
-export const REPORT_BODY_MAX_BYTES = 2_048;
-export const REPORTS_PER_TOKEN = 100;
-export const REPORT_WINDOW_S = 10;
+const REPORT_BODY_MAX_BYTES = 2_048;
+const REPORTS_PER_TOKEN = 100;
+const REPORT_WINDOW_S = 10;
 
 export interface IngestDeps {
   /** Connections as the schedulers' role (reports are the protocol's rows). */
