@@ -2,7 +2,7 @@ import { bigint, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { defineJob, fencedStep } from '../../scheduler';
 
 /** A fenced table: its rows carry `lease` and `epoch`, and the database checks them. */
-const squares = pgTable(
+export const squares = pgTable(
   'squares',
   {
     occurrence: text('occurrence').notNull(),
