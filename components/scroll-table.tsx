@@ -7,7 +7,7 @@
  */
 import type { ReactNode } from 'react';
 
-export interface Column {
+interface Column {
   label: string;
   num?: boolean;
   hidden?: boolean;

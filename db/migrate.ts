@@ -26,7 +26,7 @@ import { ensureRoles, type RolesOutcome } from './roles';
 /** Arbitrary constant shared by every Leaseboard migrator ('LBMIGRAT' as int). */
 const MIGRATION_LOCK_KEY = 0x4c424d49;
 
-export const MIGRATIONS_FOLDER = path.join(__dirname, 'migrations');
+const MIGRATIONS_FOLDER = path.join(__dirname, 'migrations');
 
 export class MigrationError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -59,7 +59,7 @@ export class NoNodeError extends Error {
 export type ProbeNode = (node: DatabaseNode, timeoutMs: number) => Promise<NodeState>;
 
 /** A short-lived connection to `node` that asks its state. */
-export const probeNode: ProbeNode = async (node, timeoutMs) => {
+const probeNode: ProbeNode = async (node, timeoutMs) => {
   const client = new pg.Client({ connectionString: node.url, connectionTimeoutMillis: timeoutMs, application_name: 'leaseboard-probe' });
   client.on('error', () => {});
   try {

@@ -6,8 +6,7 @@
  */
 import type pg from 'pg';
 
-export const PROTOCOL_FUNCTIONS = ['leaseboard_acquire', 'leaseboard_renew', 'leaseboard_renew_many', 'leaseboard_release', 'leaseboard_report'] as const;
-export type ProtocolFunction = (typeof PROTOCOL_FUNCTIONS)[number];
+export type ProtocolFunction = 'leaseboard_acquire' | 'leaseboard_renew' | 'leaseboard_renew_many' | 'leaseboard_release' | 'leaseboard_report';
 
 /** The statement a protocol function returns (`RETURN QUERY …;`), with its positional arguments ($1 …) as they are. */
 export async function protocolStatement(db: Pick<pg.Pool, 'query'>, name: ProtocolFunction): Promise<string> {

@@ -49,7 +49,7 @@ export interface ReplicationState {
 }
 
 /** One row from the definer function (migration replication_state), times as epoch ms. */
-export const REPLICATION_STATE_SQL = `
+const REPLICATION_STATE_SQL = `
 SELECT in_recovery, generation::float8 AS generation,
   (extract(epoch FROM last_replay_at) * 1000)::float8 AS last_replay_ms, caught_up, receiving,
   sync_standbys, async_standbys, hidden_standbys, standby_replay_lag_ms, standby_lag_bytes,

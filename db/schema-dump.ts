@@ -31,14 +31,14 @@ import pg from 'pg';
 import { migrateDatabase } from './migrate';
 
 /** The first lines of db/schema.sql: what it is and how it is made. */
-export const SCHEMA_HEADER = [
+const SCHEMA_HEADER = [
   '-- The product schema as every migration in db/migrations leaves it (schema public): tables, views,',
   '-- sequences, constraints, indexes, triggers and the protocol functions. Generated from the catalog',
   '-- of a freshly migrated database by `npm run db:schema` (db/schema-dump.ts); do not edit by hand.',
   '-- No owners, privileges or roles: db/roles.ts makes those, under the names configured.',
 ].join('\n');
 
-export class SchemaDumpError extends Error {
+class SchemaDumpError extends Error {
   constructor(message: string) {
     super(`schema dump: ${message}`);
     this.name = 'SchemaDumpError';

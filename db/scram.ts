@@ -14,7 +14,7 @@
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 
-export const SCRAM_ITERATIONS = 4096;
+const SCRAM_ITERATIONS = 4096;
 
 export function scramSha256Verifier(password: string, salt: Buffer = randomBytes(16), iterations = SCRAM_ITERATIONS): string {
   if (!/^[\x20-\x7e]+$/.test(password)) throw new Error('a SCRAM verifier is computed here only for printable ASCII passwords');

@@ -32,7 +32,7 @@ export interface DatabaseTargets {
   readonly target: TargetSessionAttrs;
 }
 
-export class DatabaseUrlError extends Error {
+class DatabaseUrlError extends Error {
   constructor(message: string) {
     super(`database url: ${message}`);
     this.name = 'DatabaseUrlError';

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { planItems } from '../examples/demo/db/schema';
 import { fencedWrites, fenceFor, LeaseAuthority, leaseTerms, newInstanceToken, writeFenced } from '../lib/lease';
 
-export const BATCH_ROWS = 500;
+const BATCH_ROWS = 500;
 
 /** plan_items' twins: the same columns and keys, created LIKE plan_items (no triggers). */
 const twin = (name: string) =>

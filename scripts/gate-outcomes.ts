@@ -11,7 +11,7 @@ export interface Counts {
   failed: number;
 }
 
-export interface Skip {
+interface Skip {
   test: string;
   /** Why it was skipped, as the test says; null when it does not say (a failure). */
   reason: string | null;
@@ -22,7 +22,7 @@ export interface Outcome extends Counts {
 }
 
 /** A failed test and the first line of its error. */
-export interface Failure {
+interface Failure {
   test: string;
   error: string;
 }
@@ -72,7 +72,7 @@ export interface PlaywrightReport {
 }
 
 /** Playwright's skipped tests, each with the description of its `skip` annotation (null without one). */
-export function playwrightSkips(suites: PlaywrightSuite[], prefix = ''): Skip[] {
+function playwrightSkips(suites: PlaywrightSuite[], prefix = ''): Skip[] {
   return suites.flatMap((suite) => {
     const title = prefix ? `${prefix} › ${suite.title}` : suite.title;
     const own = (suite.specs ?? []).flatMap((spec) =>

@@ -115,7 +115,7 @@ const SHORT_FLEET = ['--schedulers', '300', '--processes', '3', '--minutes', '2'
 const exitOutcome = (status: number | null): Outcome => ({ passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: [] });
 
 const checksLane: Step[] = [
-  // ESLint (with the layer rules), the cycle check and prettier's check: `npm run lint`.
+  // ESLint (with the layer rules), the cycle check, prettier's check and knip's (unused files, exports, dependencies): `npm run lint`.
   { name: 'lint', tier: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   // After the build, whatever its result: tsc reads the build's generated route types (tsconfig.json), whole.
   { name: 'typecheck', tier: 'typecheck', after: 'build', command: ['npx', 'tsc', '--noEmit', '-p', '.'] },

@@ -23,7 +23,7 @@ interface Control {
 }
 
 /** The toggles that make sense for a process in its current state. */
-export function controlsFor(process: DemoProcess): Control[] {
+function controlsFor(process: DemoProcess): Control[] {
   if (process.state === 'exited') return [{ action: 'restart', label: 'Restart' }];
   if (process.state === 'starting') return [{ action: 'kill', label: 'Kill' }];
   return [

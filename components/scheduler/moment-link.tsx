@@ -9,7 +9,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { withBasePath } from '@/lib/client/base-path';
 
-export function momentPath(name: string, at: string): string {
+function momentPath(name: string, at: string): string {
   return withBasePath(`/schedulers/${encodeURIComponent(name)}?at=${encodeURIComponent(at)}`);
 }
 

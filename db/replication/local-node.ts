@@ -24,7 +24,7 @@ import { config } from '../../lib/config';
 
 const run = promisify(execFile);
 
-export const PG_BIN = config().settings.pgBin ?? '/usr/lib/postgresql/15/bin';
+const PG_BIN = config().settings.pgBin ?? '/usr/lib/postgresql/15/bin';
 const asRoot = process.getuid?.() === 0;
 
 /** argv that runs `binary args…` as the server's owner. */
@@ -33,7 +33,7 @@ function asOwner(binary: string, args: string[]): [string, string[]] {
   return asRoot ? ['runuser', ['-u', 'postgres', '--', full, ...args]] : [full, args];
 }
 
-export async function pgTool(binary: string, args: string[], timeoutMs = 60_000): Promise<string> {
+async function pgTool(binary: string, args: string[], timeoutMs = 60_000): Promise<string> {
   const [command, argv] = asOwner(binary, args);
   try {
     const { stdout } = await run(command, argv, { timeout: timeoutMs, cwd: os.tmpdir() });

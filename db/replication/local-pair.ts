@@ -30,7 +30,7 @@ import { LocalNode, ownedDir } from './local-node';
 
 export type ReplicationMode = 'async' | 'sync';
 
-export const DATABASE = 'leaseboard';
+const DATABASE = 'leaseboard';
 
 /** In `sync`, a standby waits for a standby of its own once promoted (set before, so no commit after promotion is unguarded). */
 const standbySettings = (mode: ReplicationMode) => (mode === 'sync' ? ["synchronous_standby_names = '*'"] : []);

@@ -11,7 +11,7 @@ import type pg from 'pg';
 import { protocolStatement } from '../protocol-functions';
 
 /** A report statement (`RETURN QUERY` text) with its one clock_timestamp() bound to $7. */
-export function atInjectedTime(statement: string): string {
+function atInjectedTime(statement: string): string {
   const clocks = statement.split('clock_timestamp()').length - 1;
   if (clocks !== 1) throw new Error(`report statement: expected one clock_timestamp(), found ${clocks}`);
   return statement.replace('clock_timestamp()', '$7::timestamptz');

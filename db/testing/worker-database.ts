@@ -21,16 +21,16 @@ export function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-export function databaseName(url: string): string {
+function databaseName(url: string): string {
   return decodeURIComponent(new URL(url).pathname.slice(1));
 }
 
-export function workerDatabaseName(template: string, poolId: number): string {
+function workerDatabaseName(template: string, poolId: number): string {
   return `${template}_w${poolId}`;
 }
 
 /** The calling worker's id (1…maxWorkers), from VITEST_POOL_ID; 1 outside a pool. */
-export function currentPoolId(): number {
+function currentPoolId(): number {
   const id = Number(process.env.VITEST_POOL_ID ?? '1');
   if (!Number.isInteger(id) || id < 1) throw new Error(`worker database: VITEST_POOL_ID is ${JSON.stringify(process.env.VITEST_POOL_ID)}`);
   return id;

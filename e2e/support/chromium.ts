@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 
-export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',

@@ -22,14 +22,14 @@ function files(root: string, entry: string): string[] {
     .filter((file) => !SKIP.test(file));
 }
 
-export function sourceHash(root: string, env: NodeJS.ProcessEnv = process.env): string {
+function sourceHash(root: string, env: NodeJS.ProcessEnv = process.env): string {
   const hash = createHash('sha256');
   hash.update(`basePath=${parseBasePath(env.LEASEBOARD_BASE_PATH)}\n`);
   for (const file of INPUTS.flatMap((entry) => files(root, entry))) hash.update(file).update(readFileSync(path.join(root, file)));
   return hash.digest('hex');
 }
 
-export function runNext(root: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+function runNext(root: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
   return spawn(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 

@@ -16,7 +16,7 @@
  */
 import type { YamlValue } from './yaml';
 
-export const INHIBIT_RULES: YamlValue = Object.freeze([
+const INHIBIT_RULES: YamlValue = Object.freeze([
   Object.freeze({
     source_matchers: ['alertname="StatusStoreUnreadable"'],
     target_matchers: ['alertname="SchedulerUnknown"'],

@@ -51,9 +51,9 @@ const TIMING_SETTINGS: Readonly<Record<Exclude<AlertName, 'Watchdog'>, { forMs: 
   StatusStoreUnreadable: { forMs: 'alertStatusStoreUnreadableFor', keepFiringForMs: 'alertStatusStoreUnreadableKeepFiringFor' },
 };
 
-export const DEFAULT_EXTERNAL_URL = 'http://127.0.0.1:3000';
+const DEFAULT_EXTERNAL_URL = 'http://127.0.0.1:3000';
 /** At most this many Alertmanagers. */
-export const MAX_ALERTMANAGERS = 10;
+const MAX_ALERTMANAGERS = 10;
 
 export class AlertConfigError extends Error {
   override readonly name = 'AlertConfigError';

@@ -32,7 +32,7 @@ const iso = z.iso.datetime({ offset: true });
 const ms = z.number().int().nonnegative();
 const mode = z.enum(['off', 'shadow', 'on']);
 /** The rules whose condition the format can express (health and atRisk only). */
-export const GOLDEN_RULES = ['SchedulerStalled', 'SchedulerNoLeader', 'SchedulerUnknown', 'LeaseRenewalAtRisk'] as const;
+const GOLDEN_RULES = ['SchedulerStalled', 'SchedulerNoLeader', 'SchedulerUnknown', 'LeaseRenewalAtRisk'] as const;
 
 const evaluationSchema = z.object({
   at: iso,
@@ -123,7 +123,7 @@ export function replayCase(
   });
 }
 
-export interface AlertGoldenMismatch {
+interface AlertGoldenMismatch {
   at: string;
   expected: AlertGoldenEvaluation['expect'];
   got: { state: AlertPhase; delivered: boolean };

@@ -67,7 +67,7 @@ export function advance(timing: MachineTiming, condition: Condition, previous: A
 export type Evidence = { scope: 'scheduler'; evidence: SchedulerEvidence } | { scope: 'service'; evidence: ServiceEvidence };
 
 /** The condition of rule `name` on `evidence` at `now`; a scheduler rule on service evidence (or the reverse) is a programming error. */
-export function judge(name: AlertName, input: Evidence, now: string, config: Pick<AlertConfig, 'rejectionWindowMs'>): Condition {
+function judge(name: AlertName, input: Evidence, now: string, config: Pick<AlertConfig, 'rejectionWindowMs'>): Condition {
   if (isSchedulerAlert(name)) {
     if (input.scope !== 'scheduler') throw new TypeError(`alerts: ${name} judges a scheduler, got service evidence`);
     return judgeScheduler(name, input.evidence, nowToMs(now), config.rejectionWindowMs);

@@ -15,10 +15,6 @@ export const DEFAULT_MODE: AlertMode = 'shadow';
 
 export const ALERT_MODES: readonly AlertMode[] = Object.freeze(['off', 'shadow', 'on'] as const);
 
-export function isAlertMode(value: string): value is AlertMode {
-  return (ALERT_MODES as readonly string[]).includes(value);
-}
-
 /** An operator's choice, as stored. */
 export interface ModeSetting {
   mode: AlertMode;

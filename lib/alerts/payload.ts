@@ -17,14 +17,14 @@ import { overviewUrl, runbookUrl, schedulerPageUrl } from './links';
 import type { AlertmanagerAlert, AlertName, SchedulerEvidence, ServiceEvidence } from './types';
 
 /** Longest summary sent (characters). */
-export const SUMMARY_MAX = 1_000;
+const SUMMARY_MAX = 1_000;
 
 /** Key of one alert: rule names never contain `/`, so the first `/` separates. */
 export function alertKey(rule: AlertName, scheduler: string | null): string {
   return scheduler === null ? rule : `${rule}/${scheduler}`;
 }
 
-export function alertLabels(rule: AlertName, scheduler: string | null): Record<string, string> {
+function alertLabels(rule: AlertName, scheduler: string | null): Record<string, string> {
   const severity = ruleInfo(rule).severity;
   return scheduler === null ? { alertname: rule, severity } : { alertname: rule, scheduler, severity };
 }

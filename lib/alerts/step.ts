@@ -27,7 +27,7 @@ export interface StepClock {
   evaluateEveryMs: number;
 }
 
-export interface Send {
+interface Send {
   as: 'firing' | 'resolved';
   startsAt: string;
   endsAt: string;

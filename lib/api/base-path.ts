@@ -11,7 +11,7 @@
  */
 import { PublicUrlError } from './public-url-error';
 
-export const BASE_PATH_VARIABLE = 'LEASEBOARD_BASE_PATH';
+const BASE_PATH_VARIABLE = 'LEASEBOARD_BASE_PATH';
 
 export function parseBasePath(raw: string | undefined): string {
   const value = (raw ?? '').trim();

@@ -19,7 +19,7 @@
 import { parseBasePath } from './base-path';
 import { PublicUrlError } from './public-url-error';
 
-export const PUBLIC_URL_VARIABLE = 'LEASEBOARD_PUBLIC_URL';
+const PUBLIC_URL_VARIABLE = 'LEASEBOARD_PUBLIC_URL';
 
 export { PublicUrlError };
 

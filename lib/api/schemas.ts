@@ -25,17 +25,17 @@ import type { Durability } from '../status/durability';
 /** Schemas that become `#/components/schemas/{id}`. */
 export const apiRegistry = z.registry<{ id: string; description?: string }>();
 
-export function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
+function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
   apiRegistry.add(schema, description === undefined ? { id } : { id, description });
   return schema;
 }
 
-export const time = named('IsoTime', z.iso.datetime({ offset: false }), 'ISO-8601 UTC from the database clock, e.g. 2026-11-30T16:00:00.123Z');
+const time = named('IsoTime', z.iso.datetime({ offset: false }), 'ISO-8601 UTC from the database clock, e.g. 2026-11-30T16:00:00.123Z');
 const ms = z.number().int();
 
-export const HealthSchema = named('Health', z.enum(HEALTH_SEVERITY), 'Worst first: the order of the list and of alerts');
+const HealthSchema = named('Health', z.enum(HEALTH_SEVERITY), 'Worst first: the order of the list and of alerts');
 
-export const ObservationGapSchema = named(
+const ObservationGapSchema = named(
   'ObservationGap',
   z.object({ from: time, to: time, reason: z.enum(['silence', 'lost_reports', 'store_unreadable', 'no_report_yet', 'previous_epoch_only', 'failover']) }),
 );
@@ -48,11 +48,7 @@ export const ObservationSchema = named(
   }),
 );
 
-export const IntentSchema = named(
-  'Intent',
-  z.object({ disabled: z.boolean(), by: z.string(), reason: z.string(), at: time }),
-  "The operator's explicit choice",
-);
+const IntentSchema = named('Intent', z.object({ disabled: z.boolean(), by: z.string(), reason: z.string(), at: time }), "The operator's explicit choice");
 
 /** Labels as answered (already valid: the database checked them when stored). */
 const LabelsOutSchema = named(
@@ -61,7 +57,7 @@ const LabelsOutSchema = named(
   `The scheduler's labels, key → value: an operator's when one set them, else what its newest registration declared (at most ${LABELS_MAX}). As of an instant: its labels now (label history is not kept)`,
 );
 
-export const SchedulerStatusSchema = named(
+const SchedulerStatusSchema = named(
   'SchedulerStatus',
   z.object({
     name: z.string(),
@@ -225,7 +221,7 @@ export const AlertModeSchema = named(
   'Rollout mode: off (not evaluated), shadow (evaluated and shown, never delivered), on (delivered)',
 );
 
-export const AlertDeliverySchema = z
+const AlertDeliverySchema = z
   .object({
     as: z.enum(['firing', 'resolved']),
     sentAt: time.describe('When the evaluator last handed this alert to delivery (the round’s database time)'),
@@ -249,7 +245,7 @@ export const SchedulerAlertSchema = named(
   "One of a scheduler's alerts that is not inactive",
 );
 
-export const AlertModeSettingSchema = named(
+const AlertModeSettingSchema = named(
   'AlertModeSetting',
   z.object({ mode: AlertModeSchema, by: z.string(), reason: z.string(), at: time }),
   "An operator's mode choice: who, why, when",

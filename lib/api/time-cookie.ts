@@ -18,7 +18,7 @@ export type TimeChoice = { mode: 'utc' } | { mode: 'local'; timeZone: string };
 const known = new Map<string, boolean>();
 
 /** Whether `zone` is an IANA zone this runtime can format in (cached; at most 64 remembered). */
-export function isKnownTimeZone(zone: string): boolean {
+function isKnownTimeZone(zone: string): boolean {
   let ok = known.get(zone);
   if (ok === undefined) {
     try {

@@ -42,10 +42,9 @@ export type RetentionRefusal = z.infer<typeof schemas.RetentionRefusalSchema>;
 export type IntentRequest = z.infer<typeof schemas.IntentRequestSchema>;
 export type IntentResponse = z.infer<typeof schemas.IntentResponseSchema>;
 /** PUT /api/v1/schedulers/{name}/labels: request and answer. */
-export type LabelsRequest = z.infer<typeof schemas.LabelsRequestSchema>;
+type LabelsRequest = z.infer<typeof schemas.LabelsRequestSchema>;
 export type LabelsResponse = z.infer<typeof schemas.LabelsResponseSchema>;
 /** Report tokens (POST/DELETE /api/v1/schedulers/{name}/report-tokens) and HTTP reports (POST …/reports). */
-export type ReportTokenRequest = z.infer<typeof schemas.ReportTokenRequestSchema>;
 export type ReportTokenResponse = z.infer<typeof schemas.ReportTokenResponseSchema>;
 export type ReportRequest = z.infer<typeof schemas.ReportRequestSchema>;
 export type ReportResponse = z.infer<typeof schemas.ReportResponseSchema>;

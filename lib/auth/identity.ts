@@ -19,8 +19,6 @@ import { peerAddress } from '../http/peer';
 import type { AuthConfig } from './config';
 import { readSession, type SessionStore } from './session';
 
-export type Role = 'viewer' | 'operator';
-
 /** How an identity was established: the SSO proxy's header, or the operator token with a name typed at sign-in. */
 export type Established = 'sso' | 'token';
 
@@ -32,7 +30,7 @@ export interface OperatorIdentity {
 
 export type Identity = { role: 'viewer'; who: null; via: 'anonymous' } | { role: 'viewer'; who: string; via: 'proxy' } | OperatorIdentity;
 
-export const ANONYMOUS: Identity = Object.freeze({ role: 'viewer', who: null, via: 'anonymous' });
+const ANONYMOUS: Identity = Object.freeze({ role: 'viewer', who: null, via: 'anonymous' });
 
 /** What identity is read from: the configuration and the open sessions. */
 export interface AuthSources {

@@ -88,7 +88,7 @@ export async function readSession(sources: { auth: AuthConfig; sessions: Session
   }
 }
 
-export function sessionCookieName(config: AuthConfig): string {
+function sessionCookieName(config: AuthConfig): string {
   return config.publicUrl?.secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
 }
 
@@ -102,7 +102,7 @@ export function clearedSessionCookie(config: AuthConfig, basePath: string): stri
 }
 
 /** The session cookie's value from a request's Cookie header, if any. */
-export function sessionCookieValue(config: AuthConfig, cookieHeader: string | null): string | undefined {
+function sessionCookieValue(config: AuthConfig, cookieHeader: string | null): string | undefined {
   return cookieHeader ? parseCookie(cookieHeader)[sessionCookieName(config)] : undefined;
 }
 

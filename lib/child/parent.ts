@@ -24,7 +24,7 @@
 import readline from 'node:readline';
 import { guardStdio, type StdioName } from './stdio';
 
-export const PARENT_POLL_MS = 500;
+const PARENT_POLL_MS = 500;
 /** How long a process may take to stop once asked (signal, or parent gone) before it exits regardless. */
 export const SHUTDOWN_DEADLINE_MS = 5_000;
 
@@ -91,7 +91,7 @@ export function shutdownWithin(deadlineMs: number, stop: (why: string) => Promis
 }
 
 /** Whether this process was started by a Leaseboard supervisor (the demo, tests), which set LEASEBOARD_HARNESS_EXIT_WITH_PARENT=1. */
-export function supervised(): boolean {
+function supervised(): boolean {
   return process.env.LEASEBOARD_HARNESS_EXIT_WITH_PARENT === '1';
 }
 

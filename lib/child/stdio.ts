@@ -31,11 +31,6 @@ export function guardStdio(onClosed?: (name: StdioName) => void): void {
   for (const name of ['stdout', 'stderr'] as const) process[name].on('error', (error: NodeJS.ErrnoException) => markClosed(name, error));
 }
 
-/** Whether a write to `name` has failed (its output is dropped since). */
-export function stdioClosed(name: StdioName): boolean {
-  return closed.has(name);
-}
-
 function markClosed(name: StdioName, error: NodeJS.ErrnoException): void {
   if (closed.has(name)) return;
   closed.add(name);

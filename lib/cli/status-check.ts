@@ -19,7 +19,7 @@ import { HEALTH_SEVERITY, type Health, worstHealth } from '../status';
 
 export type PluginCode = 0 | 1 | 2 | 3;
 
-export const PLUGIN_STATE: Readonly<Record<PluginCode, string>> = { 0: 'OK', 1: 'WARNING', 2: 'CRITICAL', 3: 'UNKNOWN' };
+const PLUGIN_STATE: Readonly<Record<PluginCode, string>> = { 0: 'OK', 1: 'WARNING', 2: 'CRITICAL', 3: 'UNKNOWN' };
 
 /** The exit code for a health (see the module comment for why each). */
 export function pluginCode(health: Health): PluginCode {

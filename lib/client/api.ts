@@ -81,7 +81,7 @@ export function fetchSchedulerDetail(name: string, at: string | null, signal?: A
  * Without `to`, the server picks "now" on its own clock and the window ends there; without `from`,
  * it starts an hour before `to`, or at the oldest instant kept.
  */
-export function fetchSchedulerHistory(name: string, window: { to: string } | null, signal?: AbortSignal) {
+function fetchSchedulerHistory(name: string, window: { to: string } | null, signal?: AbortSignal) {
   const query = window ? `?to=${encodeURIComponent(window.to)}` : '';
   return getJson<SchedulerHistoryResponse>(`/api/v1/schedulers/${encodeURIComponent(name)}/history${query}`, signal);
 }

@@ -19,7 +19,7 @@ function normalize(raw: string | undefined): string {
   return withSlash.replace(/\/+$/, '');
 }
 
-export const basePath: string = normalize(process.env.NEXT_PUBLIC_LEASEBOARD_BASE_PATH);
+const basePath: string = normalize(process.env.NEXT_PUBLIC_LEASEBOARD_BASE_PATH);
 
 /** `/api/v1/schedulers` → `/ops/leaseboard/api/v1/schedulers`. `path` must start with `/`. */
 export function withBasePath(path: string): string {

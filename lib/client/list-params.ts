@@ -38,7 +38,7 @@ function first(raw: RawParams, key: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-export function isHealth(value: string | undefined): value is Health {
+function isHealth(value: string | undefined): value is Health {
   return value !== undefined && (HEALTH_SEVERITY as readonly string[]).includes(value);
 }
 

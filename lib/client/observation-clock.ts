@@ -74,7 +74,7 @@ export function onTick(listener: () => void): () => void {
  * Each tick re-renders the caller (as a transition): keep it to the few parts
  * that cannot write their text in place (the page's "observed … ago" line).
  */
-export function useLocalNow(): LocalStamp | null {
+function useLocalNow(): LocalStamp | null {
   const [now, setNow] = useState<LocalStamp | null>(null);
   useEffect(() => {
     const listener = () => startTransition(() => setNow(current));

@@ -144,7 +144,7 @@ export function schedulerDetailQuery(name: string, at: string | null) {
  * earlier, or at the oldest instant it keeps (so a window reaching past the horizon still shows
  * what is kept, and one wholly past it answers "no longer kept").
  */
-export function historyWindow(at: string | null): { to: string } | null {
+function historyWindow(at: string | null): { to: string } | null {
   return at ? { to: at } : null;
 }
 

@@ -61,7 +61,7 @@ export const GAP_REASON_TEXT: Record<GapReason, string> = {
   failover: 'database failover: grants on the old primary may be lost',
 };
 
-export function viewGap(gap: ObservationGap, status: SchedulerStatus, observer: Observer): GapView {
+function viewGap(gap: ObservationGap, status: SchedulerStatus, observer: Observer): GapView {
   const from = Date.parse(gap.from);
   const to = Date.parse(gap.to);
   return {

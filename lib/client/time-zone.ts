@@ -44,7 +44,7 @@ function readMode(): TimeMode {
 let zone: string | undefined;
 
 /** The browser's IANA zone ('UTC' when it cannot tell): from Temporal where the browser has it (no cost), else Intl. */
-export function browserTimeZone(): string {
+function browserTimeZone(): string {
   return (zone ??= readBrowserZone());
 }
 

@@ -17,14 +17,14 @@ import type { HistoryBucket, SchedulerHistoryResponse } from '@/lib/api/types';
 import { formatEpoch, generationOf, type GapReason } from '@/lib/status';
 import { GAP_REASON_TEXT } from './status-view';
 
-export interface TimelinePoint {
+interface TimelinePoint {
   t: number;
   renewalAgeS: number | null;
   cursor: number | null;
   advances: number | null;
 }
 
-export interface UnknownSpan {
+interface UnknownSpan {
   from: number;
   to: number;
   reason: GapReason | null;
@@ -34,14 +34,14 @@ export interface UnknownSpan {
 }
 
 /** A span in which nobody held the lease (health `no_leader`): after an expiry, a release, or before any grant. */
-export interface NoLeaderSpan {
+interface NoLeaderSpan {
   from: number;
   to: number;
   /** Far enough from the previous labelled span to carry its "no leader" text without overlapping it. */
   labelled: boolean;
 }
 
-export interface EpochMark {
+interface EpochMark {
   t: number;
   epoch: number;
   holder: string;
@@ -73,7 +73,7 @@ export interface TimelineModel {
   advanceTotal: number;
 }
 
-export const RENEWAL_AXIS_TTLS = 4;
+const RENEWAL_AXIS_TTLS = 4;
 
 /** Overlapping spans merge into one; the merged span keeps a known reason (a gap's) over none. */
 function mergeSpans(spans: UnknownSpan[]): UnknownSpan[] {
@@ -113,7 +113,7 @@ function unknownSpans(history: SchedulerHistoryResponse, from: number, to: numbe
 }
 
 /** At most this many points per chart: more cannot be told apart on a screen, and each costs rendering time. */
-export const MAX_POINTS = 120;
+const MAX_POINTS = 120;
 
 /**
  * Merges runs of `factor` consecutive buckets: peak renewal age, last cursor,

@@ -8,7 +8,7 @@
  */
 
 /** Whether `raw` is a URL with a password in it. */
-export function hasUrlPassword(raw: string): boolean {
+function hasUrlPassword(raw: string): boolean {
   try {
     return new URL(raw).password !== '';
   } catch {

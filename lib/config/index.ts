@@ -18,11 +18,9 @@ import { type Env, resolveConfig, type ResolvedConfig, type Source } from './loa
 import { type SettingKey, SETTINGS, showValue } from './settings';
 
 export { DurationError, formatDuration, parseDuration } from './duration';
-export { ConfigError, type ConfigFile, type ConfigProblem, type Env, resolveConfig, type ResolvedConfig, settingFrom, settingsOf, type Source } from './load';
+export { ConfigError, type Env, resolveConfig, type ResolvedConfig, settingFrom, settingsOf } from './load';
 export { readConfigFile } from './file';
-export { SETTINGS, type SettingKey, type Settings } from './settings';
-export { isReserved } from './reserved';
-
+export { SETTINGS, type SettingKey } from './settings';
 let cached: ResolvedConfig | null = null;
 
 /** The process's configuration (environment and defaults), resolved on first use. */
@@ -70,7 +68,7 @@ export interface ShownSetting {
 }
 
 /** A secret as it may be printed: a URL keeps all but its password, anything else shows only that it is set. */
-export function redact(value: string): string {
+function redact(value: string): string {
   if (value === '') return '';
   try {
     const url = new URL(value);
@@ -93,4 +91,4 @@ export function showConfig(resolved: ResolvedConfig): ShownSetting[] {
     return { key: spec.key, env: spec.env, flag: spec.flag, value: spec.secret ? redact(shown) : shown, source: resolved.sources[key], secret: spec.secret };
   });
 }
-export { hasUrlPassword, urlPasswordRefusal } from './command-line';
+export { urlPasswordRefusal } from './command-line';

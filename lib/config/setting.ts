@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { formatDuration, parseDuration } from './duration';
 
-export type SettingType = 'duration' | 'integer' | 'text' | 'choice' | 'switch';
+type SettingType = 'duration' | 'integer' | 'text' | 'choice' | 'switch';
 
 /** What the documentation groups settings by. */
 export type SettingGroup = 'database' | 'server' | 'identity' | 'alerts' | 'retention' | 'tools';

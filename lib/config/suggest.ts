@@ -4,7 +4,7 @@
  */
 
 /** Levenshtein distance (insert, delete, substitute: 1 each). */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

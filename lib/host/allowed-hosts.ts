@@ -18,7 +18,7 @@ const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 const WILDCARDS = new Set(['0.0.0.0', '::', '[::]', '']);
 
 /** The host part of a Host header, lower case, without the port. */
-export function hostName(header: string): string {
+function hostName(header: string): string {
   const host = header.trim().toLowerCase();
   if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
   const colon = host.lastIndexOf(':');

@@ -32,7 +32,7 @@ import { servedBasePath } from '../server/env';
 import { applyServerLimits, SERVER_OPTIONS } from '../http/request-limits';
 import { frontDoor } from './front-door';
 
-export const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_HOST = '127.0.0.1';
 
 export interface DashboardServerOptions {
   dir: string;

@@ -35,9 +35,9 @@ import { allowedHosts } from './allowed-hosts';
 import { pageCache } from './page-cache';
 import { securityHeadersFor } from './security-headers';
 
-export type Answer = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+type Answer = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
 
-export const HSTS = 'max-age=31536000';
+const HSTS = 'max-age=31536000';
 
 export interface FrontDoorOptions {
   basePath: string;

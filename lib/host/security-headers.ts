@@ -16,7 +16,7 @@
  * Pure: the nonce and the path are arguments.
  */
 
-export function pageContentSecurityPolicy(nonce: string, options: { dev: boolean }): string {
+function pageContentSecurityPolicy(nonce: string, options: { dev: boolean }): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${options.dev ? " 'unsafe-eval'" : ''}`,
@@ -33,9 +33,9 @@ export function pageContentSecurityPolicy(nonce: string, options: { dev: boolean
 
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), hid=()';
+const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), hid=()';
 
-export const COMMON_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+const COMMON_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin',

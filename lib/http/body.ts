@@ -29,11 +29,11 @@ export interface BodyLimit {
   deadlineMs?: number;
 }
 
-export type BodyRefusal = { status: 400 | 408 | 413; code: 'invalid_body' | 'body_timeout' | 'too_large'; message: string };
+type BodyRefusal = { status: 400 | 408 | 413; code: 'invalid_body' | 'body_timeout' | 'too_large'; message: string };
 
 export type BodyRead<T> = { ok: true; value: T } | { ok: false; refusal: BodyRefusal };
 
-export const DEFAULT_BODY_DEADLINE_MS = 10_000;
+const DEFAULT_BODY_DEADLINE_MS = 10_000;
 
 const tooLarge = (maxBytes: number): BodyRefusal => ({ status: 413, code: 'too_large', message: `body larger than ${maxBytes} bytes` });
 

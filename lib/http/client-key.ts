@@ -21,7 +21,7 @@ import { peerAddress } from './peer';
 import type { ProxyTrust } from './proxies';
 
 /** The client's address as the proxies we trust report it, or the peer; null when the request carries no peer stamp. */
-export function clientAddress(trust: ProxyTrust, headers: Headers): string | null {
+function clientAddress(trust: ProxyTrust, headers: Headers): string | null {
   const peer = peerAddress(headers);
   if (peer === null) return null;
   if (trust.forwarders.length === 0) return peer;

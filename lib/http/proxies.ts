@@ -36,7 +36,7 @@ export interface ProxyList {
 }
 
 /** The most addresses one trusted entry may cover without being broad. */
-export const MAX_NARROW_ADDRESSES = 256;
+const MAX_NARROW_ADDRESSES = 256;
 
 /** proxy-addr's named ranges, as CIDRs (its own definitions). */
 const NAMED: Record<string, string[]> = {
@@ -117,7 +117,7 @@ export interface ProxyTrust {
   notes: readonly string[];
 }
 
-export const ALLOW_BROAD_VARIABLE = 'LEASEBOARD_ALLOW_BROAD_TRUSTED_PROXIES';
+const ALLOW_BROAD_VARIABLE = 'LEASEBOARD_ALLOW_BROAD_TRUSTED_PROXIES';
 
 function headerName(variable: string, raw: string | undefined): string | null {
   const name = raw?.trim().toLowerCase();

@@ -44,10 +44,10 @@ export function validHost(host: string | undefined): boolean {
   return port === undefined || (Number(port) >= 1 && Number(port) <= 65_535);
 }
 
-export type EarlyRefusal = { status: 400 | 413; code: string; message: string } | null;
+type EarlyRefusal = { status: 400 | 413; code: string; message: string } | null;
 
 /** Whether every %XX of a request target decodes, as UTF-8 (`+` is a plain character here). */
-export function decodableTarget(target: string): boolean {
+function decodableTarget(target: string): boolean {
   try {
     decodeURIComponent(target);
     return true;
@@ -57,7 +57,7 @@ export function decodableTarget(target: string): boolean {
 }
 
 /** The refusal a request earns before routing, or null. */
-export function earlyRefusal(headers: http.IncomingHttpHeaders, target = '/'): EarlyRefusal {
+function earlyRefusal(headers: http.IncomingHttpHeaders, target = '/'): EarlyRefusal {
   if (!validHost(headers.host)) return { status: 400, code: 'invalid_host', message: 'Host is not a host name with an optional port' };
   if (!decodableTarget(target)) return { status: 400, code: 'invalid_encoding', message: 'the path or query is not valid percent-encoded UTF-8' };
   const length = headers['content-length'];
@@ -70,7 +70,7 @@ export function earlyRefusal(headers: http.IncomingHttpHeaders, target = '/'): E
 }
 
 /** Answers a refusal as JSON and closes the connection (its body, if any, is never read). */
-export function sendEarlyRefusal(res: http.ServerResponse, refusal: NonNullable<EarlyRefusal>): void {
+function sendEarlyRefusal(res: http.ServerResponse, refusal: NonNullable<EarlyRefusal>): void {
   res.shouldKeepAlive = false;
   res.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
   res.end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));
@@ -86,7 +86,7 @@ function hasBody(headers: http.IncomingHttpHeaders): boolean {
  * A request without a body keeps its connection, even answered at once (a GET answered from a cache inside the request
  * event is not yet `complete`: closing it made every such answer cost a new connection).
  */
-export function closeUnreadBodies(req: http.IncomingMessage, res: http.ServerResponse): void {
+function closeUnreadBodies(req: http.IncomingMessage, res: http.ServerResponse): void {
   const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => http.ServerResponse;
   res.writeHead = ((...args: unknown[]) => {
     if (!req.complete && hasBody(req.headers)) res.shouldKeepAlive = false;

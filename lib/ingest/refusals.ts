@@ -26,9 +26,9 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { clientTag } from '../http/client-key';
 
-export const REPORT_FAILURES = { failures: 20, windowS: 60 } as const;
+const REPORT_FAILURES = { failures: 20, windowS: 60 } as const;
 /** How often the aggregate is logged. */
-export const REFUSAL_LOG_INTERVAL_MS = 60_000;
+const REFUSAL_LOG_INTERVAL_MS = 60_000;
 
 export interface ReportRefusals {
   /** Spends a point of this client's budget: null, go ahead; else the seconds until it may try again (counted as refused unread). */

@@ -51,9 +51,9 @@ import type { ReportRefusals } from './refusals';
 import { presentedToken, secretMatches } from './tokens';
 
 /** Room for a report and a full label set (32 labels of the longest keys and values). */
-export const REPORT_BODY_MAX_BYTES = 16_384;
-export const REPORTS_PER_TOKEN = 100;
-export const REPORT_WINDOW_S = 10;
+const REPORT_BODY_MAX_BYTES = 16_384;
+const REPORTS_PER_TOKEN = 100;
+const REPORT_WINDOW_S = 10;
 
 export interface IngestDeps {
   /** Connections as the schedulers' role (reports are the protocol's rows). */

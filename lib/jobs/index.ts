@@ -14,7 +14,7 @@ import { checkedEnv } from '../config';
 import { JobDefinitionError, schedulerConfig, type Job, type SchedulerConfig } from '../scheduler';
 import { ALERT_EVALUATOR_JOB, alertEvaluatorFromEnv } from './alert-evaluator';
 import { squaresJob } from './example-squares/job';
-export { DEFAULT_GRACE_MS, DEFAULT_TAIL_BYTES, execJob, type ExecEvent, type ExecJobOptions } from './exec/job';
+export { DEFAULT_GRACE_MS, DEFAULT_TAIL_BYTES, execJob, type ExecEvent } from './exec/job';
 export { passEnvRefusal } from './exec/environment';
 import { RETENTION_PRUNER_JOB, retentionPrunerFromEnv } from './retention-pruner';
 

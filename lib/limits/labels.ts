@@ -24,9 +24,9 @@ export const LABEL_PREFIX_MAX = 253;
 export const LABEL_VALUE_MAX = 63;
 
 /** A key's name part, and a non-empty value: alphanumeric at both ends, `-_.` inside. */
-export const LABEL_NAME_PATTERN = '[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?';
+const LABEL_NAME_PATTERN = '[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?';
 /** A DNS subdomain (RFC 1123): lower-case labels joined by dots. */
-export const LABEL_PREFIX_PATTERN = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
+const LABEL_PREFIX_PATTERN = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
 
 const NAME = new RegExp(`^${LABEL_NAME_PATTERN}$`);
 const PREFIX = new RegExp(`^${LABEL_PREFIX_PATTERN}$`);

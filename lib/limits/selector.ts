@@ -23,9 +23,9 @@ import { type Labels, labelKeyProblem, labelValueProblem } from './labels';
 
 export const SELECTOR_MAX_LENGTH = 2_048;
 export const SELECTOR_MAX_REQUIREMENTS = 32;
-export const SELECTOR_MAX_VALUES = 64;
+const SELECTOR_MAX_VALUES = 64;
 
-export type Requirement =
+type Requirement =
   | { key: string; op: 'eq' | 'neq'; value: string }
   | { key: string; op: 'in' | 'notin'; values: readonly string[] }
   | { key: string; op: 'exists' | 'notexists' };

@@ -10,11 +10,7 @@ export {
   historyHorizonMs,
   historyRetentionMs,
   parseRetentionPolicy,
-  PARTITION_WIDTH,
-  PRUNE_EVERY,
-  RETENTION_FLOOR_MS,
   RETENTION_KINDS,
-  RETENTION_SPECS,
   RetentionConfigError,
 } from './policy';
 export type { RetentionKind, RetentionPolicy } from './policy';

@@ -26,9 +26,9 @@ export interface Reporter {
 }
 
 /** How long a report waits for others to join its statement (ms). */
-export const REPORT_BATCH_WINDOW_MS = 50;
+const REPORT_BATCH_WINDOW_MS = 50;
 /** The most reports one statement carries. */
-export const REPORT_BATCH_MAX = 500;
+const REPORT_BATCH_MAX = 500;
 
 export type AppendReports = (reports: readonly ProgressReport[]) => Promise<StoredReport[]>;
 

@@ -12,15 +12,15 @@
  * process-wide pool.
  */
 import 'server-only';
-import type { AlertsResponse, SchedulerDetailResponse, SchedulerHistoryResponse, SchedulerListResponse } from '../api/types';
+import type { AlertsResponse, SchedulerDetailResponse, SchedulerListResponse } from '../api/types';
 import { statusService } from './instance';
-import { alertsAnswer, detailAnswer, historyAnswer } from './http/answers';
+import { alertsAnswer, detailAnswer } from './http/answers';
 import type { HttpResult } from './http/result';
 import type { ListParams } from './live/list-params';
 
-export type { HttpResult, ServiceError, ServiceErrorCode } from './http/result';
+export type { HttpResult } from './http/result';
 export type { ListParams } from './live/list-params';
-export { closeStatusService, heavyGate, statusService } from './instance';
+export { heavyGate, statusService } from './instance';
 export { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute, stripsRoute } from './http/handlers';
 export { auditRoute } from './http/audit-route';
 export { alertsRoute } from './http/alerts-route';
@@ -40,9 +40,4 @@ export function readSchedulerDetail(name: string, at?: string | null): Promise<H
 /** GET /api/v1/alerts?limit=N: rules, modes, alerts (at most `limit`), delivery. */
 export function readAlertList(limit: number): Promise<HttpResult<AlertsResponse>> {
   return alertsAnswer(statusService(), limit);
-}
-
-/** GET /api/v1/schedulers/{name}/history?from=&to= (ISO instants; defaults: the last hour). */
-export function readSchedulerHistory(name: string, from?: string | null, to?: string | null): Promise<HttpResult<SchedulerHistoryResponse>> {
-  return historyAnswer(statusService(), name, from, to);
 }

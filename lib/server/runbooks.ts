@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isAlertName } from '../alerts';
 
-export const RUNBOOK_DIR = path.join(process.cwd(), 'docs', 'runbooks');
+const RUNBOOK_DIR = path.join(process.cwd(), 'docs', 'runbooks');
 
 export async function readRunbook(name: string): Promise<{ rule: string; markdown: string } | null> {
   if (!isAlertName(name)) return null;

@@ -21,8 +21,6 @@ import type { HttpResult } from './http/result';
 import { StatusService } from './service';
 
 export type { ServerEnv } from './env';
-export type { HttpResult } from './http/result';
-
 export interface StatusReader {
   /** The list's first page (worst first) with the counts by health over every scheduler. */
   list(): Promise<SchedulerListResponse>;

@@ -34,7 +34,7 @@ const NO_LEASE: Omit<AuthorityStatus, 'state'> = {
   atRisk: false,
 };
 
-export function authorityState(store: StoreFacts, lease: LeaseFacts | null, nowMs: number, expiresAtMs?: number): AuthorityState {
+function authorityState(store: StoreFacts, lease: LeaseFacts | null, nowMs: number, expiresAtMs?: number): AuthorityState {
   if (!store.ok) return 'unknown';
   if (lease === null) return 'none';
   if (lease.released) return 'released';
@@ -42,7 +42,7 @@ export function authorityState(store: StoreFacts, lease: LeaseFacts | null, nowM
 }
 
 /** "inst_7kq2m9xd (A), epoch 7" */
-export function holderText(lease: LeaseFacts): string {
+function holderText(lease: LeaseFacts): string {
   const label = lease.label ? ` (${lease.label})` : '';
   return `${lease.holder}${label}, epoch ${lease.epoch}`;
 }

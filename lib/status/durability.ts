@@ -61,9 +61,9 @@ export type ReplicationFacts =
     };
 
 export type DurabilityMode = 'single' | 'async' | 'sync' | 'unknown';
-export type LagState = 'ok' | 'behind' | 'unknown' | 'none';
+type LagState = 'ok' | 'behind' | 'unknown' | 'none';
 
-export type DurabilityReasonCode =
+type DurabilityReasonCode =
   | 'store_unreadable'
   | 'answered_by_standby'
   | 'replication_hidden'

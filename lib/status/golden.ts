@@ -88,9 +88,7 @@ const fileSchema = z.object({
     .min(1),
 });
 
-export type GoldenFile = z.infer<typeof fileSchema>;
-
-export interface GoldenExpect {
+interface GoldenExpect {
   health?: Health;
   authority?: AuthorityState;
   work?: WorkState;
@@ -126,14 +124,14 @@ export function parseGoldenFile(json: unknown): GoldenParse {
   return { kind: 'ok', cases };
 }
 
-export interface GoldenMismatch {
+interface GoldenMismatch {
   field: keyof GoldenExpect;
   expected: string | boolean;
   got: string | boolean;
 }
 
 /** The fields of `status` that differ from `expect` (only fields `expect` names). */
-export function compareExpect(expect: GoldenExpect, status: SchedulerStatus): GoldenMismatch[] {
+function compareExpect(expect: GoldenExpect, status: SchedulerStatus): GoldenMismatch[] {
   const got: Required<GoldenExpect> = {
     health: status.health,
     authority: status.authority.state,

@@ -7,12 +7,11 @@
  */
 export { project } from './project';
 export { conditionsOf } from './conditions';
-export { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, checkThresholds, gapAfterFor, type Thresholds } from './thresholds';
-export { SILENCE_FACTOR, reportBreak, reportBreakSql, silenceAfterMs, type ReportMark } from './report-break';
-export { HEALTH_SEVERITY, compareHealth, deriveHealth, healthRank, worstHealth, zeroCounts } from './health';
-export { formatAgo, formatClock, formatDuration, formatIn, formatPercent } from './format';
-export { StatusInputError } from './time';
-export { EPOCH_SPAN, epochAfter, formatEpoch, generationOf, tenureOf, type EpochAfter } from './epoch';
+export { DEFAULT_REPORT_EVERY_MS, DEFAULT_THRESHOLDS, checkThresholds, type Thresholds } from './thresholds';
+export { SILENCE_FACTOR, reportBreakSql } from './report-break';
+export { HEALTH_SEVERITY, compareHealth, healthRank, worstHealth, zeroCounts } from './health';
+export { formatAgo, formatClock, formatDuration, formatIn } from './format';
+export { formatEpoch, generationOf } from './epoch';
 export {
   DEFAULT_MAX_STANDBY_LAG_MS,
   answeredTooFarBehind,
@@ -20,24 +19,19 @@ export {
   judgeDurability,
   type Durability,
   type DurabilityMode,
-  type FailoverWindow,
   type GrantLog,
-  type LagState,
   type ReplicationFacts,
 } from './durability';
 export type * from './types';
 export {
-  STRIP_CELLS,
   STRIP_WINDOWS,
   buildStrip,
   isStripWindow,
   stripFrame,
   unobservedCover,
   worstInWindow,
-  type WindowSummaryInput,
   type CellChanges,
   type Strip,
   type StripFrame,
-  type StripSegment,
   type StripWindow,
 } from './strip';

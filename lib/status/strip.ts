@@ -31,7 +31,7 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
 /** Window → cell width and count (60 one-minute cells, 96 quarter hours, 168 hours). */
-export const STRIP_CELLS: Readonly<Record<StripWindow, { cellMs: number; cells: number; spanMs: number }>> = Object.freeze({
+const STRIP_CELLS: Readonly<Record<StripWindow, { cellMs: number; cells: number; spanMs: number }>> = Object.freeze({
   '1h': { cellMs: MINUTE_MS, cells: 60, spanMs: HOUR_MS },
   '24h': { cellMs: 15 * MINUTE_MS, cells: 96, spanMs: 24 * HOUR_MS },
   '7d': { cellMs: HOUR_MS, cells: 168, spanMs: 7 * 24 * HOUR_MS },
@@ -82,7 +82,7 @@ export interface StripInput {
   unobserved?: (fromMs: number, toMs: number) => boolean;
 }
 
-export interface StripSegment {
+interface StripSegment {
   fromMs: number;
   toMs: number;
   health: Health;

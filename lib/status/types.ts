@@ -47,7 +47,7 @@ export interface IntentFacts {
 /** Why reports were missing in a closed break of one epoch's report stream. */
 export type ReportGapReason = 'silence' | 'lost_reports';
 
-export interface ReportGap {
+interface ReportGap {
   /** Last report before the break. */
   from: IsoTime;
   /** First report after the break. */
@@ -76,7 +76,7 @@ export interface ProgressFacts {
 }
 
 /** Earliest due occurrence nobody has started. */
-export interface DueFacts {
+interface DueFacts {
   occurrence: string;
   dueAt: IsoTime;
 }
@@ -94,7 +94,7 @@ export interface OccurrenceFacts {
 }
 
 /** The lease's newest occurrence, and its newest one that ended (the same row when the newest ended). */
-export interface LastRunFacts {
+interface LastRunFacts {
   newest: OccurrenceFacts | null;
   ended: OccurrenceFacts | null;
 }
@@ -210,7 +210,7 @@ export interface Reason {
  * - `none`: no occurrence has ended yet;
  * - `unknown`: not observed (store unreadable, or not read) — never shown as failed.
  */
-export type LastRunState = 'succeeded' | 'failed' | 'interrupted' | 'none' | 'unknown';
+type LastRunState = 'succeeded' | 'failed' | 'interrupted' | 'none' | 'unknown';
 
 export interface LastRunStatus {
   state: LastRunState;
@@ -242,7 +242,7 @@ export interface SchedulerStatus {
  */
 export type ConditionType = 'LeaseHeld' | 'Progressing' | 'Observed' | 'Enabled';
 /** `Unknown`: no evidence either way — never `True` for missing evidence. */
-export type ConditionStatus = 'True' | 'False' | 'Unknown';
+type ConditionStatus = 'True' | 'False' | 'Unknown';
 export type ConditionReason =
   // LeaseHeld
   | 'Held'

@@ -34,7 +34,7 @@ export interface Tracing {
 
 type Env = Record<string, string | undefined>;
 
-export function tracingEndpoint(env: Env): string | null {
+function tracingEndpoint(env: Env): string | null {
   return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || null;
 }
 

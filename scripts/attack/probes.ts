@@ -55,7 +55,7 @@ function codeOf(answer: Answer): string | null {
 }
 
 /** `403 cross_site`, `200`, `no answer`. */
-export function said(answer: Answer): string {
+function said(answer: Answer): string {
   if (answer.status === 0) return answer.closedAfterMs === null ? 'no answer' : `closed after ${answer.closedAfterMs} ms, no answer`;
   const code = codeOf(answer);
   return code ? `${answer.status} ${code}` : String(answer.status);

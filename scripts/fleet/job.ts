@@ -16,7 +16,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defineJob, delegatedStep, type Job } from '../../lib/scheduler';
 
-export const FLEET_JOB = 'fleet-load';
+const FLEET_JOB = 'fleet-load';
 
 export function fleetJob(options: { everyMs: number; advanceEveryMs: number; frozen: ReadonlySet<string> }): Job {
   const { everyMs, advanceEveryMs, frozen } = options;

@@ -18,9 +18,6 @@
  */
 import type { FaultKind, FaultTiming } from './plan';
 
-export type Health = 'progressing' | 'idle' | 'unknown' | 'no_leader' | 'stalled' | 'disabled';
-export const HEALTHY: ReadonlySet<string> = new Set(['progressing', 'idle']);
-
 export interface Fault {
   id: number;
   kind: FaultKind;

@@ -3,7 +3,7 @@
  * Bounded: at most MAX_KEPT values per window (a reservoir past that), so a
  * process renewing thousands of leases keeps a fixed amount per window.
  */
-export const MAX_KEPT = 20_000;
+const MAX_KEPT = 20_000;
 
 export interface LatencySummary {
   count: number;
@@ -11,8 +11,6 @@ export interface LatencySummary {
   p99: number;
   max: number;
 }
-
-export const EMPTY_SUMMARY: LatencySummary = { count: 0, p50: 0, p99: 0, max: 0 };
 
 export function quantile(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return 0;

@@ -22,7 +22,7 @@ export class FleetUsageError extends Error {
   }
 }
 
-export const FLEET_DEFAULTS = { schedulers: 300, processes: 3, minutes: 2, faultEveryS: 15 } as const;
+const FLEET_DEFAULTS = { schedulers: 300, processes: 3, minutes: 2, faultEveryS: 15 } as const;
 
 /** Targets the verdict holds a run to. */
 export const FLEET_TARGETS = { listP99Ms: 100, alertRoundMs: 2_000 } as const;

@@ -38,7 +38,7 @@ export interface WorkerIncident {
   line: JsonLine;
 }
 
-export const leaseName = (n: number) => `fleet-${String(n).padStart(5, '0')}`;
+const leaseName = (n: number) => `fleet-${String(n).padStart(5, '0')}`;
 
 export class FleetWorkers {
   readonly slices: string[][];

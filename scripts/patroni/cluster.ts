@@ -35,10 +35,10 @@ import { ownedDir } from '../../db/replication/local-node';
 const run = promisify(execFile);
 const asRoot = process.getuid?.() === 0;
 const DOCS = path.join(import.meta.dirname, '../../docs/patroni');
-export const DATABASE = 'leaseboard';
+const DATABASE = 'leaseboard';
 
 /** `template` with each `{{key}}` replaced; a field left unfilled is an error, not an empty string. */
-export function filled(template: string, fields: Record<string, string | number>): string {
+function filled(template: string, fields: Record<string, string | number>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
     if (!(key in fields)) throw new Error(`patroni: no value for {{${key}}}`);
     return String(fields[key]);

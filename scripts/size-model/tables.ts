@@ -32,7 +32,7 @@ export interface ModeledTable {
 }
 
 /** Assumed rate of rare events (holder changes, stale writes, alert transitions): one an hour per scheduler, a pessimistic churn. */
-export const RARE_PER_DAY = 24;
+const RARE_PER_DAY = 24;
 
 /**
  * Reports are stored as runs (migrations 0025_report_runs, 0028_report_events): a row per
@@ -43,7 +43,7 @@ export const RARE_PER_DAY = 24;
  * every 2 s), then idle (nothing in flight) until the next. No break all day: each lost report or
  * silence would add a row.
  */
-export const ADVANCES_PER_OCCURRENCE = 20;
+const ADVANCES_PER_OCCURRENCE = 20;
 /** The cursor's move between two reports of the modeled job: its 50,000 documents in 20 reports. */
 const CURSOR_STEP = 2_500;
 /** The modeled job's cadence: one occurrence every 5 minutes (the demo's retention planner runs at this cadence). */
@@ -66,7 +66,7 @@ const VARIANTS = 64;
  * (./jitter.ts), never zeros that would pack or compress unrealistically well. `working`: the
  * modeled job; else a scheduler whose reports change nothing.
  */
-export function reportRunsInsert(working: boolean): string {
+function reportRunsInsert(working: boolean): string {
   const jitter = MEASURED_REPORT_JITTER.flatMap(([offset, count]) => Array<number>(count).fill(offset));
   const inFlight = `k % ${REPORTS_PER_OCCURRENCE} < ${ADVANCES_PER_OCCURRENCE}`;
   const occurrence = working

@@ -25,7 +25,7 @@ export class SoakUsageError extends Error {
 }
 
 /** The soak's own defaults: a short run at speed 10 with a one-minute horizon. */
-export const SOAK_DEFAULTS = { minutes: 3, speed: 10, horizon: '60s' } as const;
+const SOAK_DEFAULTS = { minutes: 3, speed: 10, horizon: '60s' } as const;
 
 /** Unaccelerated cadences (ms) the speed divides: examples/demo/retention-planner (5 min), lib/status/thresholds (report 2 s, stall/overdue 5 min). */
 const BASE = { plannerEvery: 5 * MIN, compactionEvery: 4 * MIN, reportEvery: 2 * SEC, stallAfter: 5 * MIN, overdueAfter: 5 * MIN } as const;
@@ -111,7 +111,7 @@ export function parseSoakArgs(argv: string[]): SoakPlan {
   return planSoak({ durationMs: Math.round(minutes * MIN), speed, horizonMs, pruner: values['no-pruner'] !== true });
 }
 
-export function planSoak(input: { durationMs: number; speed: number; horizonMs: number; pruner: boolean }): SoakPlan {
+function planSoak(input: { durationMs: number; speed: number; horizonMs: number; pruner: boolean }): SoakPlan {
   const { durationMs, speed, horizonMs, pruner } = input;
   const partitionWidthMs = partitionWidthFor(horizonMs);
   // Half a partition width in whole seconds (the policy's variable takes whole seconds), at least its 5 s floor.

@@ -41,13 +41,13 @@
  */
 import type { SoakSample } from './sample';
 
-export const FLAT_WITHIN = 0.1;
+const FLAT_WITHIN = 0.1;
 /** Below these changes (rows for `rows`, bytes for the rest), nothing is growth. */
-export const FLOORS = { rows: 100, table: 1024 * 1024, total: 2 * 1024 * 1024, rss: 16 * 1024 * 1024 } as const;
+const FLOORS = { rows: 100, table: 1024 * 1024, total: 2 * 1024 * 1024, rss: 16 * 1024 * 1024 } as const;
 /** Fewer judged samples than this (two per third) cannot tell a trend from noise. */
-export const MIN_JUDGED_SAMPLES = 6;
+const MIN_JUDGED_SAMPLES = 6;
 
-export type SubjectKind = keyof typeof FLOORS;
+type SubjectKind = keyof typeof FLOORS;
 
 export interface Judgement {
   subject: string;
@@ -68,7 +68,7 @@ export type Verdict =
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-export function judgeChange(subject: string, kind: SubjectKind, firstPeak: number, lastMean: number): Judgement {
+function judgeChange(subject: string, kind: SubjectKind, firstPeak: number, lastMean: number): Judgement {
   const delta = lastMean - firstPeak;
   const change = firstPeak === 0 ? (delta === 0 ? 0 : Infinity) : delta / firstPeak;
   return { subject, kind, firstPeak, lastMean, change, grew: delta > FLOORS[kind] && change > FLAT_WITHIN };

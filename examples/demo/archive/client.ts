@@ -8,9 +8,9 @@
  */
 import type { ExternalOutcome, ExternalRequest } from '../../../lib/scheduler';
 
-export const ARCHIVE_TIMEOUT_MS = 5_000;
+const ARCHIVE_TIMEOUT_MS = 5_000;
 
-export function objectUrl(baseUrl: string, lease: string, key: string): string {
+function objectUrl(baseUrl: string, lease: string, key: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/v1/leases/${encodeURIComponent(lease)}/objects/${encodeURIComponent(key)}`;
 }
 

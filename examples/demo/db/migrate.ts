@@ -19,8 +19,8 @@ import { DEMO_SCHEMA } from './schema';
 /** 'LBDEMO' as int: not the product migrator's lock, so the two never wait on each other. */
 const DEMO_MIGRATION_LOCK_KEY = 0x4c424445;
 
-export const DEMO_MIGRATIONS_FOLDER = path.join(__dirname, 'migrations');
-export const DEMO_MIGRATIONS_TABLE = 'migrations';
+const DEMO_MIGRATIONS_FOLDER = path.join(__dirname, 'migrations');
+const DEMO_MIGRATIONS_TABLE = 'migrations';
 
 export async function migrateDemo(url: string): Promise<void> {
   const client = await connectWriter(url, 'leaseboard-demo-migrate');

@@ -14,7 +14,7 @@ export const RETENTION_POLICIES = {
 } as const;
 export type RetentionClass = keyof typeof RETENTION_POLICIES;
 
-export const DEFAULT_DOCUMENT_COUNT = 50_000;
+const DEFAULT_DOCUMENT_COUNT = 50_000;
 
 /** Inserts documents 1..count that are missing; returns how many exist afterwards. */
 export async function seedDocuments(db: Pick<pg.Pool, 'query'>, count = DEFAULT_DOCUMENT_COUNT): Promise<number> {

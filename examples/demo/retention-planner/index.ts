@@ -18,7 +18,7 @@ export interface RetentionPlannerOptions {
   archiveToken?: string | null;
 }
 
-export const RETENTION_PLANNER_EVERY_MS = 5 * 60_000;
+const RETENTION_PLANNER_EVERY_MS = 5 * 60_000;
 
 export function retentionPlannerJob(options: RetentionPlannerOptions = {}): Job {
   const batchSize = options.batchSize ?? 500;

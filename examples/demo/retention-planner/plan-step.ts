@@ -15,7 +15,7 @@ export interface DocumentBatch {
   readAt: Date;
 }
 
-export async function readDocumentBatch(db: ReadOnlyPool, after: number, limit: number): Promise<DocumentBatch> {
+async function readDocumentBatch(db: ReadOnlyPool, after: number, limit: number): Promise<DocumentBatch> {
   const { rows } = await db.query<{ id: string; retention_class: string; created_at: Date; read_at: Date }>({
     text: `SELECT d.id, d.retention_class, d.created_at, clock_timestamp() AS read_at
            FROM leaseboard_demo.documents d WHERE d.id > $1::bigint ORDER BY d.id LIMIT $2::int`,

@@ -23,9 +23,7 @@
 import type { OutgoingAlert } from '../types';
 import { AlertmanagerTarget, type TargetOptions, type TargetStatus } from './target';
 
-export { retryDelayMs, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
-export { Outbox } from './outbox';
-export { AlertmanagerTarget, describeFailure, type TargetOptions, type TargetStatus } from './target';
+export { AlertmanagerTarget, type TargetStatus } from './target';
 
 export type DeliveryOptions = Omit<TargetOptions, 'id' | 'url' | 'mayDeliver'>;
 

@@ -81,7 +81,7 @@ export interface TargetStatus {
 type Outcome = { kind: 'ok' } | { kind: 'retry'; error: string } | { kind: 'rejected'; error: string };
 
 /** An error kind without addresses: `connection refused`, `timeout`, `network error (EAI_AGAIN)`. */
-export function describeFailure(error: unknown): string {
+function describeFailure(error: unknown): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'timeout';
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
   const code = typeof cause?.code === 'string' ? cause.code : null;

@@ -31,7 +31,7 @@ import { ALERTMANAGER, findBinary, installHint } from './binaries';
 import { startWebhookReceiver, type Received, type WebhookReceiver } from './webhook-receiver';
 
 /** Alertmanager's `GET /api/v2/alerts` entry, the parts we read. */
-export interface AlertmanagerAlertView {
+interface AlertmanagerAlertView {
   labels: Record<string, string>;
   annotations: Record<string, string>;
   startsAt: string;

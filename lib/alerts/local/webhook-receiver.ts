@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** Alertmanager's webhook payload (version 4), the parts we read. */
-export interface WebhookAlert {
+interface WebhookAlert {
   status: 'firing' | 'resolved';
   labels: Record<string, string>;
   annotations: Record<string, string>;
@@ -22,7 +22,7 @@ export interface WebhookAlert {
   fingerprint: string;
 }
 
-export interface WebhookNotification {
+interface WebhookNotification {
   receiver: string;
   status: 'firing' | 'resolved';
   alerts: WebhookAlert[];

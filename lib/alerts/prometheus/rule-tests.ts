@@ -32,11 +32,11 @@ import { promDuration } from './duration';
 import { METRIC, promAnnotations, promRuleFile } from './rules';
 
 /** At most this many samples per series (a case with finer instants is skipped). */
-export const MAX_STEPS = 20_000;
+const MAX_STEPS = 20_000;
 
 export type SkipReason = 'mode_off' | 'unknown_holds_pending' | 'unknown_holds_keep_firing' | 'cadence' | 'too_fine';
 
-export function skipReasonText(reason: SkipReason, stepMs?: number): string {
+function skipReasonText(reason: SkipReason, stepMs?: number): string {
   switch (reason) {
     case 'mode_off':
       return 'mode off forgets the state; Prometheus has no per-rule switch (remove the rule instead)';
@@ -55,7 +55,7 @@ export function skipReasonText(reason: SkipReason, stepMs?: number): string {
   }
 }
 
-export interface DerivedCase {
+interface DerivedCase {
   name: string;
   /** File stem, e.g. `case-07` (`<stem>.rules.yml`, `<stem>.test.yml`). */
   stem: string;

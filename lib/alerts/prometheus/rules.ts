@@ -80,7 +80,7 @@ export interface SchedulerRef {
   url: string;
 }
 
-export const TEMPLATE_REF: SchedulerRef = Object.freeze({ text: '{{ $labels.scheduler }}', url: '{{ $labels.scheduler | urlquery }}' });
+const TEMPLATE_REF: SchedulerRef = Object.freeze({ text: '{{ $labels.scheduler }}', url: '{{ $labels.scheduler | urlquery }}' });
 
 export function promAnnotations(rule: AlertName, externalUrl: string, scheduler: SchedulerRef): Record<string, string> {
   const { fires } = ruleInfo(rule);

@@ -68,7 +68,7 @@ function stateOf(row: StateRow): AlertState | null {
   }
 }
 
-export function toStoredAlert(row: StateRow): StoredAlert | null {
+function toStoredAlert(row: StateRow): StoredAlert | null {
   if (!isAlertName(row.rule) || isSchedulerAlert(row.rule) !== (row.scheduler !== null)) return null;
   const state = stateOf(row);
   if (state === null) return null;

@@ -20,7 +20,7 @@ import { build, type Plugin } from 'esbuild';
 import { ROOT } from '../json-line-process';
 
 /** Entry points, relative to the repository root, that JsonLineProcess starts. */
-export const CHILD_ENTRIES = ['lib/cli/main.ts', 'examples/demo/scheduler.ts', 'examples/demo/archive/cli.ts'] as const;
+const CHILD_ENTRIES = ['lib/cli/main.ts', 'examples/demo/scheduler.ts', 'examples/demo/archive/cli.ts'] as const;
 
 export const CHILD_BUNDLES_ENV = 'LEASEBOARD_HARNESS_CHILD_BUNDLES';
 

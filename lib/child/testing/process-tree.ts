@@ -24,7 +24,7 @@ export function processInfo(pid: number): ProcessInfo | null {
   }
 }
 
-export function allProcesses(): ProcessInfo[] {
+function allProcesses(): ProcessInfo[] {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
     .flatMap((entry) => processInfo(Number(entry)) ?? []);

@@ -50,7 +50,7 @@ export interface DeliveryRow extends DeliveryCounters {
 }
 
 /** An alert_state row as the evaluator writes it (lease, epoch and updated_at are the fence's). */
-export interface StateRow {
+interface StateRow {
   rule: string;
   scheduler: string | null;
   state: AlertRecord['state']['kind'];

@@ -18,7 +18,7 @@
 import { SETTINGS } from '../../config';
 
 /** What every child gets, when the runner has it. */
-export const CHILD_BASE_VARIABLES = ['PATH', 'HOME', 'LANG', 'TZ', 'USER', 'TMPDIR'] as const;
+const CHILD_BASE_VARIABLES = ['PATH', 'HOME', 'LANG', 'TZ', 'USER', 'TMPDIR'] as const;
 const LOCALE = /^LC_[A-Z]+$/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 

@@ -12,7 +12,7 @@
  */
 
 /** Longer lines are refused unread (a line is one small object). */
-export const MAX_PROGRESS_LINE = 1_024;
+const MAX_PROGRESS_LINE = 1_024;
 
 export type ProgressLine = { kind: 'cursor'; cursor: number } | { kind: 'refused'; why: 'too_long' | 'not_json' | 'no_cursor' };
 

@@ -42,12 +42,12 @@ import { type Cutoffs, PRUNE_RULES, type PruneRule } from './victims';
 export const RETENTION_PRUNER_JOB = 'leaseboard-retention';
 
 /** At most this many batches per step per round (5,000 rows each by default: 5 M rows a round). */
-export const MAX_BATCHES = 1_000;
+const MAX_BATCHES = 1_000;
 
 const dialect = new PgDialect();
 
 /** Partitions are made this far ahead: two partition widths, or four rounds, whichever is longer. */
-export function partitionsAheadMs(policy: RetentionPolicy): number {
+function partitionsAheadMs(policy: RetentionPolicy): number {
   return Math.max(2 * policy.partitionWidthMs, 4 * policy.pruneEveryMs);
 }
 

@@ -48,8 +48,8 @@ export interface ReadDeps {
 /** A live detail answered by a standby too far behind is not used: unreadable, as the list answers unknown. */
 const STANDBY_BEHIND: ReadError = { kind: 'unreadable', message: 'the status store answered from a standby too far behind' };
 
-export const TRANSITIONS_MAX = 20;
-export const REJECTIONS_MAX = 50;
+const TRANSITIONS_MAX = 20;
+const REJECTIONS_MAX = 50;
 const EVENTS_READ = 2 * TRANSITIONS_MAX + 2;
 
 interface RecentRow {

@@ -46,9 +46,9 @@ import { currentLease, type LeaseEventLog, rebuildTenures, type TenureLog, toApi
 import { toIso as iso } from '../../status/time';
 import { alertSpans } from '../alerts/view';
 
-export const HISTORY_DEFAULT_SPAN_MS = 3_600_000;
-export const HISTORY_MAX_SPAN_MS = 24 * 3_600_000;
-export const HISTORY_MAX_POINTS = 360;
+const HISTORY_DEFAULT_SPAN_MS = 3_600_000;
+const HISTORY_MAX_SPAN_MS = 24 * 3_600_000;
+const HISTORY_MAX_POINTS = 360;
 const NICE_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5];
 
 /** ceil(span / points), rounded up to a nice width (1-2-5 ms…, 1 s, 2 s, 5 s, 10 s, 15 s, 30 s, 1 min …). */

@@ -44,7 +44,7 @@ import { EVENT_COLUMNS } from './recent-sql';
  * The longest a run of reports spans (first to last report), as leaseboard_report caps it
  * (migrations 0025_report_runs, 0028_report_events): a run that reaches into a range starts at most this long before it.
  */
-export const REPORT_RUN_MAX_MS = 60 * 60_000;
+const REPORT_RUN_MAX_MS = 60 * 60_000;
 const RUN_REACH = `interval '${REPORT_RUN_MAX_MS} milliseconds'`;
 
 /**

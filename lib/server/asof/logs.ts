@@ -32,14 +32,14 @@ export interface ReportAgg {
   every: number | null;
 }
 
-export interface ReportBreak {
+interface ReportBreak {
   epoch: number;
   from_ms: number;
   to_ms: number;
   reason: 'silence' | 'lost_reports';
 }
 
-export interface LeaseRowLog {
+interface LeaseRowLog {
   holder: string;
   label: string | null;
   epoch: number;
@@ -53,7 +53,7 @@ export interface LeaseRowLog {
 }
 
 /** The due occurrence at one instant (see ./logs-sql.ts `slots`). */
-export interface SlotLog {
+interface SlotLog {
   i: number;
   slot_ms: number;
   key: string;

@@ -21,7 +21,7 @@ import { parseSelector, type Selector } from '../../limits/selector';
  * No instant before this is ever in the logs (and year-0 dates never reach SQL): refused as invalid
  * input (400). How far back instants are kept is the retention policy's (../asof/horizon.ts, 410).
  */
-export const EARLIEST_MS = Date.UTC(2000, 0, 1);
+const EARLIEST_MS = Date.UTC(2000, 0, 1);
 
 const INSTANT_MAX_LENGTH = 40;
 const isoInstant = z.iso.datetime({ offset: true });

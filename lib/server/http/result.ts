@@ -12,12 +12,8 @@
  * A 429 comes only from the per-client gate (./heavy-gate.ts), a 500 only
  * from `guarded` (../../http/respond.ts).
  */
-import type { ErrorCode } from '../../api/types';
 import type { HttpError } from '../../http/respond';
 import type { ReadError, ReadResult } from '../domain/result';
-
-/** The error codes of the contract (lib/api/schemas.ts). */
-export type ServiceErrorCode = ErrorCode;
 
 /** An error answer of the status API (the shape ../../http/respond.ts sends). */
 export type ServiceError = HttpError;

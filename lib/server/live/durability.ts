@@ -14,7 +14,7 @@ import { readReplicationState, type ReplicationReadable, type ReplicationState }
 import type { ReplicationFacts } from '../../status';
 
 /** What lib/status judges, from what the node said. */
-export function replicationFacts(state: ReplicationState): ReplicationFacts {
+function replicationFacts(state: ReplicationState): ReplicationFacts {
   if (state.role === 'standby') {
     return { role: 'standby', node: state.node, lastReplayAt: state.lastReplayAt, caughtUp: state.caughtUp === true, receiving: state.receiving };
   }

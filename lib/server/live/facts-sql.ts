@@ -44,7 +44,7 @@ import { occurrenceKeySql } from '../../lease';
 export const msOf = (expr: string) => `(extract(epoch FROM ${expr}) * 1000)::float8`;
 
 /** A timestamptz as UTC wall time (`timestamp without time zone`), read as text by the mapper. */
-export const utcOf = (expr: string) => `(${expr}) AT TIME ZONE 'UTC'`;
+const utcOf = (expr: string) => `(${expr}) AT TIME ZONE 'UTC'`;
 
 /**
  * The due slot, given the newest occurrence row `o` (columns key,

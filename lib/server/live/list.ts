@@ -18,16 +18,8 @@ import type { SchedulerRead } from './facts';
 import { normalizeListParams, type ListParams } from './list-params';
 import type { LiveView } from './view';
 
-export {
-  LIST_LIMIT_DEFAULT,
-  LIST_LIMIT_MAX,
-  LIST_OFFSET_MAX,
-  NAME_QUERY_MAX,
-  normalizeListParams,
-  type ListParams,
-  type NormalizedListParams,
-} from './list-params';
-export { sortStatuses, statusesView, type LiveView, type MetricRow } from './view';
+export { normalizeListParams, type ListParams } from './list-params';
+export { sortStatuses, statusesView, type LiveView } from './view';
 
 /** Projects every read at `now` (ISO, database time). */
 export function projectAll(reads: readonly SchedulerRead[], now: string): SchedulerStatus[] {

@@ -68,10 +68,10 @@ export function sortStatuses(statuses: readonly SchedulerStatus[]): SchedulerSta
     .map((x) => x.status);
 }
 
-export const matchesName = (name: string, q: string | null) => q === null || name.toLowerCase().includes(q);
+const matchesName = (name: string, q: string | null) => q === null || name.toLowerCase().includes(q);
 
 /** The name query and the exact names of a list's parameters (each null: any). */
-export const matchesNames = (name: string, p: { q: string | null; names: ReadonlySet<string> | null }) =>
+const matchesNames = (name: string, p: { q: string | null; names: ReadonlySet<string> | null }) =>
   matchesName(name, p.q) && (p.names === null || p.names.has(name));
 
 /** The name filters and the label selector of a list's parameters (each null: any). */

@@ -17,7 +17,7 @@ function escapeHelp(help: string): string {
   return help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
 }
 
-export function formatValue(value: number): string {
+function formatValue(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (value === Infinity) return '+Inf';
   if (value === -Infinity) return '-Inf';

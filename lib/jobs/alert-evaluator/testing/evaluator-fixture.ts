@@ -30,11 +30,11 @@ export const ALERT_ENV = {
   LEASEBOARD_ALERT_STATUS_STORE_UNREADABLE_FOR: '0s',
 };
 /** The evaluator's own lease timings: a takeover within about 3 s. */
-export const EVALUATOR_FLAGS = { every: 1_000, 'batch-work': 0, ttl: 3_000, 'renew-every': 1_000, 'renew-deadline': 2_000, 'safety-margin': 500 };
+const EVALUATOR_FLAGS = { every: 1_000, 'batch-work': 0, ttl: 3_000, 'renew-every': 1_000, 'renew-deadline': 2_000, 'safety-margin': 500 };
 export const POLL = 30_000;
 
 /** Per describe: documents for the schedulers to plan over, and a real Alertmanager on loopback, closed after its tests. */
-export function useAlertEnvironment(pool: pg.Pool): { readonly am: LocalAlertmanager } {
+function useAlertEnvironment(pool: pg.Pool): { readonly am: LocalAlertmanager } {
   let am: LocalAlertmanager | null = null;
   beforeAll(async () => {
     await seedDocuments(pool, 20_000);
