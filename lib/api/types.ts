@@ -41,8 +41,7 @@ export type RetentionRefusal = z.infer<typeof schemas.RetentionRefusalSchema>;
 /** POST /api/v1/schedulers/{name}/intent: request and answer. */
 export type IntentRequest = z.infer<typeof schemas.IntentRequestSchema>;
 export type IntentResponse = z.infer<typeof schemas.IntentResponseSchema>;
-/** PUT /api/v1/schedulers/{name}/labels: request and answer. */
-type LabelsRequest = z.infer<typeof schemas.LabelsRequestSchema>;
+/** PUT /api/v1/schedulers/{name}/labels: its answer (the request is LabelsRequestSchema's). */
 export type LabelsResponse = z.infer<typeof schemas.LabelsResponseSchema>;
 /** Report tokens (POST/DELETE /api/v1/schedulers/{name}/report-tokens) and HTTP reports (POST …/reports). */
 export type ReportTokenResponse = z.infer<typeof schemas.ReportTokenResponseSchema>;
