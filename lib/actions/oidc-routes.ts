@@ -51,3 +51,12 @@ export function oidcCallbackRoute(request: Request, deps: ActionDeps): Promise<R
     return redirect(`${deps.basePath}${done.next}`, [clearFlow, oidcSessionCookie(deps.auth, done.value, deps.basePath)]);
   });
 }
+
+/** What the sign-in page offers: OpenID Connect (its start URL), the operator token, and whether anonymous visitors read. */
+export function signInChoices(deps: ActionDeps, next: string): { oidcUrl: string | null; token: boolean; anonymousReads: boolean } {
+  return {
+    oidcUrl: deps.auth.oidc === null ? null : `${deps.basePath}/api/v1/session/oidc/login?next=${encodeURIComponent(next)}`,
+    token: deps.auth.operatorToken !== null,
+    anonymousReads: deps.auth.anonymous === 'viewer',
+  };
+}

@@ -16,6 +16,9 @@
  * - The list, metrics and healthz — polled by every dashboard and scraper —
  *   are answered by the same handlers without Next.js's per-request machinery
  *   (../server/http/node-routes.ts); everything else goes to Next.js.
+ * - With `access` (lib/auth/access.ts), every request but those refused early
+ *   passes it first: LEASEBOARD_ANONYMOUS=none, and the refresh of an OpenID
+ *   Connect session whose role is due, happen here, before any route reads.
  * - The overview's HTML is shared between visitors for `pageCacheMs`, each
  *   answer with its own nonce (./page-cache.ts).
  * - `close()` stops accepting, ends open connections and closes Next.js.
@@ -34,6 +37,13 @@ import { securityHeadersFor } from './security-headers';
 
 export const DEFAULT_HOST = '127.0.0.1';
 
+/** What the access gate decided (lib/auth/access.ts's AccessVerdict, by shape: the host does not import lib/auth). */
+export interface AccessVerdict {
+  cookieHeader: string | null;
+  setCookies: string[];
+  refusal: Response | null;
+}
+
 export interface DashboardServerOptions {
   dir: string;
   host?: string;
@@ -41,6 +51,11 @@ export interface DashboardServerOptions {
   dev?: boolean;
   /** How long the overview's HTML is shared between visitors (./page-cache.ts); 0: never. Default 0. */
   pageCacheMs?: number;
+  /**
+   * Who may read, decided before any route (lib/auth/access.ts): given the request (path without the base
+   * path), the Cookie header to go on with, Set-Cookie values to add, or the answer to send instead.
+   */
+  access?: (request: { method: string; pathname: string; search: string; headers: Headers }) => Promise<AccessVerdict>;
 }
 
 export interface DashboardServer {
@@ -58,6 +73,15 @@ function failed(res: http.ServerResponse, error: unknown): void {
   res.shouldKeepAlive = false;
   res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(JSON.stringify({ error: { code: 'internal', message: 'internal error in the dashboard server' } }));
+}
+
+function headersOf(req: http.IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
 }
 
 export async function startDashboardServer(options: DashboardServerOptions): Promise<DashboardServer> {
@@ -84,8 +108,24 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
     for (const [name, value] of Object.entries(headers.response)) res.setHeader(name, value);
     if (refuseEarly(req, res)) return;
     const render = () => void handle(req, res).catch((error: unknown) => failed(res, error));
-    if (hotRead(req, res)) return;
-    if (!overview.serve(req, res, nonce, render)) render();
+    const route = () => {
+      if (hotRead(req, res)) return;
+      if (!overview.serve(req, res, nonce, render)) render();
+    };
+    if (!options.access) return route();
+    const [rawPath = '/', rawSearch] = (req.url ?? '/').split('?', 2);
+    const routePath = basePath && rawPath.startsWith(basePath) ? rawPath.slice(basePath.length) || '/' : rawPath;
+    options
+      .access({ method: req.method ?? 'GET', pathname: routePath, search: rawSearch === undefined ? '' : `?${rawSearch}`, headers: headersOf(req) })
+      .then(async (verdict) => {
+        if (verdict.cookieHeader !== null) req.headers.cookie = verdict.cookieHeader;
+        for (const cookie of verdict.setCookies) res.appendHeader('set-cookie', cookie);
+        if (verdict.refusal === null) return route();
+        res.statusCode = verdict.refusal.status;
+        verdict.refusal.headers.forEach((value, name) => res.setHeader(name, value));
+        res.end(Buffer.from(await verdict.refusal.arrayBuffer()));
+      })
+      .catch((error: unknown) => failed(res, error));
   };
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {
