@@ -34,15 +34,9 @@ import { servedBasePath } from '../server/env';
 import { pageCache } from './page-cache';
 import { applyServerLimits, refuseEarly, SERVER_OPTIONS } from '../http/request-limits';
 import { securityHeadersFor } from './security-headers';
+import { type AccessCheck, gateThen } from './access-gate';
 
 export const DEFAULT_HOST = '127.0.0.1';
-
-/** What the access gate decided (lib/auth/access.ts's AccessVerdict, by shape: the host does not import lib/auth). */
-export interface AccessVerdict {
-  cookieHeader: string | null;
-  setCookies: string[];
-  refusal: Response | null;
-}
 
 export interface DashboardServerOptions {
   dir: string;
@@ -55,7 +49,7 @@ export interface DashboardServerOptions {
    * Who may read, decided before any route (lib/auth/access.ts): given the request (path without the base
    * path), the Cookie header to go on with, Set-Cookie values to add, or the answer to send instead.
    */
-  access?: (request: { method: string; pathname: string; search: string; headers: Headers }) => Promise<AccessVerdict>;
+  access?: AccessCheck;
 }
 
 export interface DashboardServer {
@@ -73,15 +67,6 @@ function failed(res: http.ServerResponse, error: unknown): void {
   res.shouldKeepAlive = false;
   res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(JSON.stringify({ error: { code: 'internal', message: 'internal error in the dashboard server' } }));
-}
-
-function headersOf(req: http.IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  return headers;
 }
 
 export async function startDashboardServer(options: DashboardServerOptions): Promise<DashboardServer> {
@@ -113,19 +98,7 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
       if (!overview.serve(req, res, nonce, render)) render();
     };
     if (!options.access) return route();
-    const [rawPath = '/', rawSearch] = (req.url ?? '/').split('?', 2);
-    const routePath = basePath && rawPath.startsWith(basePath) ? rawPath.slice(basePath.length) || '/' : rawPath;
-    options
-      .access({ method: req.method ?? 'GET', pathname: routePath, search: rawSearch === undefined ? '' : `?${rawSearch}`, headers: headersOf(req) })
-      .then(async (verdict) => {
-        if (verdict.cookieHeader !== null) req.headers.cookie = verdict.cookieHeader;
-        for (const cookie of verdict.setCookies) res.appendHeader('set-cookie', cookie);
-        if (verdict.refusal === null) return route();
-        res.statusCode = verdict.refusal.status;
-        verdict.refusal.headers.forEach((value, name) => res.setHeader(name, value));
-        res.end(Buffer.from(await verdict.refusal.arrayBuffer()));
-      })
-      .catch((error: unknown) => failed(res, error));
+    gateThen(options.access, basePath, req, res, route, (error) => failed(res, error));
   };
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {
