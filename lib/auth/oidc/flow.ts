@@ -50,7 +50,7 @@ export interface OidcSources {
   sessions: SessionStore;
 }
 
-export type SignInRefusal = { status: 400 | 403 | 503; code: 'sign_in_failed' | 'forbidden' | 'store_unreadable'; message: string };
+export type SignInRefusal = { status: 400 | 403; code: 'sign_in_failed' | 'forbidden'; message: string };
 
 const configs = new Map<string, Promise<client.Configuration>>();
 
@@ -147,7 +147,16 @@ export async function completeSignIn(
   }
   const sub = tokens.claims()?.sub;
   if (typeof sub !== 'string') return { ok: false, refusal: { status: 400, code: 'sign_in_failed', message: 'sign-in refused: no ID token subject' } };
-  const { claims, groups } = await claimsAndGroups(oidc, config, tokens, sub);
+  let found: Awaited<ReturnType<typeof claimsAndGroups>>;
+  try {
+    found = await claimsAndGroups(oidc, config, tokens, sub);
+  } catch {
+    return {
+      ok: false,
+      refusal: { status: 400, code: 'sign_in_failed', message: 'sign-in refused: the provider did not say which groups you are in (userinfo)' },
+    };
+  }
+  const { claims, groups } = found;
   const role = roleFor(groups, oidc.roles, auth.anonymous === 'viewer');
   if (role === null) {
     return {
