@@ -125,5 +125,11 @@ function sessionFrom(directUrl: string, localAddress: string): Promise<{ role: s
 
 test('the SSO identity header counts only from the trusted proxy address', async ({ env }) => {
   expect(await sessionFrom(env.directUrl, '127.0.0.1')).toMatchObject({ role: 'viewer', who: null, via: 'anonymous' });
-  expect(await sessionFrom(env.directUrl, E2E_SSO.proxyAddress)).toEqual({ role: 'operator', who: E2E_SSO.operator, via: 'proxy', localSignIn: true });
+  expect(await sessionFrom(env.directUrl, E2E_SSO.proxyAddress)).toEqual({
+    role: 'operator',
+    who: E2E_SSO.operator,
+    via: 'proxy',
+    localSignIn: true,
+    oidcSignIn: false,
+  });
 });

@@ -35,6 +35,10 @@ import { guardStdio } from '../lib/child/stdio';
 import { hostedJobs, startHostedJobs } from '../lib/host/hosted-jobs';
 import { type AuthConfig, authConfig } from '../lib/auth/config';
 import { servedBasePath, serverEnv } from '../lib/server/env';
+import { checkAccess } from '../lib/auth/access';
+import type { SessionStore } from '../lib/auth/session';
+import { pgSessionStore } from '../lib/auth/session-store';
+import { createPool } from '../db/pool';
 import { ConfigError, exportToEnvironment, loadConfig, type ResolvedConfig, SETTINGS } from '../lib/config';
 
 /** The per-role logins (db/roles.ts) the status reads, the operator actions and the hosted jobs use when set. */
@@ -43,6 +47,11 @@ const ROLE_URLS = ['readerDatabaseUrl', 'actionsDatabaseUrl', 'schedulerDatabase
 function fail(message: string): never {
   process.stderr.write(`serve: ${message}\n`);
   process.exit(2);
+}
+
+function accessGate(auth: AuthConfig, sessions: SessionStore) {
+  const basePath = servedBasePath();
+  return (request: Parameters<typeof checkAccess>[1]) => checkAccess({ auth, sessions, basePath }, request, Date.now());
 }
 
 async function main() {
@@ -79,7 +88,15 @@ async function main() {
   } catch (error) {
     fail((error as Error).message);
   }
+  // Who may read (LEASEBOARD_ANONYMOUS) and OpenID Connect refreshes: decided in front of every route, with the
+  // open sessions read from the operator actions' database login.
+  const access =
+    (auth.anonymous === 'none' || auth.oidc !== null) && settings.databaseUrl
+      ? accessGate(auth, pgSessionStore(createPool(settings.actionsDatabaseUrl || settings.databaseUrl, { applicationName: 'leaseboard-access', max: 2 })))
+      : undefined;
+  if (auth.anonymous === 'none' && access === undefined) fail('LEASEBOARD_ANONYMOUS=none needs DATABASE_URL (sessions are kept there)');
   const server = await startDashboardServer({
+    access,
     dir: path.resolve(__dirname, '..'),
     host: settings.host ?? undefined,
     port: settings.port,

@@ -42,7 +42,8 @@ export const DemoPanel = memo(function DemoPanel({ lease }: { lease: string | nu
   // Both start a task after hydration, as the header's do (lib/client/mounted-later.ts `useAfterMount`).
   const afterMount = useAfterMount();
   const query = useQuery({ ...demoProcessesQuery(), enabled: afterMount });
-  const operator = useQuery({ ...sessionQuery(), enabled: afterMount }).data?.body.role === 'operator';
+  const role = useQuery({ ...sessionQuery(), enabled: afterMount }).data?.body.role;
+  const operator = role === 'operator' || role === 'admin';
   const dialog = useRef<HTMLDialogElement>(null);
   const [chosen, setChosen] = useState<{ process: DemoProcess; control: Control } | null>(null);
   const [reason, setReason] = useState('');

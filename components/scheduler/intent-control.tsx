@@ -58,7 +58,7 @@ export const IntentControl = memo(function IntentControl({ name, intent }: { nam
           Confirmed by the server: {confirmed.scheduler} {confirmed.from} → {confirmed.to} by {confirmed.intent.by} at <Instant iso={confirmed.intent.at} />.
         </p>
       ) : null}
-      {role === 'operator' ? (
+      {role === 'operator' || role === 'admin' ? (
         <button type="button" onClick={() => (mutation.reset(), dialog.current?.showModal())} data-testid="intent-open">
           {verb} {name}…
         </button>

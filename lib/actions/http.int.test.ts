@@ -305,11 +305,11 @@ describe('operator actions', () => {
 
     it('signing out ends the session: the old cookie, replayed, counts for nothing and changes nothing', async () => {
       const whoami = await sessionRoute.GET(new Request(`${ORIGIN}/api/v1/session`, { headers: { cookie: operatorCookie } }));
-      expect(await whoami.json()).toEqual({ role: 'operator', who: 'carol', via: 'session', localSignIn: true });
+      expect(await whoami.json()).toEqual({ role: 'operator', who: 'carol', via: 'session', localSignIn: true, oidcSignIn: false });
       const out = await sessionRoute.DELETE(post('/api/v1/session', { ...SAME, cookie: operatorCookie }, undefined, 'DELETE'));
       expect(out.headers.get('set-cookie')).toMatch(/Max-Age=0/);
       const anonymous = await sessionRoute.GET(new Request(`${ORIGIN}/api/v1/session`));
-      expect(await anonymous.json()).toEqual({ role: 'viewer', who: null, via: 'anonymous', localSignIn: true });
+      expect(await anonymous.json()).toEqual({ role: 'viewer', who: null, via: 'anonymous', localSignIn: true, oidcSignIn: false });
       // The cookie a browser (or an attacker who copied it) still holds:
       const replayed = await sessionRoute.GET(new Request(`${ORIGIN}/api/v1/session`, { headers: { cookie: operatorCookie } }));
       expect(await replayed.json()).toMatchObject({ role: 'viewer', via: 'anonymous' });

@@ -8,14 +8,17 @@
  * - A client that failed SIGN_IN_FAILURES.failures times in its window gets 429
  *   with Retry-After before its token is even compared; every failure is
  *   logged without the token (./sign-in-limit.ts).
- * - Sign-out ends the session in the store (every instance, at once) and
- *   clears the cookie; a cookie replayed afterwards counts for nothing.
+ * - Sign-out ends the session (token or OpenID Connect) in the store (every
+ *   instance, at once) and clears the cookies; for an OpenID Connect session
+ *   it answers the provider's end-session URL when the provider has one; a cookie replayed afterwards counts for nothing.
  */
 import { SignInRequestSchema } from '../api/schemas';
 import type { SessionResponse } from '../api/types';
 import { checkSameOrigin } from '../auth/csrf';
 import { resolveIdentity } from '../auth/identity';
 import { clearedSessionCookie, issueSession, readSession, sessionCookie, tokenMatches } from '../auth/session';
+import { clearedOidcSessionCookie, oidcSessionValue } from '../auth/oidc/cookies';
+import { endSessionUrl, readOidcSession } from '../auth/oidc/flow';
 import { clientKey } from '../http/client-key';
 import { guarded, json } from '../http/respond';
 import type { ActionDeps } from './http';
@@ -23,7 +26,7 @@ import { BODY_LIMITS, fail, readBody } from './respond';
 
 async function sessionOf(request: Request, deps: ActionDeps): Promise<SessionResponse> {
   const identity = await resolveIdentity(deps, request.headers, deps.nowMs());
-  return { role: identity.role, who: identity.who, via: identity.via, localSignIn: deps.auth.operatorToken !== null };
+  return { role: identity.role, who: identity.who, via: identity.via, localSignIn: deps.auth.operatorToken !== null, oidcSignIn: deps.auth.oidc !== null };
 }
 
 /** GET /api/v1/session — who you are here (never an error). */
@@ -49,19 +52,38 @@ export function signInRoute(request: Request, deps: ActionDeps): Promise<Respons
       return fail(403, 'forbidden', 'that is not the operator token');
     }
     const issued = await issueSession(deps, body.value.name, deps.nowMs());
-    const answer: SessionResponse = { role: 'operator', who: issued.session.who, via: 'session', localSignIn: true };
+    const answer: SessionResponse = { role: 'operator', who: issued.session.who, via: 'session', localSignIn: true, oidcSignIn: deps.auth.oidc !== null };
     return json(answer, 200, { 'set-cookie': sessionCookie(deps.auth, issued.value, deps.basePath) });
   });
 }
 
-/** DELETE /api/v1/session — sign out: the session ends in the store, and the cookie is cleared. */
+/** DELETE /api/v1/session — sign out: the session (token or OpenID Connect) ends in the store, and the cookies are cleared. */
 export function signOutRoute(request: Request, deps: ActionDeps): Promise<Response> {
   return guarded('sign-out', async () => {
     const origin = checkSameOrigin(deps.auth, request.headers);
     if (!origin.ok) return fail(403, 'cross_site', origin.message);
-    const session = await readSession(deps, request.headers.get('cookie'), deps.nowMs());
+    const cookies = request.headers.get('cookie');
+    const session = await readSession(deps, cookies, deps.nowMs());
     if (session !== null) await deps.sessions.revoke(session.id);
-    const answer: SessionResponse = { role: 'viewer', who: null, via: 'anonymous', localSignIn: deps.auth.operatorToken !== null };
-    return json(answer, 200, { 'set-cookie': clearedSessionCookie(deps.auth, deps.basePath) });
+    let providerSignOut: string | null = null;
+    if (deps.auth.oidc !== null) {
+      const oidc = await readOidcSession(deps, oidcSessionValue(deps.auth, cookies), deps.nowMs());
+      if (oidc !== null) {
+        await deps.sessions.revoke(oidc.session.id);
+        providerSignOut = await endSessionUrl(deps.auth);
+      }
+    }
+    const answer: SessionResponse = {
+      role: 'viewer',
+      who: null,
+      via: 'anonymous',
+      localSignIn: deps.auth.operatorToken !== null,
+      oidcSignIn: deps.auth.oidc !== null,
+      providerSignOut,
+    };
+    const response = json(answer);
+    response.headers.append('set-cookie', clearedSessionCookie(deps.auth, deps.basePath));
+    if (deps.auth.oidc !== null) response.headers.append('set-cookie', clearedOidcSessionCookie(deps.auth, deps.basePath));
+    return response;
   });
 }

@@ -438,6 +438,7 @@ export const ErrorCodeSchema = z.enum([
   'invalid_seq',
   'cursor_backwards',
   'too_many_tokens',
+  'sign_in_failed',
   'internal',
 ]);
 
@@ -701,10 +702,16 @@ export const AuditResponseSchema = named('AuditResponse', z.object({ entries: z.
 export const SessionResponseSchema = named(
   'SessionResponse',
   z.object({
-    role: z.enum(['viewer', 'operator']),
+    role: z.enum(['viewer', 'operator', 'admin']).describe('admin may do everything operator may'),
     who: z.string().nullable(),
-    via: z.enum(['anonymous', 'proxy', 'session']),
+    via: z.enum(['anonymous', 'proxy', 'session', 'oidc']),
     localSignIn: z.boolean().describe('Whether signing in with the local operator token is possible here'),
+    oidcSignIn: z.boolean().describe('Whether signing in with OpenID Connect (GET /api/v1/session/oidc/login) is possible here'),
+    providerSignOut: z
+      .string()
+      .nullable()
+      .optional()
+      .describe("After signing out of an OpenID Connect session: the provider's end-session URL to open, so the provider's session ends too"),
   }),
   'Who the dashboard thinks you are',
 );

@@ -17,6 +17,11 @@
  * sets the origin writes must come from and, when it is https, the cookie's
  * `Secure` flag and `__Host-` prefix.
  *
+ * - OpenID Connect (./oidc): `LEASEBOARD_OIDC_ISSUER` and its client; groups
+ *   map to roles (viewer, operator, admin) through `LEASEBOARD_OIDC_ROLES`.
+ * `LEASEBOARD_ANONYMOUS` says whether a visitor who has not signed in reads
+ * (viewer, the default) or sees nothing but health checks and metrics (none).
+ *
  * Guarantees: with nothing configured, everyone is a viewer. A malformed value
  * throws `AuthConfigError` naming the variable and never echoing a secret;
  * `notes` lists what the server must say at start (accepted risks,
@@ -27,6 +32,7 @@ import { z } from 'zod';
 import { checkedEnv, type Env, settingsOf } from '../config';
 import { parsePublicUrl, type PublicUrl, PublicUrlError } from '../api/public-url';
 import { parseProxyTrust, ProxyListError, type ProxyTrust } from '../http/proxies';
+import { type OidcConfig, parseOidcConfig } from './oidc/config';
 
 export class AuthConfigError extends Error {
   constructor(
@@ -57,6 +63,10 @@ export interface AuthConfig {
   sessionTtlMs: number;
   /** The dashboard's public URL, or null: then the request's own Host is the origin, and cookies are not Secure. */
   publicUrl: PublicUrl | null;
+  /** What a visitor who has not signed in may do: read everything, or nothing but health checks and metrics (./access.ts). */
+  anonymous: 'viewer' | 'none';
+  /** OpenID Connect sign-in (./oidc), or null when off. */
+  oidc: OidcConfig | null;
   /** Lines to print at start (accepted risks, deprecated settings). */
   notes: readonly string[];
 }
@@ -106,6 +116,8 @@ export function parseAuthConfig(env: Env): AuthConfig {
     sessionSecret: secret !== null ? new TextEncoder().encode(secret) : randomBytes(32),
     sessionTtlMs: ttl,
     publicUrl: url,
+    anonymous: setting('anonymous'),
+    oidc: parseOidcConfig(setting, (variable, problem) => new AuthConfigError(variable, problem), url),
     notes: Object.freeze([...proxies.notes, ...(url?.warnings ?? [])]),
   });
 }

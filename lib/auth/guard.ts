@@ -1,6 +1,6 @@
 /**
  * The gate in front of every write: same-origin first, then the operator
- * role. Returns the identity to audit, or the refusal to send.
+ * role (or admin, which includes it). Returns the identity to audit, or the refusal to send.
  *
  * Guarantee: a refused request has changed nothing — callers write only
  * after `authorizeWrite` returned `ok`.
@@ -16,7 +16,7 @@ export async function authorizeWrite(sources: AuthSources, headers: Headers, now
   const origin = checkSameOrigin(sources.auth, headers);
   if (!origin.ok) return { ok: false, refusal: { status: 403, code: 'cross_site', message: origin.message } };
   const identity = await resolveIdentity(sources, headers, nowMs);
-  if (identity.role !== 'operator') {
+  if (identity.role === 'viewer') {
     return { ok: false, refusal: { status: 403, code: 'forbidden', message: 'this action needs the operator role; viewers can only read' } };
   }
   return { ok: true, identity };

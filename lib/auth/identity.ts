@@ -9,7 +9,10 @@
  * - A local session counts only when its cookie verifies and the session is
  *   still open (./session.ts: signature, expiry, token generation, not signed
  *   out) — checked on every request.
- * - Without either, the visitor is an anonymous viewer: reading needs no
+ * - An OpenID Connect session counts only when its sealed cookie opens, the
+ *   session is open in the store and its role is not due a refresh
+ *   (./oidc/flow.ts); its role is the one its groups earned (./oidc/roles.ts).
+ * - Without any, the visitor is an anonymous viewer: reading needs no
  *   identity, every write needs the operator role (./guard.ts).
  * Not guaranteed: that the proxy authenticated the user, or that a token
  * holder typed their own name — configure only proxies that do, and only
@@ -18,17 +21,20 @@
 import { peerAddress } from '../http/peer';
 import type { AuthConfig } from './config';
 import { readSession, type SessionStore } from './session';
+import { oidcSessionValue } from './oidc/cookies';
+import { readOidcSession } from './oidc/flow';
 
-/** How an identity was established: the SSO proxy's header, or the operator token with a name typed at sign-in. */
+/** How an identity was established: single sign-on (the SSO proxy's header, or OpenID Connect), or the operator token with a name typed at sign-in. */
 export type Established = 'sso' | 'token';
 
+/** Someone who may act: an operator, or an admin (who may do everything an operator may). */
 export interface OperatorIdentity {
-  role: 'operator';
+  role: 'operator' | 'admin';
   who: string;
-  via: 'proxy' | 'session';
+  via: 'proxy' | 'session' | 'oidc';
 }
 
-export type Identity = { role: 'viewer'; who: null; via: 'anonymous' } | { role: 'viewer'; who: string; via: 'proxy' } | OperatorIdentity;
+export type Identity = { role: 'viewer'; who: null; via: 'anonymous' } | { role: 'viewer'; who: string; via: 'proxy' | 'oidc' } | OperatorIdentity;
 
 const ANONYMOUS: Identity = Object.freeze({ role: 'viewer', who: null, via: 'anonymous' });
 
@@ -41,7 +47,7 @@ export interface AuthSources {
 const MAX_IDENTITY_LENGTH = 254;
 
 export function established(identity: OperatorIdentity): Established {
-  return identity.via === 'proxy' ? 'sso' : 'token';
+  return identity.via === 'session' ? 'token' : 'sso';
 }
 
 function proxyIdentity(config: AuthConfig, headers: Headers): Identity | null {
@@ -61,5 +67,13 @@ export async function resolveIdentity(sources: AuthSources, headers: Headers, no
   if (fromProxy !== null) return fromProxy;
   const session = await readSession(sources, headers.get('cookie'), nowMs);
   if (session !== null) return { role: 'operator', who: session.who, via: 'session' };
+  if (sources.auth.oidc !== null) {
+    // A stale session (its role due a refresh) counts for nothing until refreshed: lib/auth/oidc/flow.ts.
+    const found = await readOidcSession(sources, oidcSessionValue(sources.auth, headers.get('cookie')), nowMs);
+    if (found !== null && !found.stale) {
+      const { role, who } = found.session;
+      return role === 'viewer' ? { role, who, via: 'oidc' } : { role, who, via: 'oidc' };
+    }
+  }
   return ANONYMOUS;
 }

@@ -1,5 +1,5 @@
 /**
- * Open operator sessions in PostgreSQL (table `operator_sessions`), so that
+ * Open sessions (operator token and OpenID Connect) in PostgreSQL (table `operator_sessions`), so that
  * signing out ends a session at once on every dashboard instance, and a
  * restart with the same LEASEBOARD_SESSION_SECRET does not bring it back.
  *
@@ -7,7 +7,8 @@
  * is open only while recorded, not revoked and not expired. Bounded: one row
  * per sign-in; opening a session deletes, in the same statement, the rows
  * that expired more than a day before (a session lives 7 days at most, and
- * sign-in needs the operator token and is rate-limited: lib/actions).
+ * sign-in needs the operator token and is rate-limited, or a sign-in at the
+ * OpenID provider: lib/actions).
  * Not guaranteed: a revocation that fails to commit (the store is down) — the
  * sign-out answers the error, and the cookie is cleared either way.
  */

@@ -20,7 +20,7 @@ import { type SettingKey, SETTINGS, showValue } from './settings';
 export { DurationError, formatDuration, parseDuration } from './duration';
 export { ConfigError, type Env, resolveConfig, type ResolvedConfig, settingFrom, settingsOf } from './load';
 export { readConfigFile } from './file';
-export { SETTINGS, type SettingKey } from './settings';
+export { SETTINGS, type SettingKey, type Settings } from './settings';
 let cached: ResolvedConfig | null = null;
 
 /** The process's configuration (environment and defaults), resolved on first use. */

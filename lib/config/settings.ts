@@ -255,6 +255,62 @@ export const SETTINGS = {
   }),
   sessionTtl: duration({ env: 'LEASEBOARD_SESSION_TTL', group: 'identity', default: '12h', min: '1m', max: '7d', description: 'How long a session lasts.' }),
 
+  anonymous: choice({
+    env: 'LEASEBOARD_ANONYMOUS',
+    group: 'identity',
+    default: 'viewer',
+    choices: ['viewer', 'none'],
+    description: 'What a visitor who has not signed in may do: viewer reads everything; none only health checks and metrics (production: none).',
+  }),
+  oidcIssuer: text({
+    env: 'LEASEBOARD_OIDC_ISSUER',
+    group: 'identity',
+    description: "OpenID Connect sign-in: the provider's issuer URL (https; http only on loopback); unset: OIDC sign-in is off.",
+  }),
+  oidcClientId: text({
+    env: 'LEASEBOARD_OIDC_CLIENT_ID',
+    group: 'identity',
+    description: 'OIDC client id registered at the provider; required with the issuer.',
+  }),
+  oidcClientSecret: text({
+    env: 'LEASEBOARD_OIDC_CLIENT_SECRET',
+    group: 'identity',
+    secret: true,
+    description: 'OIDC client secret (environment only; or LEASEBOARD_OIDC_CLIENT_SECRET_FILE); unset with the issuer set: a public client (PKCE only).',
+  }),
+  oidcClientSecretFile: text({
+    env: 'LEASEBOARD_OIDC_CLIENT_SECRET_FILE',
+    group: 'identity',
+    description: 'File holding the OIDC client secret (a mounted secret); not with LEASEBOARD_OIDC_CLIENT_SECRET.',
+  }),
+  oidcScopes: text({
+    env: 'LEASEBOARD_OIDC_SCOPES',
+    group: 'identity',
+    default: 'openid profile offline_access',
+    pattern: { regex: /^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/, hint: 'scopes separated by single spaces' },
+    description: 'Scopes asked for at sign-in (openid is added when missing; offline_access asks for the refresh token).',
+  }),
+  oidcGroupsClaim: text({
+    env: 'LEASEBOARD_OIDC_GROUPS_CLAIM',
+    group: 'identity',
+    default: 'groups',
+    pattern: { regex: /^[A-Za-z0-9_:./-]{1,100}$/, hint: 'a claim name such as groups or roles' },
+    description: 'Claim (ID token, else userinfo) listing the user’s groups.',
+  }),
+  oidcRoles: text({
+    env: 'LEASEBOARD_OIDC_ROLES',
+    group: 'identity',
+    description: 'Groups to roles, comma-separated group=role (viewer, operator, admin), e.g. sre-admins=admin,payments=operator.',
+  }),
+  oidcRefreshEvery: duration({
+    env: 'LEASEBOARD_OIDC_REFRESH_EVERY',
+    group: 'identity',
+    default: '15m',
+    min: '30s',
+    max: '1h',
+    description: 'How often a signed-in session re-reads its groups from the provider (refresh token); a removed group loses its role then.',
+  }),
+
   // ── alerts ──
   alertmanagerUrl: text({
     env: 'ALERTMANAGER_URL',

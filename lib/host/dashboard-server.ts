@@ -18,6 +18,9 @@
  * - The list, metrics and healthz — polled by every dashboard and scraper —
  *   are answered by the same handlers without Next.js's per-request machinery
  *   (../server/http/node-routes.ts); everything else goes to Next.js.
+ * - With `access` (lib/auth/access.ts), every request but those refused early
+ *   passes it first: LEASEBOARD_ANONYMOUS=none, and the refresh of an OpenID
+ *   Connect session whose role is due, happen here, before any route reads.
  * - The overview's HTML is shared between visitors for `pageCacheMs`, each
  *   answer with its own nonce (./page-cache.ts).
  * - `close()` stops accepting, ends open connections and closes Next.js.
@@ -31,6 +34,7 @@ import { hotReadRoutes, lazyHeavyGate } from '../server/http/node-routes';
 import { servedBasePath } from '../server/env';
 import { applyServerLimits, SERVER_OPTIONS } from '../http/request-limits';
 import { frontDoor } from './front-door';
+import type { AccessCheck } from './access-gate';
 
 const DEFAULT_HOST = '127.0.0.1';
 
@@ -45,6 +49,11 @@ export interface DashboardServerOptions {
   publicUrl?: string | null;
   /** LEASEBOARD_ALLOWED_HOSTS: more names answered besides the public URL's and loopback (./allowed-hosts.ts). */
   allowedHosts?: readonly string[];
+  /**
+   * Who may read, decided before any route (lib/auth/access.ts): given the request (path without the base
+   * path), the Cookie header to go on with, Set-Cookie values to add, or the answer to send instead.
+   */
+  access?: AccessCheck;
 }
 
 export interface DashboardServer {
@@ -84,6 +93,8 @@ export async function startDashboardServer(options: DashboardServerOptions): Pro
     allowedHosts: options.allowedHosts ?? [],
     listenHost: host,
     heavyGate: lazyHeavyGate,
+    access: options.access ?? null,
+    failed,
     render: (req, res) => void handle(req, res).catch((error: unknown) => failed(res, error)),
   });
   server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {

@@ -60,6 +60,8 @@ async function door(options: Partial<FrontDoorOptions> = {}): Promise<Door> {
     allowedHosts: [],
     listenHost: '127.0.0.1',
     heavyGate: heavyReadGate(parseProxyTrust({}), { points: 40, durationS: 10 }),
+    access: null,
+    failed: (res) => res.destroy(),
     ...options,
   });
   const server = http.createServer(answer);

@@ -11,15 +11,18 @@
  *    DNS rebinding) — except the health probe (`/api/healthz`), which
  *    orchestrators send to the pod's address and which tells nothing but
  *    "readable or not";
- * 5. the hot reads are answered (../server/http/node-routes.ts);
- * 6. pages that read history — a scheduler's detail, live or `?at=`, the
+ * 5. with an access check (lib/auth/access.ts), the request passes it
+ *    before any route reads: LEASEBOARD_ANONYMOUS=none, and the refresh of
+ *    an OpenID Connect session whose role is due (./access-gate.ts);
+ * 6. the hot reads are answered (../server/http/node-routes.ts);
+ * 7. pages that read history — a scheduler's detail, live or `?at=`, the
  *    alerts and the audit — spend the client's heavy-read budget, as their
  *    API reads do (../server/http/heavy-gate.ts): past it, 429 with
  *    Retry-After, nothing rendered;
- * 7. the overview's HTML is shared (./page-cache.ts), keyed by the
+ * 8. the overview's HTML is shared (./page-cache.ts), keyed by the
  *    parameters the page reads (lib/client/list-params.ts) in one spelling,
  *    so made-up query strings share the one render;
- * 8. the rest is rendered by Next.js.
+ * 9. the rest is rendered by Next.js.
  *
  * Guarantees: every request passes these steps in this order; `render` is
  * called at most once per request. Framework-free, so a test can put it on a
@@ -31,6 +34,7 @@ import { pageSearchParams, parseListParams } from '../client/list-params';
 import { PEER_HEADER } from '../http/peer';
 import { refuseEarly } from '../http/request-limits';
 import type { HeavyGate } from '../server/http/heavy-gate';
+import { type AccessCheck, gateThen } from './access-gate';
 import { allowedHosts } from './allowed-hosts';
 import { pageCache } from './page-cache';
 import { securityHeadersFor } from './security-headers';
@@ -56,6 +60,10 @@ export interface FrontDoorOptions {
   listenHost: string;
   /** The per-client heavy-read limit, shared with the API's heavy reads. */
   heavyGate: HeavyGate;
+  /** Who may read (lib/auth/access.ts); null: everyone may. */
+  access: AccessCheck | null;
+  /** Answers a failure of the access check (a 500, or a closed socket once headers left). */
+  failed: (res: http.ServerResponse, error: unknown) => void;
   /** Hands the request to Next.js. */
   render: (req: http.IncomingMessage, res: http.ServerResponse) => void;
 }
@@ -107,17 +115,21 @@ export function frontDoor(options: FrontDoorOptions): (req: http.IncomingMessage
       return;
     }
     const render = () => options.render(req, res);
-    if (options.hotRead(req, res)) return;
-    if ((req.method === 'GET' || req.method === 'HEAD') && historyPage.test(pathname)) {
-      void options.heavyGate.admit(headersOf(req)).then(
-        (refused) => {
-          if (refused === null) render();
-          else refuse(res, refused.status, refused.code, refused.message, { 'retry-after': String(refused.retryAfterS ?? 1) });
-        },
-        (error: unknown) => res.destroy(error instanceof Error ? error : new Error(String(error))),
-      );
-      return;
-    }
-    if (!overview.serve(req, res, nonce, render)) render();
+    const route = () => {
+      if (options.hotRead(req, res)) return;
+      if ((req.method === 'GET' || req.method === 'HEAD') && historyPage.test(pathname)) {
+        void options.heavyGate.admit(headersOf(req)).then(
+          (refused) => {
+            if (refused === null) render();
+            else refuse(res, refused.status, refused.code, refused.message, { 'retry-after': String(refused.retryAfterS ?? 1) });
+          },
+          (error: unknown) => res.destroy(error instanceof Error ? error : new Error(String(error))),
+        );
+        return;
+      }
+      if (!overview.serve(req, res, nonce, render)) render();
+    };
+    if (options.access === null) return route();
+    gateThen(options.access, basePath, req, res, route, (error) => options.failed(res, error));
   };
 }

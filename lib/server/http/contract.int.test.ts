@@ -25,6 +25,8 @@ import { reportRefusals } from '../../ingest/refusals';
 import { reportRoute } from '../../ingest/report-route';
 import { REPORT_TOKENS_PER_SCHEDULER } from '../../ingest/tokens';
 import { sessionRoute, signInRoute, signOutRoute } from '../../actions/session-routes';
+import { oidcCallbackRoute, oidcLoginRoute } from '../../actions/oidc-routes';
+import { CLIENT_ID, CLIENT_SECRET, signInAtProvider, startProvider } from '../../auth/oidc/testing/provider';
 import { signInLimiter } from '../../actions/sign-in-limit';
 import { pgSessionStore } from '../../auth/session-store';
 import { parseProxyTrust } from '../../http/proxies';
@@ -99,6 +101,11 @@ describe('OpenAPI contract: live responses of every route against the served doc
     const documented = operation!.responses[String(response.status)];
     expect(documented, `${method.toUpperCase()} ${route} answered ${response.status}, which the document does not list`).toBeDefined();
     seen.add(`${method} ${route} ${response.status}`);
+    if (documented!.content === undefined) {
+      // A redirect: no body, a Location.
+      expect(response.headers.get('location'), `${route} ${response.status} has a Location`).toBeTruthy();
+      return null;
+    }
     const content = documented!.content ?? {};
     const media = Object.keys(content).find((m) => mediaType(m) === mediaType(response.headers.get('content-type')));
     expect(media, `${route} ${response.status}: content type ${response.headers.get('content-type')} is not documented`).toBeDefined();
@@ -413,6 +420,46 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms(revoke, await del(made.id, as, { reason: 'again' }), 'delete');
     await conforms(revoke, await revokeReportTokenRoute(tooLarge(`${base}/${target}/report-tokens/${made.id}`, 'DELETE', as), target, made.id, deps), 'delete');
     await conforms(revoke, await revokeReportTokenRoute(stalled(`${base}/${target}/report-tokens/${made.id}`, 'DELETE', as), target, made.id, deps), 'delete');
+  });
+
+  it('OpenID Connect sign-in: login 303/404, callback 303/400/403/404, against a real provider', async () => {
+    const site = 'http://x';
+    const redirectUri = `${site}/api/v1/session/oidc/callback`;
+    const provider = await startProvider({ redirectUri, postLogoutUri: `${site}/`, accounts: { alice: ['payments'], bob: ['marketing'] } });
+    try {
+      const deps: ActionDeps = {
+        auth: parseAuthConfig({
+          LEASEBOARD_PUBLIC_URL: site,
+          LEASEBOARD_ANONYMOUS: 'none',
+          LEASEBOARD_OIDC_ISSUER: provider.issuer,
+          LEASEBOARD_OIDC_CLIENT_ID: CLIENT_ID,
+          LEASEBOARD_OIDC_CLIENT_SECRET: CLIENT_SECRET,
+          LEASEBOARD_OIDC_ROLES: 'payments=operator',
+        }),
+        sessions: pgSessionStore(pool),
+        signIns: signInLimiter(() => {}),
+        writer: pool,
+        nowMs: () => Date.now(),
+        basePath: '',
+      };
+      const off: ActionDeps = { ...deps, auth: parseAuthConfig({}) };
+      const login = '/api/v1/session/oidc/login';
+      const callback = '/api/v1/session/oidc/callback';
+      const signIn = async (account: string) => {
+        const started = await oidcLoginRoute('/', deps);
+        await conforms(login, started);
+        const flow = started.headers.get('set-cookie')!.split(';')[0]!;
+        const back = await signInAtProvider(started.headers.get('location')!, account, redirectUri);
+        return oidcCallbackRoute(new Request(back, { headers: { cookie: flow } }), deps);
+      };
+      await conforms(callback, await signIn('alice'));
+      await conforms(callback, await signIn('bob'));
+      await conforms(callback, await oidcCallbackRoute(get(`${redirectUri}?code=x&state=y`), deps));
+      await conforms(login, await oidcLoginRoute('/', off));
+      await conforms(callback, await oidcCallbackRoute(get(`${redirectUri}?code=x&state=y`), off));
+    } finally {
+      await provider.close();
+    }
   });
 
   it('every documented (method, route, status) was produced by a case above', () => {

@@ -44,6 +44,10 @@ const json = (schema: string, description: string) => ({
   content: { 'application/json': { schema: ref(schema) } },
 });
 const error = (description: string) => json('Error', description);
+const redirect = (description: string) => ({
+  description,
+  headers: { 'Cache-Control': { schema: { type: 'string', const: NO_STORE } }, Location: { schema: { type: 'string' } } },
+});
 const heavyRefusals = {
   429: error('Too many detail, history or audit reads from this client (Retry-After says when to try again)'),
   503: error('The status store could not be read, or too many heavy reads at once (`busy`, with Retry-After)'),
@@ -384,6 +388,39 @@ function build() {
           operationId: 'signOut',
           summary: 'Sign out: the session ends on every instance, at once, and the cookie is cleared',
           responses: { 200: json('SessionResponse', 'Signed out'), 403: error('Cross-site request') },
+        },
+      },
+      '/api/v1/session/oidc/login': {
+        get: {
+          operationId: 'oidcSignIn',
+          summary:
+            'Start OpenID Connect sign-in: a sealed sign-in cookie (state, nonce, PKCE verifier; HttpOnly, SameSite=Lax, 10 min) and a redirect to the provider',
+          parameters: [
+            {
+              name: 'next',
+              in: 'query',
+              required: false,
+              description: 'A path of this dashboard to land on after signing in; anything else is /.',
+              schema: { type: 'string' },
+            },
+          ],
+          responses: { 303: redirect('To the provider'), 404: error('OpenID Connect sign-in is off') },
+        },
+      },
+      '/api/v1/session/oidc/callback': {
+        get: {
+          operationId: 'oidcCallback',
+          summary: 'Back from the provider: the code is redeemed and the session opened only when the sign-in cookie, state, nonce and PKCE verify',
+          parameters: [
+            { name: 'code', in: 'query', required: false, schema: { type: 'string' } },
+            { name: 'state', in: 'query', required: false, schema: { type: 'string' } },
+          ],
+          responses: {
+            303: redirect('Signed in: the session cookie is set, on to `next`'),
+            400: error('Not signed in: no or a tampered sign-in cookie, a state or nonce that does not match, or the provider refused (`sign_in_failed`)'),
+            403: error('Signed in at the provider, but no group has a role here'),
+            404: error('OpenID Connect sign-in is off'),
+          },
         },
       },
       '/api/metrics': {

@@ -1,0 +1,104 @@
+/**
+ * OpenID Connect sign-in in real Chromium, through a real provider's login
+ * and consent pages (oidc-provider, started here), on a dashboard server of
+ * its own started as `npm start` starts it, with LEASEBOARD_ANONYMOUS=none:
+ * the overview sends a visitor to the sign-in page, single sign-on signs them
+ * in as the operator their group maps to, and signing out ends the session
+ * here and sends the browser to the provider's end-session page.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { freePort } from '../db/free-port';
+import { runDashboard } from '../examples/demo/next-build';
+import { expect, test } from './fixtures/test';
+import { E2E_BUILD_ENV } from './support/build';
+import { E2E_BASE_PATH } from './support/e2e-env';
+import { E2E_OIDC_CLIENT, startE2eProvider } from './support/oidc-provider';
+
+const ROOT = path.resolve(__dirname, '..');
+
+let provider: Awaited<ReturnType<typeof startE2eProvider>>;
+let server: ChildProcess;
+let dashboard: string;
+
+async function answers(url: string, deadlineMs: number): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the OIDC dashboard server exited with ${server.exitCode}`);
+    const ok = await fetch(url).then(
+      (response) => response.status < 500,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${deadlineMs} ms`);
+}
+
+test.beforeAll(async ({ env }) => {
+  const port = await freePort();
+  dashboard = `http://127.0.0.1:${port}${E2E_BASE_PATH}`;
+  provider = await startE2eProvider({
+    redirectUri: `${dashboard}/api/v1/session/oidc/callback`,
+    postLogoutUri: `${dashboard}/`,
+    accounts: { alice: ['payments'] },
+  });
+  const serverEnv = { ...E2E_BUILD_ENV };
+  delete serverEnv.HOST;
+  server = runDashboard(ROOT, ['-p', String(port)], {
+    env: {
+      ...serverEnv,
+      DATABASE_URL: env.databaseUrl,
+      LEASEBOARD_HOST_JOBS: 'off',
+      LEASEBOARD_PUBLIC_URL: dashboard,
+      LEASEBOARD_SESSION_SECRET: randomBytes(32).toString('base64url'),
+      LEASEBOARD_ANONYMOUS: 'none',
+      LEASEBOARD_OIDC_ISSUER: provider.issuer,
+      LEASEBOARD_OIDC_CLIENT_ID: E2E_OIDC_CLIENT.id,
+      LEASEBOARD_OIDC_CLIENT_SECRET: E2E_OIDC_CLIENT.secret,
+      LEASEBOARD_OIDC_ROLES: 'payments=operator',
+    },
+  });
+  let log = '';
+  server.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
+  await answers(`${dashboard}/api/healthz`, 60_000).catch((error: Error) => {
+    throw new Error(`${error.message}\n${log}`);
+  });
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  await provider?.close();
+});
+
+test('single sign-on through the provider’s pages, as the operator a group maps to; sign-out ends it here and there', async ({ page }) => {
+  const anonymous = await fetch(`${dashboard}/api/v1/schedulers`);
+  expect(anonymous.status).toBe(401);
+  expect((await fetch(`${dashboard}/api/healthz`)).status).toBeLessThan(500);
+
+  await page.goto(`${dashboard}/`);
+  await expect(page).toHaveURL(`${dashboard}/login?next=%2F`);
+  await page.getByTestId('oidc-sign-in').click();
+
+  await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`));
+  await page.locator('input[name="login"]').fill('alice');
+  await page.locator('input[name="password"]').fill('any');
+  await page.locator('button[type="submit"]').click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  await expect(page).toHaveURL(new RegExp(`^${dashboard}/?$`)); // Next drops the trailing slash
+  const identity = page.getByTestId('identity');
+  await expect(identity).toHaveAttribute('data-role', 'operator');
+  await expect(identity).toContainText('alice');
+
+  await page.getByTestId('sign-out').click();
+  await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/session/end`));
+  const after = await page.request.get(`${dashboard}/api/v1/session`);
+  expect(await after.json()).toMatchObject({ role: 'viewer', via: 'anonymous' });
+  expect((await page.request.get(`${dashboard}/api/v1/schedulers`)).status()).toBe(401);
+});

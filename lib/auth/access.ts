@@ -1,0 +1,90 @@
+/**
+ * Who may read at all (LEASEBOARD_ANONYMOUS), decided once per request in
+ * front of every route — and the moment an OpenID Connect session whose role
+ * is due is refreshed.
+ *
+ * Guarantees
+ * - With `viewer` (the default) everyone reads; with `none` only health
+ *   checks, the sign-in pages and routes, static assets and the progress
+ *   ingest (authenticated by its report tokens) answer without a signed-in
+ *   identity: an API path gets 401 `{ error: { code: 'unauthorized' } }`, a
+ *   page a 303 to the sign-in page. Metrics are not exempt: they carry
+ *   scheduler names and state and have no protection of their own.
+ * - An OpenID Connect session whose role is due a refresh is refreshed here
+ *   (./oidc/flow.ts) before anything reads it: the request goes on with the
+ *   refreshed cookie, and the answer carries it; a session whose refresh
+ *   failed goes on as not signed in, and its cookie is cleared.
+ */
+import { resolveIdentity, type AuthSources } from './identity';
+import { clearedOidcSessionCookie, oidcSessionCookie, oidcSessionValue, withOidcSession } from './oidc/cookies';
+import { readOidcSession, refreshSession } from './oidc/flow';
+
+export interface AccessVerdict {
+  /** The Cookie header the request goes on with (a refreshed or ended session), or null: unchanged. */
+  cookieHeader: string | null;
+  /** Set-Cookie values the answer must carry. */
+  setCookies: string[];
+  /** The answer to send instead of routing, or null: route the request. */
+  refusal: Response | null;
+}
+
+const OPEN_EXACT = new Set([
+  '/api/healthz',
+  '/login',
+  '/api/v1/session',
+  '/api/v1/session/oidc/login',
+  '/api/v1/session/oidc/callback',
+  '/favicon.svg',
+  '/favicon.ico',
+  '/manifest.webmanifest',
+  '/apple-touch-icon.png',
+  '/icon-192.png',
+  '/icon-512.png',
+]);
+const OPEN_PREFIX = ['/_next/static/', '/favicons/'];
+const INGEST = /^\/api\/v1\/schedulers\/[^/]+\/reports$/;
+
+/** Paths (without the base path) that answer without sign-in even with LEASEBOARD_ANONYMOUS=none. */
+function openWithoutSignIn(method: string, pathname: string): boolean {
+  if (OPEN_EXACT.has(pathname) || OPEN_PREFIX.some((prefix) => pathname.startsWith(prefix))) return true;
+  return method === 'POST' && INGEST.test(pathname);
+}
+
+function unauthorized(): Response {
+  return new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'sign in first: this dashboard allows no anonymous reading' } }), {
+    status: 401,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}
+
+/** `pathname` without the base path; `search` with its `?`. */
+export async function checkAccess(
+  sources: AuthSources & { basePath: string },
+  request: { method: string; pathname: string; search: string; headers: Headers },
+  nowMs: number,
+): Promise<AccessVerdict> {
+  const { auth } = sources;
+  let cookieHeader: string | null = null;
+  const setCookies: string[] = [];
+  if (auth.oidc !== null) {
+    const original = request.headers.get('cookie');
+    const found = await readOidcSession(sources, oidcSessionValue(auth, original), nowMs);
+    if (found?.stale) {
+      const refreshed = await refreshSession(sources, found.session, nowMs);
+      cookieHeader = withOidcSession(auth, original, refreshed?.value ?? '');
+      setCookies.push(refreshed ? oidcSessionCookie(auth, refreshed.value, sources.basePath) : clearedOidcSessionCookie(auth, sources.basePath));
+    }
+  }
+  if (auth.anonymous === 'viewer' || openWithoutSignIn(request.method, request.pathname)) return { cookieHeader, setCookies, refusal: null };
+  const headers = new Headers(request.headers);
+  if (cookieHeader !== null) headers.set('cookie', cookieHeader);
+  const identity = await resolveIdentity(sources, headers, nowMs);
+  if (identity.via !== 'anonymous') return { cookieHeader, setCookies, refusal: null };
+  if (request.pathname.startsWith('/api/')) return { cookieHeader, setCookies, refusal: unauthorized() };
+  const next = encodeURIComponent(`${request.pathname}${request.search}`);
+  return {
+    cookieHeader,
+    setCookies,
+    refusal: new Response(null, { status: 303, headers: { location: `${sources.basePath}/login?next=${next}`, 'cache-control': 'no-store' } }),
+  };
+}
