@@ -236,11 +236,12 @@ export const PROBES: Probe[] = [
     },
   },
   {
-    name: 'HSTS over https (a year, no preload)',
+    name: 'HSTS: a year, no preload, over https; none over http',
     async run(context) {
-      if (context.target.url.protocol !== 'https:') return { skipped: 'the target is http: HSTS is sent only when the public URL is https' };
       const answer = await get(context, path(context, '/'));
       const hsts = answer.headers['strict-transport-security'] ?? '';
+      // Over plain http a browser ignores it (RFC 6797 §8.1): a server that sends it there does not know its scheme.
+      if (context.target.url.protocol !== 'https:') return { expected: 'none (the target is http)', got: hsts || 'none', ok: hsts === '' };
       const ok = /max-age=31536000/.test(hsts) && !/preload/.test(hsts);
       return { expected: 'max-age=31536000, no preload', got: hsts || `none (${said(answer)})`, ok };
     },
