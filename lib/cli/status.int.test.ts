@@ -211,11 +211,13 @@ describe('leaseboard status', () => {
 
   it("needs only a reader's login (a member of leaseboard_reader, LEASEBOARD_READER_DATABASE_URL alone): the same verdict", async () => {
     const admin = createPool(adminUrl, { applicationName: 'leaseboard-test', max: 1 });
-    await admin.query(`CREATE ROLE ${checker} LOGIN IN ROLE ${READER_ROLE}`);
+    // With a password: the embedded server asks for one over TCP (SCRAM), the machine's may trust.
+    const password = randomBytes(12).toString('hex');
+    await admin.query(`CREATE ROLE ${checker} LOGIN PASSWORD '${password}' IN ROLE ${READER_ROLE}`);
     await admin.end();
     const readerUrl = new URL(url);
     readerUrl.username = checker;
-    readerUrl.password = '';
+    readerUrl.password = password;
     const run = await cli([], { LEASEBOARD_READER_DATABASE_URL: readerUrl.toString(), LEASEBOARD_READ_TIMEOUT: '15s' });
     expect(run.stdout).toMatch(/^LEASEBOARD CRITICAL - 6 schedulers: 1 stalled \(s-one\)/);
     expect(run.code).toBe(2);
