@@ -265,7 +265,8 @@ export const schedulers = pgTable(
  * An operator's labels for a scheduler (migration scheduler_labels): when `labels` is set, they ARE the
  * scheduler's labels, whatever a registration declares (automation never overturns a choice,
  * invariant 9); NULL: the operator handed labels back to the registration. Written only by the operator
- * role, every change audited in label_audit. One row per scheduler name ever labelled by hand.
+ * role, every change audited in label_audit. Bounded: one row per scheduler name an operator labelled (its
+ * key), at most 32 labels each (the CHECK).
  */
 export const labelOverrides = pgTable(
   'label_overrides',
@@ -285,7 +286,8 @@ export const labelOverrides = pgTable(
 
 /**
  * Every operator label change, append-only and never pruned, like the other audit trails: from → to
- * (NULL: the registration's labels), who, why, when. Bounded by people: one row per change, with a reason.
+ * (NULL: the registration's labels), who, why, when. Bounded by people: a row per operator change, each
+ * with a reason (human speed, a few hundred bytes), as intent_audit is.
  */
 export const labelAudit = pgTable(
   'label_audit',

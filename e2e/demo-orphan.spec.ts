@@ -1,5 +1,6 @@
 /**
- * Issue 23's high finding, reproduced as a CI job or a supervisor runs the
+ * A security review's high finding (an orphaned demo spinning at a full
+ * core), reproduced as a CI job or a supervisor runs the
  * demo: `npm run demo` started as a child with piped output, SIGINT to its npm
  * process, SIGKILL 8 s later, and then its parent exits. No process of the demo
  * may outlive that by more than 10 s, and none may burn CPU meanwhile (the

@@ -1,5 +1,5 @@
 /**
- * Issue 23: after a real sign-in, `/login?next=/%5Cevil.example/x` sent
+ * What a security review found: after a real sign-in, `/login?next=/%5Cevil.example/x` sent
  * Chromium to http://evil.example/x. Every known bypass, signed in for real:
  * the browser stays on the dashboard and never asks another origin for
  * anything; a path of the dashboard is still honoured.

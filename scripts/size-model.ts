@@ -25,7 +25,7 @@ import { DEFAULT_RETENTION, describeDuration } from '../lib/retention/policy';
 import { modeledTables, QUIET_REPORTS, type ModeledTable } from './size-model/tables';
 
 const FLEET = 10_000;
-/** Issue 21: Leaseboard's own tables for 10,000 schedulers at the default retention. */
+/** The disk budget: Leaseboard's own tables for 10,000 schedulers at the default retention. */
 const TARGET_BYTES = 10 * 1024 ** 3;
 const DAY_MS = 24 * 60 * 60_000;
 

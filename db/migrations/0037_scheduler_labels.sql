@@ -16,6 +16,9 @@
 -- The status service's incremental read sees a label change: both tables carry change_xid (a registration
 -- stamps schedulers as before; label_overrides gets the same stamp, tombstone and reset triggers as the
 -- other tables the read covers, migration status_change_triggers).
+-- Bounded: label_overrides holds one row per scheduler name an operator labelled (its primary key), each at
+-- most 32 labels of at most 63+253 characters; label_audit is an audit trail like intent_audit, appended only
+-- by an operator's change with a reason (human speed, a few hundred bytes a row) and never pruned.
 CREATE FUNCTION leaseboard_label_name_ok(p text) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
   SELECT length(p) BETWEEN 1 AND 63 AND p ~ '^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$'
 $fn$;
