@@ -21,7 +21,8 @@ interface AccessVerdict {
 
 export type AccessCheck = (request: { method: string; pathname: string; search: string; headers: Headers }) => Promise<AccessVerdict>;
 
-function headersOf(req: http.IncomingMessage): Headers {
+/** A node request's headers as a fetch `Headers` (what the access check and the heavy-read gate read). */
+export function headersOf(req: http.IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;

@@ -34,7 +34,7 @@ import { pageSearchParams, parseListParams } from '../client/list-params';
 import { PEER_HEADER } from '../http/peer';
 import { refuseEarly } from '../http/request-limits';
 import type { HeavyGate } from '../server/http/heavy-gate';
-import { type AccessCheck, gateThen } from './access-gate';
+import { type AccessCheck, gateThen, headersOf } from './access-gate';
 import { allowedHosts } from './allowed-hosts';
 import { pageCache } from './page-cache';
 import { securityHeadersFor } from './security-headers';
@@ -71,15 +71,6 @@ export interface FrontDoorOptions {
 function refuse(res: http.ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
   res.end(JSON.stringify({ error: { code, message } }));
-}
-
-/** The request's headers as a fetch `Headers` (what the heavy gate reads the client from). */
-function headersOf(req: http.IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  return headers;
 }
 
 export function frontDoor(options: FrontDoorOptions): (req: http.IncomingMessage, res: http.ServerResponse) => void {

@@ -39,7 +39,6 @@
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ReportRequestSchema } from '../api/schemas';
-import { sortedLabels } from '../limits/labels';
 import type { ReportRequest, ReportResponse } from '../api/types';
 import { fail, readBody } from '../http/json-body';
 import { clientKey } from '../http/client-key';
@@ -167,7 +166,7 @@ async function storeReport(client: pg.PoolClient, lease: string, tokenId: string
     // Declared as a registration declares them; written only when they differ, so a report that repeats them stamps no change.
     await client.query({
       text: 'UPDATE schedulers SET labels = $2::jsonb WHERE name = $1 AND labels IS DISTINCT FROM $2::jsonb',
-      values: [lease, JSON.stringify(sortedLabels(report.labels))],
+      values: [lease, JSON.stringify(report.labels)],
     });
   }
   return json({ stored: true, advanced: row.advanced, reportedAt: row.reported_at.toISOString() } satisfies ReportResponse);

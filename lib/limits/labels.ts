@@ -90,7 +90,7 @@ export function parseLabelArgs(args: readonly string[]): LabelsCheck {
   return checkLabels(labels);
 }
 
-export function sortedLabels(labels: Labels): Labels {
+function sortedLabels(labels: Labels): Labels {
   return Object.fromEntries(
     Object.keys(labels)
       .sort()
@@ -100,9 +100,8 @@ export function sortedLabels(labels: Labels): Labels {
 
 /** `env=prod,team=payments` (sorted by key; `{}` → ""): how the audit trail and the CLI show a label set. */
 export function formatLabels(labels: Labels): string {
-  return Object.keys(labels)
-    .sort()
-    .map((key) => `${key}=${labels[key]}`)
+  return Object.entries(sortedLabels(labels))
+    .map(([key, value]) => `${key}=${value}`)
     .join(',');
 }
 

@@ -39,6 +39,7 @@ const EQUALITY = new RegExp(`^(${TOKEN})\\s*(==|=|!=)\\s*(${TOKEN})?$`);
 const SET = new RegExp(`^(${TOKEN})\\s+(in|notin)\\s*\\((.*)\\)$`, 's');
 const EXISTS = new RegExp(`^(${TOKEN})$`);
 const NOT_EXISTS = new RegExp(`^!\\s*(${TOKEN})$`);
+const SET_VALUE = new RegExp(`^(${TOKEN})?$`);
 
 const quoted = (text: string) => JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
 
@@ -65,35 +66,33 @@ function splitRequirements(text: string): { ok: true; parts: string[] } | { ok: 
 function requirementOf(raw: string): { ok: true; requirement: Requirement } | { ok: false; message: string } {
   const text = raw.trim();
   if (text === '') return { ok: false, message: 'selector: an empty requirement (two commas in a row, or one at an end)' };
-  const checkKey = (key: string) => labelKeyProblem(key);
-  const checkValue = (key: string, value: string) => labelValueProblem(key, value);
   let m: RegExpExecArray | null;
   if ((m = NOT_EXISTS.exec(text))) {
-    const problem = checkKey(m[1]!);
+    const problem = labelKeyProblem(m[1]!);
     return problem === null ? { ok: true, requirement: { key: m[1]!, op: 'notexists' } } : { ok: false, message: `selector: ${problem}` };
   }
   if ((m = EQUALITY.exec(text))) {
     const [, key, operator, value = ''] = m;
-    const problem = checkKey(key!) ?? checkValue(key!, value);
+    const problem = labelKeyProblem(key!) ?? labelValueProblem(key!, value);
     if (problem !== null) return { ok: false, message: `selector: ${problem}` };
     return { ok: true, requirement: { key: key!, op: operator === '!=' ? 'neq' : 'eq', value } };
   }
   if ((m = SET.exec(text))) {
     const [, key, operator, list] = m;
-    const keyProblem = checkKey(key!);
+    const keyProblem = labelKeyProblem(key!);
     if (keyProblem !== null) return { ok: false, message: `selector: ${keyProblem}` };
     const values = list!.split(',').map((v) => v.trim());
     if (values.length === 1 && values[0] === '') return { ok: false, message: `selector: ${quoted(text)}: "${operator}" needs at least one value` };
     if (values.length > SELECTOR_MAX_VALUES) return { ok: false, message: `selector: ${quoted(text)}: at most ${SELECTOR_MAX_VALUES} values` };
     for (const value of values) {
-      if (!new RegExp(`^(${TOKEN})?$`).test(value)) return { ok: false, message: `selector: ${quoted(text)}: ${quoted(value)} is not a value` };
-      const problem = checkValue(key!, value);
+      if (!SET_VALUE.test(value)) return { ok: false, message: `selector: ${quoted(text)}: ${quoted(value)} is not a value` };
+      const problem = labelValueProblem(key!, value);
       if (problem !== null) return { ok: false, message: `selector: ${problem}` };
     }
     return { ok: true, requirement: { key: key!, op: operator as 'in' | 'notin', values: [...new Set(values)] } };
   }
   if ((m = EXISTS.exec(text))) {
-    const problem = checkKey(m[1]!);
+    const problem = labelKeyProblem(m[1]!);
     return problem === null ? { ok: true, requirement: { key: m[1]!, op: 'exists' } } : { ok: false, message: `selector: ${problem}` };
   }
   return {

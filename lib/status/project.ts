@@ -17,7 +17,7 @@ import { judgeLastRun } from './last-run';
 import { deriveHealth } from './health';
 import { checkThresholds, DEFAULT_THRESHOLDS, type Thresholds } from './thresholds';
 import { nowToMs, StatusInputError, toIso, toMs } from './time';
-import type { IntentFacts, Reason, SchedulerFacts, SchedulerStatus } from './types';
+import { type IntentFacts, NO_LABELS, type Reason, type SchedulerFacts, type SchedulerStatus } from './types';
 import { currentEpochProgress, judgeHeldWork, judgeNoLeader, workFields, type WorkJudgement } from './work';
 
 /**
@@ -25,8 +25,6 @@ import { currentEpochProgress, judgeHeldWork, judgeNoLeader, workFields, type Wo
  * @param now   the database time of that read (ISO-8601)
  * @param thresholds defaults to DEFAULT_THRESHOLDS
  */
-const NO_LABELS: SchedulerStatus['labels'] = Object.freeze({});
-
 export function project(facts: SchedulerFacts, now: string, thresholds: Thresholds = DEFAULT_THRESHOLDS): SchedulerStatus {
   const t = checkThresholds(thresholds);
   const nowMs = nowToMs(now);

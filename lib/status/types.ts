@@ -121,6 +121,9 @@ export interface SchedulerFacts {
 /** A scheduler's labels, key → value (rules: lib/limits/labels.ts). */
 export type SchedulerLabels = Readonly<Record<string, string>>;
 
+/** No labels: one frozen object, shared by every unlabelled scheduler. */
+export const NO_LABELS: SchedulerLabels = Object.freeze({});
+
 // ---------------------------------------------------------------- output
 
 /** `unknown` only when the store could not be read. */

@@ -11,7 +11,7 @@
  * echoed: every refusal names the variable and the rule.
  */
 import { readFileSync } from 'node:fs';
-import type { Settings } from '../../config';
+import { SETTINGS, type Settings } from '../../config';
 import type { PublicUrl } from '../../api/public-url';
 import { parseRoleMapping, type RoleMapping, RoleMappingError } from './roles';
 
@@ -70,17 +70,7 @@ export function parseOidcConfig(setting: Setting, refuse: Refuse, publicUrl: Pub
   const rawIssuer = setting('oidcIssuer');
   if (!rawIssuer) {
     for (const key of ['oidcClientId', 'oidcRoles', 'oidcClientSecret', 'oidcClientSecretFile'] as const) {
-      if (setting(key))
-        throw refuse(
-          key === 'oidcClientId'
-            ? 'LEASEBOARD_OIDC_CLIENT_ID'
-            : key === 'oidcRoles'
-              ? 'LEASEBOARD_OIDC_ROLES'
-              : key === 'oidcClientSecret'
-                ? 'LEASEBOARD_OIDC_CLIENT_SECRET'
-                : 'LEASEBOARD_OIDC_CLIENT_SECRET_FILE',
-          'set without LEASEBOARD_OIDC_ISSUER',
-        );
+      if (setting(key)) throw refuse(SETTINGS[key].env, 'set without LEASEBOARD_OIDC_ISSUER');
     }
     return null;
   }

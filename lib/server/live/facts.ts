@@ -11,7 +11,7 @@
  * Non-guarantees: no timeout of its own — callers wrap it (../store/deadline.ts).
  */
 import { checkThresholds, DEFAULT_THRESHOLDS, type Thresholds } from '../../status';
-import type { OccurrenceFacts, ReportGapReason, SchedulerFacts, SchedulerLabels } from '../../status/types';
+import { NO_LABELS, type OccurrenceFacts, type ReportGapReason, type SchedulerFacts, type SchedulerLabels } from '../../status/types';
 import { isoFromUtc, RAW_TYPES } from './pgtext';
 import { COLUMN, factsSql } from './facts-sql';
 
@@ -96,8 +96,6 @@ function checkedOrDefault(t: Thresholds): Thresholds {
 }
 
 type Cell = string | number | boolean | null;
-
-const NO_LABELS: SchedulerLabels = Object.freeze({});
 
 /** jsonb text → labels (stored valid: the database checks them); most schedulers have none, and pay no parse. */
 function labelsOf(text: string | null): SchedulerLabels {

@@ -11,7 +11,7 @@
  * or `metricRows` where they do).
  */
 import { healthRank, zeroCounts } from '../../status';
-import type { Health, SchedulerLabels, SchedulerStatus } from '../../status/types';
+import { type Health, NO_LABELS, type SchedulerLabels, type SchedulerStatus } from '../../status/types';
 import { matchesSelector } from '../../limits/selector';
 import type { NormalizedListParams } from './list-params';
 
@@ -76,7 +76,7 @@ const matchesNames = (name: string, p: { q: string | null; names: ReadonlySet<st
 
 /** The name filters and the label selector of a list's parameters (each null: any). */
 export const matchesFilter = (name: string, labels: SchedulerLabels | undefined, p: NormalizedListParams) =>
-  matchesNames(name, p) && (p.selector === null || matchesSelector(p.selector, labels ?? {}));
+  matchesNames(name, p) && (p.selector === null || matchesSelector(p.selector, labels ?? NO_LABELS));
 
 /** A view over statuses already projected (and sorted by `sortStatuses`): the degraded answer, tests. */
 export function statusesView(sorted: readonly SchedulerStatus[]): LiveView {
