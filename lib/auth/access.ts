@@ -66,16 +66,20 @@ export async function checkAccess(
   const { auth } = sources;
   let cookieHeader: string | null = null;
   const setCookies: string[] = [];
+  // An open OIDC session, current or just refreshed, is a signed-in identity: no second read of it below.
+  let oidcSignedIn = false;
   if (auth.oidc !== null) {
     const original = request.headers.get('cookie');
     const found = await readOidcSession(sources, oidcSessionValue(auth, original), nowMs);
+    oidcSignedIn = found !== null && !found.stale;
     if (found?.stale) {
       const refreshed = await refreshSession(sources, found.session, nowMs);
       cookieHeader = withOidcSession(auth, original, refreshed?.value ?? '');
       setCookies.push(refreshed ? oidcSessionCookie(auth, refreshed.value, sources.basePath) : clearedOidcSessionCookie(auth, sources.basePath));
+      oidcSignedIn = refreshed !== null;
     }
   }
-  if (auth.anonymous === 'viewer' || openWithoutSignIn(request.method, request.pathname)) return { cookieHeader, setCookies, refusal: null };
+  if (oidcSignedIn || auth.anonymous === 'viewer' || openWithoutSignIn(request.method, request.pathname)) return { cookieHeader, setCookies, refusal: null };
   const headers = new Headers(request.headers);
   if (cookieHeader !== null) headers.set('cookie', cookieHeader);
   const identity = await resolveIdentity(sources, headers, nowMs);

@@ -15,9 +15,9 @@
  * call to `statusService` creates a fresh one.
  */
 import type pg from 'pg';
-import { createPool } from '../../db/pool';
 import { proxyTrust } from '../http/proxies';
 import { serverEnv } from './env';
+import { readerPool } from './reader-pool';
 import { type HeavyGate, heavyReadGate } from './http/heavy-gate';
 import { StatusService } from './service';
 
@@ -29,16 +29,8 @@ function holder(): NonNullable<Holder[typeof KEY]> {
   const existing = global[KEY];
   if (existing) return existing;
   const env = serverEnv();
-  const readPool = (name: string, max: number) =>
-    createPool(env.readerDatabaseUrl, {
-      applicationName: name,
-      statementTimeoutMs: env.readTimeoutMs,
-      connectTimeoutMs: env.readTimeoutMs,
-      max,
-      readOnly: { role: env.readerRole },
-    });
-  const live = readPool('leaseboard-status', env.poolMax);
-  const heavy = readPool('leaseboard-status-heavy', env.heavyPoolMax);
+  const live = readerPool(env, 'leaseboard-status', env.poolMax);
+  const heavy = readerPool(env, 'leaseboard-status-heavy', env.heavyPoolMax);
   const service = new StatusService({
     db: live,
     heavyDb: heavy,

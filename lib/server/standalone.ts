@@ -13,11 +13,11 @@
  * Non-guarantees: nothing is shared with a dashboard's process; `close` ends
  * the pool (a connection attempt still under way ends at its connect timeout).
  */
-import { createPool } from '../../db/pool';
 import type { SchedulerDetailResponse, SchedulerListResponse } from '../api/types';
 import type { ServerEnv } from './env';
 import { detailAnswer } from './http/answers';
 import type { HttpResult } from './http/result';
+import { readerPool } from './reader-pool';
 import { StatusService } from './service';
 
 export type { ServerEnv } from './env';
@@ -32,13 +32,7 @@ export interface StatusReader {
 }
 
 export function openStatusReader(env: ServerEnv, options: { applicationName: string }): StatusReader {
-  const pool = createPool(env.readerDatabaseUrl, {
-    applicationName: options.applicationName,
-    statementTimeoutMs: env.readTimeoutMs,
-    connectTimeoutMs: env.readTimeoutMs,
-    max: 2,
-    readOnly: { role: env.readerRole },
-  });
+  const pool = readerPool(env, options.applicationName, 2);
   const service = new StatusService({
     db: pool,
     readTimeoutMs: env.readTimeoutMs,
