@@ -102,8 +102,9 @@ export const LAYERS = {
       'lib/server/standalone.ts',
       'lib/api',
       'lib/status',
+      ...['lib/host', 'lib/auth', 'lib/alerts/*', 'lib/alerts/store', 'lib/actions/maintenance.ts', 'lib/actions/service-token-store.ts', 'db/pool.ts'],
     ],
-    why: 'lib/cli composes a job (lib/jobs/index.ts) with the runtime (lib/scheduler/index.ts); `leaseboard config` checks the settings the services check at start; `leaseboard status` asks the status service for one process (lib/server/standalone.ts) what the API would answer, and judges it by the pure core.',
+    why: 'lib/cli composes a job (lib/jobs/index.ts) with the runtime (lib/scheduler/index.ts); `leaseboard config` checks the settings the services check at start; `leaseboard status` asks the status service for one process (lib/server/standalone.ts) what the API would answer, and judges it by the pure core; `leaseboard start` puts the dashboard server (lib/host) together with its access check (lib/auth); `alerts`, `intent`, `maintenance` and `tokens` write the rule files and the operators’ choices (windows and service tokens through the same writes as the API’s).',
   },
   // Alerts: pure rules, and beside them their I/O.
   'lib/alerts/*': { may: ['lib/status', 'lib/api', 'lib/config'], why: 'lib/alerts is pure: statuses in, alert states out.' },
@@ -115,7 +116,10 @@ export const LAYERS = {
   'lib/alerts/local': { may: ['lib/alerts/*', 'db/free-port.ts'], why: 'lib/alerts/local runs a loopback Alertmanager for tests and the demo.' },
   // HTTP plumbing, identity, writes.
   'lib/http': { may: ['lib/api', 'lib/telemetry', 'lib/config'], why: 'lib/http is shared HTTP plumbing, below the reads, the actions and the host.' },
-  'lib/auth': { may: ['lib/api', 'lib/config', 'lib/http'], why: 'lib/auth (identity, sessions, CSRF) sits below the actions and the host.' },
+  'lib/auth': {
+    may: ['lib/api', 'lib/config', 'lib/http', 'lib/limits'],
+    why: 'lib/auth (identity, sessions, CSRF, service tokens and their scopes over label selectors) sits below the actions and the host.',
+  },
   'lib/ingest': {
     may: ['db', 'lib/api', 'lib/limits', 'lib/config', 'lib/http', 'lib/server/env.ts'],
     why: 'lib/ingest stores reports over HTTP through the protocol function; of lib/server only its environment.',
@@ -228,11 +232,13 @@ export const LAYERS = {
   'examples/python': { may: [], why: 'examples/python speaks SQL to the protocol functions.' },
   'examples/shell': { may: [], why: 'examples/shell speaks SQL to the protocol functions.' },
   packages: {
-    // The server package's commands (serve, alerts, intent) still live in scripts/.
-    may: ['lib/api/base-path.ts', 'lib/cli/main.ts', 'db/migrate-cli.ts', 'scripts/serve.ts', 'scripts/alerts.ts', 'scripts/intent.ts'],
+    may: ['lib/api/base-path.ts', 'lib/cli/main.ts', 'lib/cli/start.ts', 'lib/cli/alerts.ts', 'lib/cli/intent.ts', 'db/migrate-cli.ts'],
     why: 'packages/ are the shipped packages’ entry points: the commands they ship, nothing else.',
   },
-  e2e: { may: ['db', 'examples', 'scripts', 'lib/child', 'lib/status', 'lib/alerts/local'], why: 'e2e drives a real server and browser.' },
+  e2e: {
+    may: ['db', 'examples', 'scripts', 'lib/child', 'lib/status', 'lib/alerts/local', 'lib/auth/testing', 'lib/auth/oidc/testing'],
+    why: 'e2e drives a real server and browser (and writes what only an admin could make, such as service tokens, as the tests of lib/auth do).',
+  },
   scripts: {
     may: [
       ...['db', 'e2e', 'examples', 'packages', 'lib/lease/index.ts', 'lib/scheduler', 'lib/jobs', 'lib/server', 'lib/alerts', 'lib/status', 'lib/api'],

@@ -69,6 +69,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <Link href="/alerts" prefetch={false}>
                 Alerts
               </Link>
+              <Link href="/reliability" prefetch={false}>
+                Reliability
+              </Link>
               <Link href="/audit" prefetch={false}>
                 Audit
               </Link>

@@ -9,7 +9,7 @@ import { cache } from 'react';
 import { Overview } from '@/components/overview/overview';
 import { keepFirstPaintRows } from '@/lib/client/first-paint';
 import { pageIcons, summarize, tabTitle } from '@/lib/client/health-display';
-import { parseListParams, PAGE_SIZE, listOffset, type SchedulerListParams } from '@/lib/client/list-params';
+import { parseListParams, PAGE_SIZE, listOffset, rejectedSelector, selectorOf, summaryCounts, type SchedulerListParams } from '@/lib/client/list-params';
 import { schedulerListQuery, servedBy } from '@/lib/client/queries';
 import { makeQueryClient } from '@/lib/client/query-client';
 import { readSchedulerList } from '@/lib/server';
@@ -24,6 +24,8 @@ const readList = cache(async (key: string) => {
   const result = await readSchedulerList({
     health: params.health ? [params.health] : undefined,
     q: params.search || undefined,
+    selector: selectorOf(params.selector),
+    group: params.group || undefined,
     limit: PAGE_SIZE,
     offset: listOffset(params),
   });
@@ -35,7 +37,7 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
   const params = parseListParams(await searchParams);
   try {
     const list = await readList(JSON.stringify(params));
-    const summary = summarize(list.counts, { stale: false, storeOk: list.observation.ok });
+    const summary = summarize(summaryCounts(list, params), { stale: false, storeOk: list.observation.ok });
     return { title: tabTitle(summary), icons: pageIcons(summary) };
   } catch {
     return { title: tabTitle({ kind: 'store_unreadable' }) };
@@ -43,7 +45,8 @@ export async function generateMetadata({ searchParams }: { searchParams: SearchP
 }
 
 export default async function OverviewPage({ searchParams }: { searchParams: SearchParams }) {
-  const params = parseListParams(await searchParams);
+  const raw = await searchParams;
+  const params = parseListParams(raw);
   const queryClient = makeQueryClient();
   const list = schedulerListQuery(params);
   await queryClient.prefetchQuery(servedBy(list, () => readList(JSON.stringify(params))));
@@ -52,7 +55,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Sea
   return (
     <HydrationBoundary state={dehydrate(queryClient)}>
       <h1 className="page-title">Schedulers</h1>
-      <Overview initialParams={params} />
+      <Overview initialParams={params} rejected={rejectedSelector(raw)} />
     </HydrationBoundary>
   );
 }

@@ -17,12 +17,12 @@ describe('the status reads’ role', () => {
     const { rows } = await reader.query<{ user: string; ro: string }>(`SELECT current_user AS user, current_setting('transaction_read_only') AS ro`);
     expect(rows[0]).toEqual({ user: READER_ROLE, ro: 'on' });
     const tables = await admin.query<{ name: string }>(
-      // Every table but the credentials: sessions and report tokens (never the reader's, db/roles.ts).
+      // Every table but the credentials: sessions, report tokens and service tokens (never the reader's, db/roles.ts).
       `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'progress_reports_%'
-         AND tablename NOT IN ('operator_sessions', 'report_tokens')`,
+         AND tablename NOT IN ('operator_sessions', 'report_tokens', 'service_tokens')`,
     );
     for (const { name } of tables.rows) await expect(reader.query(`SELECT count(*) FROM "${name}"`)).resolves.toBeDefined();
-    for (const credentials of ['operator_sessions', 'report_tokens']) {
+    for (const credentials of ['operator_sessions', 'report_tokens', 'service_tokens']) {
       await expect(reader.query(`SELECT count(*) FROM ${credentials}`)).rejects.toMatchObject({ code: '42501' }); // insufficient_privilege
     }
 

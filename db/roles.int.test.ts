@@ -109,6 +109,37 @@ describe('database roles', () => {
     await expect(admin.query(`UPDATE intent_audit SET reason = reason WHERE lease = $1`, [lease])).resolves.toBeDefined();
   });
 
+  it('the operator login cannot change an intent without its audit row, by any statement: the database checks at commit', async () => {
+    const lease = uniqueLease('roles-unaudited');
+    await acquire(admin, lease);
+    await expect(
+      pools.operator.query(`INSERT INTO scheduler_intents (lease, disabled, by, reason, at) VALUES ($1, true, 'olive', 'quietly', now())`, [lease]),
+    ).rejects.toMatchObject({ code: '23000' });
+    await changeIntent(pools.operator, lease, { disabled: true, by: 'olive', reason: 'maintenance' }, { identifiedBy: 'token' });
+    await expect(pools.operator.query(`UPDATE scheduler_intents SET disabled = false WHERE lease = $1`, [lease])).rejects.toMatchObject({ code: '23000' });
+    // An audit row for another change does not cover this one.
+    const client = await pools.operator.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`INSERT INTO intent_audit (lease, disabled, by, identified_by, reason, at) VALUES ($1, true, 'olive', 'token', 'decoy', now())`, [
+        lease,
+      ]);
+      await client.query(`UPDATE scheduler_intents SET disabled = false, reason = 'quietly' WHERE lease = $1`, [lease]);
+      await expect(client.query('COMMIT')).rejects.toMatchObject({ code: '23000' });
+    } finally {
+      client.release();
+    }
+    const { rows } = await admin.query('SELECT disabled, reason FROM scheduler_intents WHERE lease = $1', [lease]);
+    expect(rows).toEqual([{ disabled: true, reason: 'maintenance' }]);
+  });
+
+  it('service tokens are seen by the operator login alone: neither the scheduler nor the reader login reads their salts and hashes', async () => {
+    await expect(pools.operator.query('SELECT id FROM service_tokens LIMIT 1')).resolves.toBeDefined();
+    for (const kind of ['scheduler', 'reader'] as const) {
+      await expect(pools[kind].query('SELECT salt FROM service_tokens LIMIT 1'), kind).rejects.toMatchObject({ code: INSUFFICIENT_PRIVILEGE });
+    }
+  });
+
   it('an operator labels a scheduler through the operator login, appended to the audit', async () => {
     const lease = uniqueLease('roles-labels');
     await acquire(admin, lease);

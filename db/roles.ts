@@ -49,12 +49,27 @@ export const ROLES = { reader: READER_ROLE, scheduler: 'leaseboard_scheduler', o
 export type RoleKind = keyof typeof ROLES;
 
 /** Append-only: INSERT for the operator role, SELECT for readers; UPDATE, DELETE, TRUNCATE for nobody but the owner. */
-export const AUDIT_TABLES = ['intent_audit', 'alert_mode_audit', 'fault_drill_audit', 'report_token_audit', 'label_audit'] as const;
+export const AUDIT_TABLES = [
+  'intent_audit',
+  'alert_mode_audit',
+  'fault_drill_audit',
+  'report_token_audit',
+  'label_audit',
+  'maintenance_audit',
+  'team_owner_audit',
+  'service_token_audit',
+] as const;
 /** Operator intent and settings: only people (the operator role) write them; automation only reads. */
-const OPERATOR_TABLES = ['scheduler_intents', 'alert_modes', 'label_overrides'] as const;
+const OPERATOR_TABLES = ['scheduler_intents', 'alert_modes', 'label_overrides', 'maintenance_windows', 'team_owners'] as const;
+/** Closed maintenance windows are deleted by the operator's next create (their bound; history stays in maintenance_audit). */
+const OPERATOR_DELETES = ['maintenance_windows'] as const;
 const SESSIONS_TABLE = 'operator_sessions';
 /** Report credentials (lib/ingest): operators mint and revoke them; the ingest (scheduler role) checks them and stamps their use. */
 const REPORT_TOKENS_TABLE = 'report_tokens';
+/** Service tokens (lib/auth/service-tokens.ts): admins make and revoke them and the dashboard checks them, all as the operator role. */
+const SERVICE_TOKENS_TABLE = 'service_tokens';
+/** "Run now" requests (lib/actions/run-now.ts): operators append them (each its own audit); a holder only marks one taken. */
+const RUN_REQUESTS_TABLE = 'run_requests';
 
 export type RolesOutcome = { kind: 'ready' } | { kind: 'not_permitted' };
 
@@ -96,6 +111,7 @@ export async function ensureRoles(client: pg.ClientBase): Promise<RolesOutcome> 
     `REVOKE ALL ON ${list([...AUDIT_TABLES, SESSIONS_TABLE])} FROM ${scheduler}`,
     // Operators: their choices and sessions; the audit trails, append-only.
     `GRANT INSERT, UPDATE ON ${list(OPERATOR_TABLES)} TO ${operator}`,
+    `GRANT DELETE ON ${list(OPERATOR_DELETES)} TO ${operator}`,
     `GRANT INSERT, UPDATE, DELETE ON ${SESSIONS_TABLE} TO ${operator}`,
     `GRANT INSERT ON ${list(AUDIT_TABLES)} TO ${operator}`,
     `REVOKE UPDATE, DELETE, TRUNCATE ON ${list(AUDIT_TABLES)} FROM ${reader}, ${scheduler}, ${operator}`,
@@ -107,6 +123,12 @@ export async function ensureRoles(client: pg.ClientBase): Promise<RolesOutcome> 
     `GRANT UPDATE (last_used_at) ON ${REPORT_TOKENS_TABLE} TO ${scheduler}`,
     `GRANT INSERT, DELETE ON ${REPORT_TOKENS_TABLE} TO ${operator}`,
     `REVOKE ALL ON ${REPORT_TOKENS_TABLE} FROM ${reader}`,
+    // Service tokens: the dashboard's operator connections make, check, stamp and revoke them; nobody else sees them.
+    `REVOKE ALL ON ${SERVICE_TOKENS_TABLE} FROM ${reader}, ${scheduler}`,
+    `GRANT INSERT, UPDATE, DELETE ON ${SERVICE_TOKENS_TABLE} TO ${operator}`,
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON ${RUN_REQUESTS_TABLE} FROM ${scheduler}`,
+    `GRANT UPDATE (taken_at, taken_epoch, occurrence) ON ${RUN_REQUESTS_TABLE} TO ${scheduler}`,
+    `GRANT INSERT ON ${RUN_REQUESTS_TABLE} TO ${operator}`,
     // The pruner's partition round runs as its definer (migration pruner_runs_as_definer): schedulers only.
     `REVOKE EXECUTE ON FUNCTION leaseboard_retention_partitions(text, bigint, timestamptz, interval, interval, interval, integer) FROM PUBLIC`,
     `GRANT EXECUTE ON FUNCTION leaseboard_retention_partitions(text, bigint, timestamptz, interval, interval, interval, integer) TO ${scheduler}`,

@@ -262,6 +262,56 @@ BEGIN
 END $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.leaseboard_fold_health_rollup(p_lease text, p_epoch bigint, p_batch integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET jit TO 'off'
+AS $function$
+DECLARE
+  v_kind text;
+  v_at timestamptz;
+  folded integer;
+BEGIN
+  PERFORM leaseboard_fence(p_lease, p_epoch, 'health_changes');
+  SELECT f.kind, f.at INTO v_kind, v_at FROM health_rollup_foldable f ORDER BY f.kind DESC, f.at LIMIT 1;
+  IF v_at IS NULL THEN
+    RETURN 0;
+  END IF;
+  IF v_kind = 'hour' THEN
+    INSERT INTO health_hours (name, hour, progressing_ms, idle_ms, stalled_ms, no_leader_ms, unknown_ms, disabled_ms)
+    SELECT s.name, v_at,
+      coalesce(sum(s.ms) FILTER (WHERE s.health = 'progressing'), 0), coalesce(sum(s.ms) FILTER (WHERE s.health = 'idle'), 0),
+      coalesce(sum(s.ms) FILTER (WHERE s.health = 'stalled'), 0), coalesce(sum(s.ms) FILTER (WHERE s.health = 'no_leader'), 0),
+      coalesce(sum(s.ms) FILTER (WHERE s.health = 'unknown'), 0), coalesce(sum(s.ms) FILTER (WHERE s.health = 'disabled'), 0)
+    FROM leaseboard_health_spent(NULL, v_at, v_at + interval '1 hour') s
+    GROUP BY s.name
+    ON CONFLICT (name, hour) DO NOTHING;
+    GET DIAGNOSTICS folded = ROW_COUNT;
+    DELETE FROM health_hours WHERE hour < v_at - interval '3 days';
+    RETURN folded;
+  END IF;
+  IF (SELECT count(DISTINCT x.hour) FROM health_hours x WHERE x.hour >= v_at AND x.hour < v_at + interval '1 day') = 24 THEN
+    INSERT INTO health_days (name, day, progressing_ms, idle_ms, stalled_ms, no_leader_ms, unknown_ms, disabled_ms)
+    SELECT x.name, v_at, sum(x.progressing_ms), sum(x.idle_ms), sum(x.stalled_ms), sum(x.no_leader_ms), sum(x.unknown_ms), sum(x.disabled_ms)
+    FROM health_hours x WHERE x.hour >= v_at AND x.hour < v_at + interval '1 day'
+    GROUP BY x.name
+    ON CONFLICT (name, day) DO NOTHING;
+  ELSE
+    INSERT INTO health_days (name, day, progressing_ms, idle_ms, stalled_ms, no_leader_ms, unknown_ms, disabled_ms)
+    SELECT s.name, v_at,
+      coalesce(sum(s.ms) FILTER (WHERE s.health = 'progressing'), 0), coalesce(sum(s.ms) FILTER (WHERE s.health = 'idle'), 0),
+      coalesce(sum(s.ms) FILTER (WHERE s.health = 'stalled'), 0), coalesce(sum(s.ms) FILTER (WHERE s.health = 'no_leader'), 0),
+      coalesce(sum(s.ms) FILTER (WHERE s.health = 'unknown'), 0), coalesce(sum(s.ms) FILTER (WHERE s.health = 'disabled'), 0)
+    FROM leaseboard_health_spent(NULL, v_at, v_at + interval '1 day') s
+    GROUP BY s.name
+    ON CONFLICT (name, day) DO NOTHING;
+  END IF;
+  GET DIAGNOSTICS folded = ROW_COUNT;
+  DELETE FROM health_days WHERE day < v_at - interval '32 days';
+  RETURN folded;
+END $function$
+;
+
 CREATE OR REPLACE FUNCTION public.leaseboard_fold_lease_events(p_lease text, p_epoch bigint, p_batch integer)
  RETURNS integer
  LANGUAGE plpgsql
@@ -347,6 +397,71 @@ CREATE OR REPLACE FUNCTION public.leaseboard_generation()
  LANGUAGE sql
 AS $function$
   SELECT leaseboard_timeline() - 1 + coalesce((SELECT base FROM leaseboard_generation_base), 0)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.leaseboard_health_spent(p_names text[], p_from timestamp with time zone, p_to timestamp with time zone)
+ RETURNS TABLE(name text, health text, ms bigint)
+ LANGUAGE sql
+ STABLE
+ SET jit TO 'off'
+AS $function$
+WITH n AS MATERIALIZED (
+    SELECT s.name, greatest(p_from, s.first_registered_at) AS start FROM schedulers s
+    WHERE (p_names IS NULL OR s.name = ANY (p_names)) AND s.first_registered_at < p_to AND p_from < p_to
+  ),
+  points AS (
+    SELECT n.name, n.start AS at, coalesce(c.health, 'unknown') AS health
+    FROM n LEFT JOIN LATERAL (
+      SELECT h.health FROM health_changes h WHERE h.name = n.name AND h.at <= n.start ORDER BY h.at DESC LIMIT 1
+    ) c ON true
+    UNION ALL
+    SELECT h.name, h.at, h.health FROM n JOIN health_changes h ON h.name = n.name AND h.at > n.start AND h.at < p_to
+  ),
+  spans AS (
+    SELECT p.name, p.health, p.at AS s, coalesce(lead(p.at) OVER (PARTITION BY p.name ORDER BY p.at), p_to) AS e FROM points p
+  ),
+  blind AS MATERIALIZED (
+    SELECT min(x.m) AS s, max(x.m) + interval '1 minute' AS e
+    FROM (
+      SELECT g.m, g.m - (row_number() OVER (ORDER BY g.m)) * interval '1 minute' AS run
+      FROM generate_series(date_trunc('minute', p_from), p_to, interval '1 minute') AS g(m)
+      WHERE g.m < p_to AND NOT EXISTS (SELECT 1 FROM health_observed_minutes o WHERE o.minute = g.m)
+    ) x
+    GROUP BY x.run
+  ),
+  cut AS (
+    SELECT sp.name, sp.health, sp.s, sp.e, coalesce(u.unseen, interval '0') AS unseen
+    FROM spans sp LEFT JOIN LATERAL (
+      SELECT sum(least(sp.e, b.e) - greatest(sp.s, b.s)) AS unseen FROM blind b WHERE b.s < sp.e AND b.e > sp.s
+    ) u ON true
+  )
+SELECT c.name, u.health, sum(u.ms)::bigint
+FROM cut c
+CROSS JOIN LATERAL (VALUES
+  (c.health, round(extract(epoch FROM c.e - c.s - c.unseen) * 1000)),
+  ('unknown', round(extract(epoch FROM c.unseen) * 1000))) AS u(health, ms)
+WHERE u.ms > 0
+GROUP BY c.name, u.health
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.leaseboard_intent_audited()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  -- The row's own transaction must have appended its audit row (xmin: the transaction that wrote it).
+  IF NOT EXISTS (
+    SELECT 1 FROM intent_audit a
+     WHERE a.lease = NEW.lease AND a.disabled = NEW.disabled AND a."by" = NEW."by" AND a.reason = NEW.reason
+       AND a.xmin = pg_current_xact_id()::xid
+  ) THEN
+    RAISE EXCEPTION 'an intent change needs its intent_audit row in the same transaction (lease %)', NEW.lease
+      USING ERRCODE = 'integrity_constraint_violation';
+  END IF;
+  RETURN NULL;
+END
 $function$
 ;
 
@@ -982,14 +1097,29 @@ ALTER SEQUENCE public.label_audit_id_seq OWNED BY public.label_audit.id;
 CREATE SEQUENCE public.lease_events_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
 ALTER SEQUENCE public.lease_events_id_seq OWNED BY public.lease_events.id;
 
+CREATE SEQUENCE public.maintenance_audit_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
+ALTER SEQUENCE public.maintenance_audit_id_seq OWNED BY public.maintenance_audit.id;
+
+CREATE SEQUENCE public.maintenance_windows_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
+ALTER SEQUENCE public.maintenance_windows_id_seq OWNED BY public.maintenance_windows.id;
+
 CREATE SEQUENCE public.progress_reports_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
 ALTER SEQUENCE public.progress_reports_id_seq OWNED BY public.progress_reports.id;
 
 CREATE SEQUENCE public.report_token_audit_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
 ALTER SEQUENCE public.report_token_audit_id_seq OWNED BY public.report_token_audit.id;
 
+CREATE SEQUENCE public.run_requests_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
+ALTER SEQUENCE public.run_requests_id_seq OWNED BY public.run_requests.id;
+
+CREATE SEQUENCE public.service_token_audit_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
+ALTER SEQUENCE public.service_token_audit_id_seq OWNED BY public.service_token_audit.id;
+
 CREATE SEQUENCE public.stale_write_rejections_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
 ALTER SEQUENCE public.stale_write_rejections_id_seq OWNED BY public.stale_write_rejections.id;
+
+CREATE SEQUENCE public.team_owner_audit_id_seq AS bigint START WITH 1 INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 CACHE 1;
+ALTER SEQUENCE public.team_owner_audit_id_seq OWNED BY public.team_owner_audit.id;
 
 -- Tables
 
@@ -1093,6 +1223,28 @@ CREATE TABLE public.health_changes (
     epoch bigint NOT NULL
 );
 
+CREATE TABLE public.health_days (
+    name text NOT NULL,
+    day timestamp(6) with time zone NOT NULL,
+    progressing_ms bigint NOT NULL,
+    idle_ms bigint NOT NULL,
+    stalled_ms bigint NOT NULL,
+    no_leader_ms bigint NOT NULL,
+    unknown_ms bigint NOT NULL,
+    disabled_ms bigint NOT NULL
+);
+
+CREATE TABLE public.health_hours (
+    name text NOT NULL,
+    hour timestamp(6) with time zone NOT NULL,
+    progressing_ms bigint NOT NULL,
+    idle_ms bigint NOT NULL,
+    stalled_ms bigint NOT NULL,
+    no_leader_ms bigint NOT NULL,
+    unknown_ms bigint NOT NULL,
+    disabled_ms bigint NOT NULL
+);
+
 CREATE TABLE public.health_observed_minutes (
     minute timestamp(6) with time zone NOT NULL,
     lease text NOT NULL,
@@ -1177,6 +1329,32 @@ CREATE TABLE public.leases (
     previous_epoch bigint,
     touch_xid xid8 DEFAULT pg_current_xact_id() NOT NULL
 ) WITH (fillfactor=80);
+
+CREATE TABLE public.maintenance_audit (
+    id bigint DEFAULT nextval('public.maintenance_audit_id_seq'::regclass) NOT NULL,
+    window_id bigint NOT NULL,
+    action text NOT NULL,
+    from_window jsonb,
+    to_window jsonb NOT NULL,
+    by text NOT NULL,
+    identified_by text NOT NULL,
+    reason text NOT NULL,
+    at timestamp(6) with time zone NOT NULL
+);
+
+CREATE TABLE public.maintenance_windows (
+    id bigint DEFAULT nextval('public.maintenance_windows_id_seq'::regclass) NOT NULL,
+    selector text,
+    schedulers text[],
+    starts_at timestamp(6) with time zone NOT NULL,
+    ends_at timestamp(6) with time zone NOT NULL,
+    weekly boolean DEFAULT false NOT NULL,
+    reason text NOT NULL,
+    by text NOT NULL,
+    created_at timestamp(6) with time zone NOT NULL,
+    updated_at timestamp(6) with time zone NOT NULL,
+    cancelled_at timestamp(6) with time zone
+);
 
 CREATE TABLE public.occurrence_hours (
     lease text NOT NULL,
@@ -1276,6 +1454,21 @@ CREATE TABLE public.report_tokens (
     last_used_at timestamp(6) with time zone
 );
 
+CREATE TABLE public.run_requests (
+    id bigint DEFAULT nextval('public.run_requests_id_seq'::regclass) NOT NULL,
+    lease text NOT NULL,
+    requested_at timestamp(6) with time zone NOT NULL,
+    expires_at timestamp(6) with time zone NOT NULL,
+    holder text NOT NULL,
+    epoch bigint NOT NULL,
+    by text NOT NULL,
+    identified_by text NOT NULL,
+    reason text NOT NULL,
+    taken_at timestamp(6) with time zone,
+    taken_epoch bigint,
+    occurrence text
+);
+
 CREATE TABLE public.scheduler_intents (
     lease text NOT NULL,
     disabled boolean NOT NULL,
@@ -1295,6 +1488,31 @@ CREATE TABLE public.schedulers (
     change_xid xid8 DEFAULT pg_current_xact_id() NOT NULL,
     first_registered_at timestamp(6) with time zone DEFAULT clock_timestamp() NOT NULL,
     labels jsonb DEFAULT '{}'::jsonb NOT NULL
+);
+
+CREATE TABLE public.service_token_audit (
+    id bigint DEFAULT nextval('public.service_token_audit_id_seq'::regclass) NOT NULL,
+    token_id text NOT NULL,
+    name text NOT NULL,
+    action text NOT NULL,
+    by text NOT NULL,
+    identified_by text NOT NULL,
+    reason text NOT NULL,
+    at timestamp(6) with time zone NOT NULL
+);
+
+CREATE TABLE public.service_tokens (
+    id text NOT NULL,
+    name text NOT NULL,
+    scopes text[] NOT NULL,
+    schedulers text[],
+    selector text,
+    salt bytea NOT NULL,
+    secret_hmac bytea NOT NULL,
+    created_by text NOT NULL,
+    created_at timestamp(6) with time zone NOT NULL,
+    last_used_at timestamp(6) with time zone,
+    revoked_at timestamp(6) with time zone
 );
 
 CREATE TABLE public.stale_write_rejections (
@@ -1318,6 +1536,26 @@ CREATE TABLE public.status_resets (
     change_xid xid8 DEFAULT pg_current_xact_id() NOT NULL
 );
 
+CREATE TABLE public.team_owner_audit (
+    id bigint DEFAULT nextval('public.team_owner_audit_id_seq'::regclass) NOT NULL,
+    team text NOT NULL,
+    from_owner jsonb,
+    to_owner jsonb NOT NULL,
+    by text NOT NULL,
+    identified_by text NOT NULL,
+    reason text NOT NULL,
+    at timestamp(6) with time zone NOT NULL
+);
+
+CREATE TABLE public.team_owners (
+    team text NOT NULL,
+    contact text NOT NULL,
+    runbook_url text,
+    by text NOT NULL,
+    reason text NOT NULL,
+    at timestamp(6) with time zone NOT NULL
+);
+
 CREATE TABLE public.progress_reports_default PARTITION OF public.progress_reports DEFAULT;
 
 -- Views
@@ -1326,6 +1564,27 @@ CREATE VIEW public.alert_events_foldable AS
  SELECT ctid AS row_ctid
    FROM public.alert_events a
   WHERE ((scheduler IS NOT NULL) AND (at < date_trunc('day'::text, (now() - '01:00:00'::interval), 'UTC'::text)) AND (public.leaseboard_alert_kind(from_state, to_state, mode) IS NOT NULL));
+
+CREATE VIEW public.health_rollup_foldable AS
+ SELECT 'hour'::text AS kind,
+    h.at
+   FROM generate_series(date_trunc('hour'::text, GREATEST(( SELECT min(o.minute) AS min
+           FROM public.health_observed_minutes o), (now() - '2 days'::interval)), 'UTC'::text), (date_trunc('hour'::text, (now() - '00:05:00'::interval), 'UTC'::text) - '01:00:00'::interval), '01:00:00'::interval) h(at)
+  WHERE ((EXISTS ( SELECT 1
+           FROM public.schedulers s
+          WHERE (s.first_registered_at < (h.at + '01:00:00'::interval)))) AND (NOT (EXISTS ( SELECT 1
+           FROM public.health_hours x
+          WHERE (x.hour = h.at)))))
+UNION ALL
+ SELECT 'day'::text AS kind,
+    d.at
+   FROM generate_series(date_trunc('day'::text, GREATEST(( SELECT min(o.minute) AS min
+           FROM public.health_observed_minutes o), (now() - '31 days'::interval)), 'UTC'::text), (date_trunc('day'::text, (now() - '01:00:00'::interval), 'UTC'::text) - '1 day'::interval), '1 day'::interval) d(at)
+  WHERE ((EXISTS ( SELECT 1
+           FROM public.schedulers s
+          WHERE (s.first_registered_at < (d.at + '1 day'::interval)))) AND (NOT (EXISTS ( SELECT 1
+           FROM public.health_days x
+          WHERE (x.day = d.at)))));
 
 CREATE VIEW public.lease_events_foldable AS
  SELECT ctid AS row_ctid
@@ -1351,7 +1610,7 @@ ALTER TABLE ONLY public.alert_event_days ADD CONSTRAINT alert_event_days_schedul
 
 ALTER TABLE ONLY public.alert_events ADD CONSTRAINT alert_events_pkey PRIMARY KEY (id);
 
-ALTER TABLE ONLY public.alert_mode_audit ADD CONSTRAINT alert_mode_audit_identified_by_check CHECK ((identified_by = ANY (ARRAY['sso'::text, 'token'::text, 'cli'::text])));
+ALTER TABLE ONLY public.alert_mode_audit ADD CONSTRAINT alert_mode_audit_identified_by_check CHECK ((identified_by = ANY (ARRAY['sso'::text, 'token'::text, 'cli'::text, 'service_token'::text])));
 
 ALTER TABLE ONLY public.alert_mode_audit ADD CONSTRAINT alert_mode_audit_pkey PRIMARY KEY (id);
 
@@ -1359,7 +1618,7 @@ ALTER TABLE ONLY public.alert_modes ADD CONSTRAINT alert_modes_rule_scheduler UN
 
 ALTER TABLE ONLY public.alert_state ADD CONSTRAINT alert_state_rule_scheduler UNIQUE NULLS NOT DISTINCT (rule, scheduler);
 
-ALTER TABLE ONLY public.fault_drill_audit ADD CONSTRAINT fault_drill_audit_identified_by_check CHECK ((identified_by = ANY (ARRAY['sso'::text, 'token'::text, 'cli'::text])));
+ALTER TABLE ONLY public.fault_drill_audit ADD CONSTRAINT fault_drill_audit_identified_by_check CHECK ((identified_by = ANY (ARRAY['sso'::text, 'token'::text, 'cli'::text, 'service_token'::text])));
 
 ALTER TABLE ONLY public.fault_drill_audit ADD CONSTRAINT fault_drill_audit_pkey PRIMARY KEY (id);
 
@@ -1367,9 +1626,13 @@ ALTER TABLE ONLY public.health_changes ADD CONSTRAINT health_changes_health CHEC
 
 ALTER TABLE ONLY public.health_changes ADD CONSTRAINT health_changes_name_at_pk PRIMARY KEY (name, at) INCLUDE (health);
 
+ALTER TABLE ONLY public.health_days ADD CONSTRAINT health_days_name_day_pk PRIMARY KEY (name, day);
+
+ALTER TABLE ONLY public.health_hours ADD CONSTRAINT health_hours_name_hour_pk PRIMARY KEY (name, hour);
+
 ALTER TABLE ONLY public.health_observed_minutes ADD CONSTRAINT health_observed_minutes_pkey PRIMARY KEY (minute);
 
-ALTER TABLE ONLY public.intent_audit ADD CONSTRAINT intent_audit_identified_by_check CHECK ((identified_by = ANY (ARRAY['sso'::text, 'token'::text, 'cli'::text])));
+ALTER TABLE ONLY public.intent_audit ADD CONSTRAINT intent_audit_identified_by_check CHECK ((identified_by = ANY (ARRAY['sso'::text, 'token'::text, 'cli'::text, 'service_token'::text])));
 
 ALTER TABLE ONLY public.intent_audit ADD CONSTRAINT intent_audit_pkey PRIMARY KEY (id);
 
@@ -1397,6 +1660,16 @@ ALTER TABLE ONLY public.leases ADD CONSTRAINT leases_pkey PRIMARY KEY (name);
 
 ALTER TABLE ONLY public.leases ADD CONSTRAINT leases_ttl_range CHECK (((ttl_ms >= 1000) AND (ttl_ms <= 600000)));
 
+ALTER TABLE ONLY public.maintenance_audit ADD CONSTRAINT maintenance_audit_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.maintenance_windows ADD CONSTRAINT maintenance_windows_names CHECK (((schedulers IS NULL) OR ((cardinality(schedulers) >= 1) AND (cardinality(schedulers) <= 100))));
+
+ALTER TABLE ONLY public.maintenance_windows ADD CONSTRAINT maintenance_windows_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.maintenance_windows ADD CONSTRAINT maintenance_windows_span CHECK (((ends_at > starts_at) AND ((ends_at - starts_at) <= '30 days'::interval) AND ((NOT weekly) OR ((ends_at - starts_at) < '7 days'::interval))));
+
+ALTER TABLE ONLY public.maintenance_windows ADD CONSTRAINT maintenance_windows_target CHECK (((selector IS NULL) <> (schedulers IS NULL)));
+
 ALTER TABLE ONLY public.occurrence_hours ADD CONSTRAINT occurrence_hours_lease_hour_pk PRIMARY KEY (lease, hour);
 
 ALTER TABLE ONLY public.occurrences ADD CONSTRAINT occurrences_pkey PRIMARY KEY (key);
@@ -1419,11 +1692,25 @@ ALTER TABLE ONLY public.report_tokens ADD CONSTRAINT report_tokens_id_shape CHEC
 
 ALTER TABLE ONLY public.report_tokens ADD CONSTRAINT report_tokens_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY public.run_requests ADD CONSTRAINT run_requests_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.scheduler_intents ADD CONSTRAINT scheduler_intents_pkey PRIMARY KEY (lease);
 
 ALTER TABLE ONLY public.schedulers ADD CONSTRAINT schedulers_labels_ok CHECK (public.leaseboard_labels_ok(labels));
 
 ALTER TABLE ONLY public.schedulers ADD CONSTRAINT schedulers_pkey PRIMARY KEY (name);
+
+ALTER TABLE ONLY public.service_token_audit ADD CONSTRAINT service_token_audit_action CHECK ((action = ANY (ARRAY['create'::text, 'revoke'::text])));
+
+ALTER TABLE ONLY public.service_token_audit ADD CONSTRAINT service_token_audit_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.service_tokens ADD CONSTRAINT service_tokens_id_shape CHECK ((id ~ '^[0-9a-f]{12}$'::text));
+
+ALTER TABLE ONLY public.service_tokens ADD CONSTRAINT service_tokens_one_target CHECK (((schedulers IS NULL) <> (selector IS NULL)));
+
+ALTER TABLE ONLY public.service_tokens ADD CONSTRAINT service_tokens_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.service_tokens ADD CONSTRAINT service_tokens_scopes CHECK (((cardinality(scopes) > 0) AND (scopes <@ ARRAY['read'::text, 'intents'::text, 'maintenance'::text, 'reports'::text])));
 
 ALTER TABLE ONLY public.stale_write_rejections ADD CONSTRAINT stale_write_rejections_pkey PRIMARY KEY (id);
 
@@ -1432,6 +1719,16 @@ ALTER TABLE ONLY public.status_deletions ADD CONSTRAINT status_deletions_pkey PR
 ALTER TABLE ONLY public.status_resets ADD CONSTRAINT status_resets_one_row CHECK (id);
 
 ALTER TABLE ONLY public.status_resets ADD CONSTRAINT status_resets_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.team_owner_audit ADD CONSTRAINT team_owner_audit_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.team_owners ADD CONSTRAINT team_owners_contact CHECK (((length(contact) >= 1) AND (length(contact) <= 200)));
+
+ALTER TABLE ONLY public.team_owners ADD CONSTRAINT team_owners_pkey PRIMARY KEY (team);
+
+ALTER TABLE ONLY public.team_owners ADD CONSTRAINT team_owners_runbook CHECK (((runbook_url IS NULL) OR ((length(runbook_url) <= 500) AND (runbook_url ~ '^https?://'::text))));
+
+ALTER TABLE ONLY public.team_owners ADD CONSTRAINT team_owners_team CHECK ((public.leaseboard_label_value_ok(team) AND (team <> ''::text)));
 
 -- Indexes
 
@@ -1453,6 +1750,10 @@ CREATE INDEX health_changes_at ON public.health_changes USING btree (at);
 
 CREATE INDEX health_changes_name_health_at ON public.health_changes USING btree (name, health, at);
 
+CREATE INDEX health_days_day ON public.health_days USING btree (day);
+
+CREATE INDEX health_hours_hour ON public.health_hours USING btree (hour);
+
 CREATE INDEX intent_audit_lease_at ON public.intent_audit USING btree (lease, at);
 
 CREATE INDEX label_audit_at ON public.label_audit USING btree (at);
@@ -1466,6 +1767,12 @@ CREATE INDEX lease_event_days_day ON public.lease_event_days USING btree (day);
 CREATE INDEX lease_events_at ON public.lease_events USING btree (at);
 
 CREATE INDEX lease_events_lease_at ON public.lease_events USING btree (lease, at);
+
+CREATE INDEX maintenance_audit_at ON public.maintenance_audit USING btree (at);
+
+CREATE INDEX maintenance_audit_window_at ON public.maintenance_audit USING btree (window_id, at);
+
+CREATE INDEX maintenance_windows_open ON public.maintenance_windows USING btree (cancelled_at, ends_at);
 
 CREATE INDEX occurrence_hours_hour ON public.occurrence_hours USING btree (hour);
 
@@ -1485,9 +1792,19 @@ CREATE INDEX report_token_audit_scheduler_at ON public.report_token_audit USING 
 
 CREATE INDEX report_tokens_scheduler ON public.report_tokens USING btree (scheduler);
 
+CREATE INDEX run_requests_lease_requested_at ON public.run_requests USING btree (lease, requested_at);
+
+CREATE INDEX run_requests_requested_at ON public.run_requests USING btree (requested_at);
+
 CREATE INDEX scheduler_intents_change_xid ON public.scheduler_intents USING btree (change_xid);
 
 CREATE INDEX schedulers_change_xid ON public.schedulers USING btree (change_xid);
+
+CREATE INDEX service_token_audit_at ON public.service_token_audit USING btree (at);
+
+CREATE UNIQUE INDEX service_tokens_live_name ON public.service_tokens USING btree (name) WHERE (revoked_at IS NULL);
+
+CREATE INDEX service_tokens_revoked_at ON public.service_tokens USING btree (revoked_at);
 
 CREATE INDEX stale_write_rejections_at ON public.stale_write_rejections USING btree (at);
 
@@ -1496,6 +1813,10 @@ CREATE INDEX stale_write_rejections_change_xid ON public.stale_write_rejections 
 CREATE INDEX stale_write_rejections_lease_at ON public.stale_write_rejections USING btree (lease, at);
 
 CREATE INDEX status_deletions_change_xid ON public.status_deletions USING btree (change_xid);
+
+CREATE INDEX team_owner_audit_at ON public.team_owner_audit USING btree (at);
+
+CREATE INDEX team_owner_audit_team_at ON public.team_owner_audit USING btree (team, at);
 
 -- Triggers
 
@@ -1534,6 +1855,14 @@ CREATE TRIGGER leaseboard_fence_insert AFTER INSERT ON public.health_changes REF
 CREATE TRIGGER leaseboard_fence_truncate BEFORE TRUNCATE ON public.health_changes FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_deletes();
 
 CREATE TRIGGER leaseboard_fence_update AFTER UPDATE ON public.health_changes REFERENCING NEW TABLE AS fenced_rows FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_rows();
+
+CREATE TRIGGER leaseboard_fence_delete AFTER DELETE ON public.health_days FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_deletes();
+
+CREATE TRIGGER leaseboard_fence_truncate BEFORE TRUNCATE ON public.health_days FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_deletes();
+
+CREATE TRIGGER leaseboard_fence_delete AFTER DELETE ON public.health_hours FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_deletes();
+
+CREATE TRIGGER leaseboard_fence_truncate BEFORE TRUNCATE ON public.health_hours FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_deletes();
 
 CREATE TRIGGER leaseboard_fence_delete AFTER DELETE ON public.health_observed_minutes FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_deletes();
 
@@ -1596,6 +1925,8 @@ CREATE TRIGGER progress_summaries_tombstones AFTER DELETE ON public.progress_sum
 CREATE TRIGGER leaseboard_fence_delete AFTER DELETE ON public.renewal_gap_hours FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_deletes();
 
 CREATE TRIGGER leaseboard_fence_truncate BEFORE TRUNCATE ON public.renewal_gap_hours FOR EACH STATEMENT EXECUTE FUNCTION public.leaseboard_fence_deletes();
+
+CREATE CONSTRAINT TRIGGER scheduler_intents_audited AFTER INSERT OR UPDATE OF disabled, by, reason ON public.scheduler_intents DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION public.leaseboard_intent_audited();
 
 CREATE TRIGGER scheduler_intents_stamp_change BEFORE UPDATE ON public.scheduler_intents FOR EACH ROW WHEN ((new.change_xid = old.change_xid)) EXECUTE FUNCTION public.leaseboard_stamp_change();
 

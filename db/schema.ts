@@ -24,16 +24,17 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'string', precision: 6 });
 
 /**
  * How an audited operator's identity was established: the SSO proxy, the operator token with a typed
- * name, or a command run with database access. The contract's list is lib/api/limits.ts IDENTIFIED_BY
+ * name, a command run with database access, or a service token (`by` is the token's name). The contract's list is lib/api/limits.ts IDENTIFIED_BY
  * (db imports nothing of lib; lib/api/limits.unit.test.ts holds the two equal).
  */
-export const IDENTIFIED_BY = ['sso', 'token', 'cli'] as const;
+export const IDENTIFIED_BY = ['sso', 'token', 'cli', 'service_token'] as const;
 const identifiedBy = () => text('identified_by', { enum: IDENTIFIED_BY });
 const epochCol = (name: string) => bigint(name, { mode: 'number' });
 
@@ -302,6 +303,33 @@ export const labelAudit = pgTable(
     at: ts('at').notNull(),
   },
   (t) => [index('label_audit_scheduler_at').on(t.scheduler, t.at), index('label_audit_at').on(t.at)],
+);
+
+/**
+ * "Run now" requests (lib/actions/run-now.ts): an operator asks the current holder of a lease to start an
+ * occurrence now, keyed `lease@requested_at`, under its lease and fenced like any other. Each row is also
+ * the action's audit: who, why, when, the holder and epoch asked; the holder marks it taken (with the
+ * occurrence); an untaken request past `expires_at` is expired and never run. At most one pending per
+ * scheduler (the action refuses a second while one is pending). Bounded by people, like the other audit
+ * trails: a row per operator request, never pruned.
+ */
+export const runRequests = pgTable(
+  'run_requests',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    lease: text('lease').notNull(),
+    requestedAt: ts('requested_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    holder: text('holder').notNull(),
+    epoch: epochCol('epoch').notNull(),
+    by: text('by').notNull(),
+    identifiedBy: identifiedBy().notNull(),
+    reason: text('reason').notNull(),
+    takenAt: ts('taken_at'),
+    takenEpoch: epochCol('taken_epoch'),
+    occurrence: text('occurrence'),
+  },
+  (t) => [index('run_requests_lease_requested_at').on(t.lease, t.requestedAt), index('run_requests_requested_at').on(t.requestedAt)],
 );
 
 /**
@@ -668,6 +696,66 @@ export const reportTokens = pgTable(
 );
 
 /**
+ * Service tokens (lib/auth/service-tokens.ts): named bearer credentials an admin makes for scripts and
+ * configuration as code (`lbs_<id>.<secret>`), each with scopes (read, intents, maintenance, reports)
+ * for a list of schedulers or a label selector. The secret is shown once and stored only as an
+ * HMAC-SHA256 keyed with the token's own random salt; `id` is public, so a presented token is found by
+ * its id, never by trying every hash. Revoking stamps `revoked_at` (a revoked token answers 401 at once).
+ * Bounded: at most SERVICE_TOKENS_LIVE unrevoked tokens (a create checks under an advisory lock), and a
+ * revoked token's row is deleted SERVICE_TOKENS_REVOKED_KEPT_DAYS after its revocation (by the next
+ * create or revoke, in the same statement); its create and revoke stay in service_token_audit.
+ */
+export const serviceTokens = pgTable(
+  'service_tokens',
+  {
+    /** Public part of the token, 12 hex characters. */
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    scopes: text('scopes').array().notNull(),
+    /** The schedulers it may act on; NULL: those `selector` selects. */
+    schedulers: text('schedulers').array(),
+    /** A label selector (lib/limits/selector.ts; '' selects every scheduler); NULL: `schedulers`. */
+    selector: text('selector'),
+    salt: bytea('salt').notNull(),
+    secretHmac: bytea('secret_hmac').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: ts('created_at').notNull(),
+    /** The database time of its last use, stamped at most once a minute; NULL: never used. */
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('service_tokens_live_name')
+      .on(t.name)
+      .where(sql`${t.revokedAt} IS NULL`),
+    index('service_tokens_revoked_at').on(t.revokedAt),
+    check('service_tokens_id_shape', sql`${t.id} ~ '^[0-9a-f]{12}$'`),
+    check('service_tokens_one_target', sql`(${t.schedulers} IS NULL) <> (${t.selector} IS NULL)`),
+    check('service_tokens_scopes', sql`cardinality(${t.scopes}) > 0 AND ${t.scopes} <@ ARRAY['read', 'intents', 'maintenance', 'reports']::text[]`),
+  ],
+);
+
+/**
+ * Every service token created or revoked, append-only and never pruned, like the other audit trails.
+ * Bounded by who writes it: only admins, one row per create or revoke, each with a reason, and at most
+ * SERVICE_TOKENS_LIVE live tokens — a few hundred bytes a row at human speed.
+ */
+export const serviceTokenAudit = pgTable(
+  'service_token_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tokenId: text('token_id').notNull(),
+    name: text('name').notNull(),
+    action: text('action', { enum: ['create', 'revoke'] }).notNull(),
+    by: text('by').notNull(),
+    identifiedBy: identifiedBy().notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('service_token_audit_at').on(t.at), check('service_token_audit_action', sql`${t.action} IN ('create', 'revoke')`)],
+);
+
+/**
  * Every report token created or revoked, append-only and never pruned, like the other audit trails.
  * Bounded by who writes it: only operators, one row per mint or revoke, each with a reason, and at most
  * REPORT_TOKENS_PER_SCHEDULER live tokens per scheduler — about 200 B a row, so even 100 actions a day
@@ -714,6 +802,51 @@ export const healthChanges = pgTable(
 );
 
 /**
+ * Time spent in each health per scheduler and UTC day (the reliability reports, lib/server/asof/reliability.ts),
+ * folded by the retention pruner once a day has been over for an hour (leaseboard_fold_health_rollup: from its
+ * 24 health_hours rows, or from health_changes and health_observed_minutes for a day before the hours): a 30-day report reads at most 31 rows a scheduler instead of
+ * every change. Milliseconds; time nobody observed is in unknown_ms; a day before the scheduler's first
+ * registration has no row, a day it was born in counts from then. Bounded: one row per scheduler and day,
+ * and the fold deletes days older than 32 days (the longest report is 30 days): at most 33 rows a scheduler.
+ * The fold checks the pruner's fence first; the rows keep no fence columns (nobody reads them once written).
+ */
+export const healthDays = pgTable(
+  'health_days',
+  {
+    name: text('name').notNull(),
+    day: ts('day').notNull(),
+    progressingMs: bigint('progressing_ms', { mode: 'number' }).notNull(),
+    idleMs: bigint('idle_ms', { mode: 'number' }).notNull(),
+    stalledMs: bigint('stalled_ms', { mode: 'number' }).notNull(),
+    noLeaderMs: bigint('no_leader_ms', { mode: 'number' }).notNull(),
+    unknownMs: bigint('unknown_ms', { mode: 'number' }).notNull(),
+    disabledMs: bigint('disabled_ms', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.day] }), index('health_days_day').on(t.day)],
+);
+
+/**
+ * Time spent in each health per scheduler and UTC hour: what today's part of a reliability report reads
+ * (health_days holds the days before), folded by the retention pruner an hour at a time once the hour has
+ * been over for 5 minutes; a day is then folded from its 24 hours. Same columns as health_days. Bounded:
+ * one row per scheduler and hour, and the fold deletes hours older than 3 days: at most 73 rows a scheduler.
+ */
+export const healthHours = pgTable(
+  'health_hours',
+  {
+    name: text('name').notNull(),
+    hour: ts('hour').notNull(),
+    progressingMs: bigint('progressing_ms', { mode: 'number' }).notNull(),
+    idleMs: bigint('idle_ms', { mode: 'number' }).notNull(),
+    stalledMs: bigint('stalled_ms', { mode: 'number' }).notNull(),
+    noLeaderMs: bigint('no_leader_ms', { mode: 'number' }).notNull(),
+    unknownMs: bigint('unknown_ms', { mode: 'number' }).notNull(),
+    disabledMs: bigint('disabled_ms', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.hour] }), index('health_hours_hour').on(t.hour)],
+);
+
+/**
  * Minutes in which the alert evaluator ran at least one round: outside them the rollup saw nothing,
  * and a strip draws those minutes unknown ("not observed") instead of carrying a health through.
  * One row per minute; pruned with health_changes.
@@ -723,3 +856,104 @@ export const healthObservedMinutes = pgTable('health_observed_minutes', {
   lease: text('lease').notNull(),
   epoch: epochCol('epoch').notNull(),
 });
+
+/**
+ * Maintenance windows (lib/actions/maintenance.ts; the rule is lib/limits/maintenance.ts): an operator's
+ * "these schedulers are in maintenance from … to …", for a label selector or a list of names, once or
+ * weekly (every 7 × 24 h after `starts_at`, UTC). While one is open, a scheduler it covers reads "in
+ * maintenance" beside its health (its facts and health unchanged) and its alerts are evaluated but not
+ * delivered (lib/alerts round, `suppressed`). Written only by the operator role, every change audited in
+ * maintenance_audit.
+ * Bounded: at most 100 open windows (a create beyond is refused), and a create deletes closed windows
+ * (cancelled, or a one-off ended) older than 7 days, keeping at most the 100 newest closed ones — so at
+ * most 200 rows; their history stays in maintenance_audit.
+ */
+export const maintenanceWindows = pgTable(
+  'maintenance_windows',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** A label selector (lib/limits/selector.ts), or NULL when `schedulers` names them. */
+    selector: text('selector'),
+    /** Scheduler names, or NULL when `selector` chooses them. */
+    schedulers: text('schedulers').array(),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    /** Again every 7 days after `starts_at` (for as long: ends_at − starts_at), until cancelled. */
+    weekly: boolean('weekly').notNull().default(false),
+    reason: text('reason').notNull(),
+    by: text('by').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    cancelledAt: ts('cancelled_at'),
+  },
+  (t) => [
+    check('maintenance_windows_target', sql`(${t.selector} IS NULL) <> (${t.schedulers} IS NULL)`),
+    check('maintenance_windows_names', sql`${t.schedulers} IS NULL OR cardinality(${t.schedulers}) BETWEEN 1 AND 100`),
+    check(
+      'maintenance_windows_span',
+      sql`${t.endsAt} > ${t.startsAt} AND ${t.endsAt} - ${t.startsAt} <= interval '30 days' AND (NOT ${t.weekly} OR ${t.endsAt} - ${t.startsAt} < interval '7 days')`,
+    ),
+    index('maintenance_windows_open').on(t.cancelledAt, t.endsAt),
+  ],
+);
+
+/**
+ * Every maintenance window change (create, edit, cancel), append-only and never pruned, like the other
+ * audit trails: the window before and after (as JSON), who, why, when. Bounded by people: a row per
+ * operator change with a reason (human speed, under a kilobyte).
+ */
+export const maintenanceAudit = pgTable(
+  'maintenance_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    windowId: bigint('window_id', { mode: 'number' }).notNull(),
+    action: text('action', { enum: ['create', 'edit', 'cancel'] }).notNull(),
+    fromWindow: jsonb('from_window'),
+    toWindow: jsonb('to_window').notNull(),
+    by: text('by').notNull(),
+    identifiedBy: identifiedBy().notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('maintenance_audit_window_at').on(t.windowId, t.at), index('maintenance_audit_at').on(t.at)],
+);
+
+/**
+ * Who owns a team's schedulers (lib/actions/owners.ts): the contact and runbook an operator set for the
+ * schedulers labelled `team=<team>`, carried in their alerts' annotations (the team itself is the alert's
+ * `team` label, from the scheduler's labels). Written only by the operator role, every change audited in
+ * team_owner_audit. Bounded: one row per team an operator described (its key), at most 1,000 (a write
+ * beyond is refused).
+ */
+export const teamOwners = pgTable(
+  'team_owners',
+  {
+    team: text('team').primaryKey(),
+    contact: text('contact').notNull(),
+    runbookUrl: text('runbook_url'),
+    by: text('by').notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [
+    check('team_owners_team', sql`leaseboard_label_value_ok(${t.team}) AND ${t.team} <> ''`),
+    check('team_owners_contact', sql`length(${t.contact}) BETWEEN 1 AND 200`),
+    check('team_owners_runbook', sql`${t.runbookUrl} IS NULL OR (length(${t.runbookUrl}) <= 500 AND ${t.runbookUrl} ~ '^https?://')`),
+  ],
+);
+
+/** Every team owner change, append-only and never pruned: before → after (JSON), who, why, when. Bounded by people. */
+export const teamOwnerAudit = pgTable(
+  'team_owner_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    team: text('team').notNull(),
+    fromOwner: jsonb('from_owner'),
+    toOwner: jsonb('to_owner').notNull(),
+    by: text('by').notNull(),
+    identifiedBy: identifiedBy().notNull(),
+    reason: text('reason').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('team_owner_audit_team_at').on(t.team, t.at), index('team_owner_audit_at').on(t.at)],
+);

@@ -2,28 +2,13 @@
  * 1,000 schedulers: server-side pages of 100, worst first, with counts,
  * filter by health and search by name — all through the URL, so a reload
  * server-renders the same view. Seeded in bulk with the status bench's SQL
- * (scripts/bench-status-data.ts) under names `sched-00001…`.
+ * (./fixtures/scale-fleet.ts) under names `sched-00001…`.
  */
-import pg from 'pg';
 import { HEALTH_SEVERITY } from '../lib/status';
-import { reportsSql, summariesSql, seedStatements } from '../scripts/bench-status-data';
+import { seedScaleFleet } from './fixtures/scale-fleet';
 import { expect, test } from './fixtures/test';
 
-const SCHEDULERS = 1_000;
-
-test.beforeAll(async () => {
-  const client = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query(`SELECT count(*)::int AS n FROM schedulers WHERE name LIKE 'sched-%'`);
-    if (rows[0].n > 0) return;
-    for (const statement of seedStatements()) await client.query(statement.sql, [SCHEDULERS]);
-    await client.query(reportsSql(5), [1, SCHEDULERS, 20]);
-    await client.query(summariesSql(5), [SCHEDULERS, 20]);
-  } finally {
-    await client.end();
-  }
-});
+test.beforeAll(seedScaleFleet);
 
 test('1,000 schedulers: pages of 100, worst first, filter and search', async ({ overview, page }) => {
   await overview.goto('sched-');

@@ -150,8 +150,8 @@ test('the overview with strips, on a desktop and a phone, light and dark (screen
 }, testInfo) => {
   const a = await schedulers.start(lease, 'A');
   await schedulers.start(`${lease}-b`, 'B');
-  // The browser tests' schedulers (all named e2e-…), not the 1,000 the scale spec may have seeded in this
-  // shard: this test's rows stay on the first page whatever ran before it.
+  // The browser tests' schedulers (all named e2e-…), not the 1,000 an earlier spec may have seeded in the
+  // same run: this test's rows stay on the first page whatever ran before it.
   await overview.goto('e2e-');
   await expect(segments(overview.row(lease)).first()).toBeVisible({ timeout: STRIP_TIMEOUT });
   a.signal('SIGUSR1'); // one row stalls, beside the earlier tests' schedulers

@@ -3,7 +3,8 @@
  * before its write) while a second scheduler runs: the overview shows the
  * takeover (epoch + 1, the new leader); after SIGCONT the paused holder's
  * write is refused by the database, and the scheduler page lists it within
- * seconds — every time, not only when a pause happens to land mid-batch.
+ * seconds — every time, not only when a pause happens to land mid-batch —
+ * and the Timeline's incident export names both, linked to their moments.
  */
 import type { SchedulerProcess } from '../lib/child/scheduler-process';
 import { expect, test } from './fixtures/test';
@@ -39,4 +40,12 @@ test('a leader paused mid-write is taken over, and its refused write shows as a 
   await expect(schedulerPage.transition(epoch + 1)).toBeVisible();
   await schedulerPage.showTimeline();
   await keepScreenshot(schedulerPage.page, testInfo, 'scheduler-page-takeover');
+
+  // The window's incident report names the takeover and the refused write, each linked to its moment.
+  const report = await schedulerPage.incidentExport();
+  expect(report.contentType).toContain('text/markdown');
+  expect(report.markdown).toMatch(new RegExp(`\\?at=[^>]+>\\) \\*\\*holder\\*\\*: .* took over: epoch ${epoch} → ${epoch + 1}`));
+  expect(report.markdown).toMatch(
+    new RegExp(`\\?at=[^>]+>\\) \\*\\*stale write\\*\\*: Stale write refused on .*: epoch ${epoch} wrote while the lease was at`),
+  );
 });

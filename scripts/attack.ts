@@ -1,5 +1,5 @@
 /**
- * `npm run attack -- URL [--operator-token-file FILE] [--archive URL] [--include-lockout] [--source-address A]`
+ * `npm run attack -- URL [--operator-token-file FILE] [--service-token-file FILE] [--revoked-token-file FILE] [--archive URL] [--include-lockout] [--source-address A]`
  *
  * Points the security review's probes, and the usual suspects (oversized headers, slow
  * bodies, path traversal, malformed percent-encoding, JSON bombs, cross-site
@@ -16,6 +16,10 @@
  *   with a live session. Each sign-in is an ordinary session.
  *   `--operator-token T` still works, with a warning: every user of the
  *   machine can read a command line (`ps`).
+ * - `--service-token-file FILE`: a live service token with the intents scope
+ *   only, over schedulers that do not include the probe's made-up one: it
+ *   must be refused outside them (403, nothing changed) and for reads (403).
+ * - `--revoked-token-file FILE`: a revoked service token: it must get 401.
  * - `--include-lockout`: also probe the per-client limits — this client then
  *   cannot sign in for 10 minutes, and its heavy reads wait 10 s.
  * - `--archive URL`: also probe the archive service.
@@ -26,6 +30,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { urlPasswordRefusal } from '../lib/config';
 import { type Context, PROBES, type Verdict } from './attack/probes';
+import { basePath, send } from './attack/wire';
 
 function fail(message: string): never {
   process.stderr.write(`attack: ${message}\n`);
@@ -40,6 +45,8 @@ function parse(argv: string[]): Context {
       options: {
         'operator-token': { type: 'string' },
         'operator-token-file': { type: 'string' },
+        'service-token-file': { type: 'string' },
+        'revoked-token-file': { type: 'string' },
         archive: { type: 'string' },
         'include-lockout': { type: 'boolean' },
         'source-address': { type: 'string' },
@@ -51,7 +58,11 @@ function parse(argv: string[]): Context {
     fail((error as Error).message);
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 1) fail('usage: npm run attack -- URL [--operator-token-file FILE] [--archive URL] [--include-lockout] [--source-address A]');
+  if (positionals.length !== 1) {
+    fail(
+      'usage: npm run attack -- URL [--operator-token-file FILE] [--service-token-file FILE] [--revoked-token-file FILE] [--archive URL] [--include-lockout] [--source-address A]',
+    );
+  }
   const url = (raw: string, what: string) => {
     const refusal = urlPasswordRefusal(what, raw, 'the probes need none: they send what an outsider can');
     if (refusal !== null) fail(refusal);
@@ -67,25 +78,32 @@ function parse(argv: string[]): Context {
   return {
     target: { url: url(positionals[0]!, 'URL'), sourceAddress },
     operatorToken: operatorToken(values['operator-token'] as string | undefined, values['operator-token-file'] as string | undefined),
+    serviceToken: tokenFile('--service-token-file', values['service-token-file'] as string | undefined),
+    revokedToken: tokenFile('--revoked-token-file', values['revoked-token-file'] as string | undefined),
     includeLockout: values['include-lockout'] === true,
+    signInRequired: false,
     archive: values.archive === undefined ? null : { url: url(values.archive as string, '--archive'), sourceAddress },
   };
+}
+
+/** A secret read from a file named by `option` (never a secret on the command line), or null without the option. */
+function tokenFile(option: string, file: string | undefined): string | null {
+  if (file === undefined) return null;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    fail(`${option}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const token = text.trim();
+  if (token === '') fail(`${option}: ${file} is empty`);
+  return token;
 }
 
 /** The operator token: from a file, the environment, or (with a warning) the command line. */
 function operatorToken(flag: string | undefined, file: string | undefined): string | null {
   if (flag !== undefined && file !== undefined) fail('one of --operator-token, --operator-token-file');
-  if (file !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      fail(`--operator-token-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-    }
-    const token = text.trim();
-    if (token === '') fail(`--operator-token-file: ${file} is empty`);
-    return token;
-  }
+  if (file !== undefined) return tokenFile('--operator-token-file', file);
   if (flag !== undefined) {
     process.stderr.write(
       'attack: warning: --operator-token puts the token on the command line, where every user of this machine reads it (ps); use --operator-token-file FILE or LEASEBOARD_OPERATOR_TOKEN\n',
@@ -101,8 +119,21 @@ function table(rows: string[][]): string {
   return [line(rows[0]!), widths.map((width) => '-'.repeat(width)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
 }
 
+/** Whether the target refuses reading without an identity (LEASEBOARD_ANONYMOUS=none): its list answers 401 unauthorized. */
+async function signInRequired(context: Context): Promise<boolean> {
+  const answer = await send(context.target, {
+    method: 'GET',
+    path: `${basePath(context.target)}/api/v1/schedulers`,
+    headers: { host: context.target.url.host },
+    timeoutMs: 10_000,
+  });
+  return answer.status === 401 && answer.body.includes('"unauthorized"');
+}
+
 async function main() {
   const context = parse(process.argv.slice(2));
+  context.signInRequired = await signInRequired(context);
+  if (context.signInRequired) process.stdout.write('attack: the target refuses anonymous reading (LEASEBOARD_ANONYMOUS=none)\n');
   process.stdout.write(`attack: ${PROBES.length} probes against ${context.target.url.href}${context.archive ? ` and ${context.archive.url.href}` : ''}\n\n`);
   const rows = [['probe', 'expected', 'got', 'verdict']];
   let missed = 0;

@@ -20,14 +20,21 @@ export const nameWidth = (schedulers: number) => Math.max(5, String(schedulers).
 /** The SQL name of scheduler `g` (an integer column or parameter), e.g. `sched-00042`. */
 const nameOf = (g: string, width: number) => `'sched-' || lpad(${g}::text, ${width}, '0')`;
 
+/** The teams the seeded schedulers belong to (`team` label), one in eight each. */
+const BENCH_TEAMS = ['payments', 'search', 'ledger', 'identity', 'billing', 'docs', 'growth', 'infra'] as const;
+
 /** Statements, in order, with a label each. `$1` = schedulers, `$2` = reports per scheduler. */
 export function seedStatements(width = 5): { label: string; sql: string }[] {
   const name = nameOf('g', width);
   return [
     {
-      label: 'schedulers',
-      sql: `INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at)
-            SELECT ${name}, 3600000, 5000, 300000, 300000, clock_timestamp() - interval '1 day' FROM generate_series(1, $1::int) g`,
+      // Labels as teams use them: 8 teams (g % 8), 4 services each, 1 in 10 in dev.
+      label: 'schedulers (labelled team, service, env)',
+      sql: `INSERT INTO schedulers (name, every_ms, report_every_ms, stall_after_ms, overdue_after_ms, registered_at, labels)
+            SELECT ${name}, 3600000, 5000, 300000, 300000, clock_timestamp() - interval '1 day',
+                   jsonb_build_object('team', (ARRAY[${BENCH_TEAMS.map((t) => `'${t}'`).join(', ')}])[g % ${BENCH_TEAMS.length} + 1],
+                                      'service', 'svc-' || ((g / ${BENCH_TEAMS.length}) % 4), 'env', CASE WHEN g % 10 = 0 THEN 'dev' ELSE 'prod' END)
+            FROM generate_series(1, $1::int) g`,
     },
     {
       // g % 20: 1 expired, 2 released, 3 never held; the rest held (epoch 1 + g % 5)
@@ -45,8 +52,11 @@ export function seedStatements(width = 5): { label: string; sql: string }[] {
     },
     {
       label: 'scheduler_intents (1% disabled)',
-      sql: `INSERT INTO scheduler_intents (lease, disabled, by, reason, at)
-            SELECT ${name}, true, 'bench', 'maintenance', clock_timestamp() FROM generate_series(1, $1::int) g WHERE g % 100 = 7`,
+      // With its audit rows, in the same statement: the database refuses an intent change without one.
+      sql: `WITH i AS (INSERT INTO scheduler_intents (lease, disabled, by, reason, at)
+              SELECT ${name}, true, 'bench', 'maintenance', clock_timestamp() FROM generate_series(1, $1::int) g WHERE g % 100 = 7
+              RETURNING lease, disabled, by, reason, at)
+            INSERT INTO intent_audit (lease, disabled, by, identified_by, reason, at) SELECT lease, disabled, by, 'cli', reason, at FROM i`,
     },
   ];
 }

@@ -14,6 +14,9 @@
  *      writer renews and reports for every scheduler (each lease renewed every
  *      5 s, each summary every 2 s); targets p99 < 50 ms at 10,000, < 200 ms at 100,000;
  *    - the same list as served (one shared read per second);
+ *    - a team's page (`selector=team=payments,env!=dev`, one scheduler in
+ *      eight), and the same grouped by `service`, against the unfiltered page,
+ *      uncached, the three taken in turn in the same run (ratios printed);
  *    - the previous design, a full read every call (read + project all + sort + page), and its statement alone;
  *    - projecting all N schedulers, bundled as shipped (p50 target < 20 ms at 10,000);
  *    - the status service's memory: heap held after the first read (gc'd);
@@ -35,8 +38,9 @@ import { buildList, projectAll, sortStatuses, statusesView } from '../lib/server
 import { StatusService } from '../lib/server/service';
 import { factsSql } from '../lib/server/live/facts-sql';
 import { seed, startActivity } from './bench-status-data';
-import { fmt, stats, time, verdict } from './bench-stats';
+import { fmt, stats, type Stats, time, timeWithCpu, verdict } from './bench-stats';
 import { judgeDurability } from '../lib/status';
+import { parseSelector } from '../lib/limits/selector';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -154,6 +158,35 @@ async function main(): Promise<void> {
     // Uncached: every call reads what changed since the previous one, re-judges what is due, pages.
     await time(10, () => uncached.list({ limit: 500 })); // warm up: plans, V8 JIT
     const quiet = stats(await time(calls, () => uncached.list({ limit: 500 })));
+    // A team's view against the whole fleet's page: taken in turn, so load drifts alike for the three.
+    const team = parseSelector('team=payments,env!=dev');
+    if (!team.ok) throw new Error(team.message);
+    const teamList = await uncached.list({ limit: 500, selector: team.selector, group: 'service' });
+    const kinds = [{ limit: 500 }, { limit: 500, selector: team.selector }, { limit: 500, selector: team.selector, group: 'service' }];
+    const byLabel: number[][] = [[], [], []];
+    // Each round starts with the next kind, so none always pays for the garbage of another.
+    for (let i = 0; i < calls; i++) {
+      for (let k = 0; k < kinds.length; k++) {
+        const kind = (i + k) % kinds.length;
+        byLabel[kind]!.push(...(await time(1, () => uncached.list(kinds[kind]))));
+      }
+    }
+    const [all, selected, grouped] = byLabel.map(stats) as [Stats, Stats, Stats];
+    // The filter and the page alone, from a view already in memory (no read): what a selector adds.
+    const { schedulers: teamReads, now: teamNow } = await readAllFacts(pool);
+    const inMemory = statusesView(sortStatuses(projectAll(teamReads, teamNow)));
+    const pageIn = (params: (typeof kinds)[number]) =>
+      buildList(
+        {
+          observedAt: teamNow,
+          observation: { ok: true, lastObservedAt: teamNow },
+          pollIntervalMs: 2_000,
+          view: inMemory,
+          durability: judgeDurability(null, teamNow),
+        },
+        params,
+      );
+    const [allMem, selectedMem, groupedMem] = kinds.map((kind) => stats(timeWithCpu(calls, () => pageIn(kind)).wall)) as [Stats, Stats, Stats];
     const names = (await pool.query<{ name: string }>('SELECT name FROM leases ORDER BY name')).rows.map((r) => r.name);
     const writer = startActivity(database.url, names);
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -204,6 +237,16 @@ async function main(): Promise<void> {
       `    HOT updates (no index written): ${hot.rows.map((r) => `${r.relname} ${((100 * Number(r.hot)) / Math.max(1, Number(r.upd))).toFixed(0)}% of ${Number(r.upd).toLocaleString('en')}`).join(', ')}`,
     );
     log(`  list page of 500 as served (shared read ≤ 1 s old):               ${fmt(served)}`);
+    log(`  a team's list page (selector team=payments,env!=dev: ${teamList.total.toLocaleString('en')} of ${n}), uncached, in turn with the unfiltered page:`);
+    log(`    unfiltered page of 500:                                        ${fmt(all)}`);
+    log(
+      `    filtered by the selector:                                      ${fmt(selected)}  ratio p50 ×${(selected.p50 / all.p50).toFixed(2)}, p99 ×${(selected.p99 / all.p99).toFixed(2)}`,
+    );
+    log(
+      `    filtered and grouped by service (${teamList.groups?.length ?? 0} groups): ${fmt(grouped)}  ratio p50 ×${(grouped.p50 / all.p50).toFixed(2)}, p99 ×${(grouped.p99 / all.p99).toFixed(2)}; target p99 < ${target} ms: ${verdict(grouped.p99 < target)}`,
+    );
+    log(`    the page alone from a view in memory (no read): unfiltered ${fmt(allMem)}`);
+    log(`      filtered ${fmt(selectedMem)}; filtered and grouped ${fmt(groupedMem)}`);
     log(`  previous design — full read every call (read+map+project all+sort+page): ${fmt(fullEvery)}`);
     log(`    ratio full / uncached incremental (quiet): p50 ×${(fullEvery.p50 / quiet.p50).toFixed(1)}, p99 ×${(fullEvery.p99 / quiet.p99).toFixed(1)}`);
     log(`    of which the facts statement + row mapping:                     ${fmt(sqlOnly)}`);

@@ -10,7 +10,7 @@
  *   tracing is left out (the `leaseboard` package has it).
  * - packages/server/dist — `leaseboard`: Next's standalone output of a production build (the server
  *   files and only the node_modules files they load), its static files and public/, and the CLI
- *   bundled beside them in app/bin, where `start` runs scripts/serve.ts — our server, with its
+ *   bundled beside them in app/bin, where `start` runs lib/cli/start.ts — our server, with its
  *   headers, page cache and hosted jobs — on the shipped build. No npm dependencies: what the build
  *   needs at run time is in app/node_modules.
  *

@@ -1,5 +1,6 @@
 /**
  * `npm run fleet -- --schedulers N --processes P [--minutes M] [--fault-every S]`
+ * `npm run fleet -- --simulated N --real M [--simulated-per-process K] --processes P …`
  *
  * A load generator of real scheduler processes against one PostgreSQL (a
  * fresh database beside DATABASE_URL's, else in an embedded server:
@@ -9,6 +10,16 @@
  * them the alert evaluator and the retention pruner as real scheduler
  * processes (as the soak runs them), and in this process the dashboard's list
  * read, by the status service's own code (lib/server/service.ts), every poll.
+ * With `--simulated`, the load generator (scripts/fleet/simulator.ts) runs
+ * beside the M real schedulers: ONE process driving N simulated schedulers
+ * in processes of K, through the same SQL and batching as the library; their
+ * faults and misses are judged exactly as a real process's.
+ *
+ * Instruments: every second the database's active statements and what they
+ * wait on (scripts/fleet/waits.ts); every sample the CPU of the database's
+ * backends, the real schedulers, the generator (apart), the dashboard's
+ * reads and the housekeeping, event-loop delays and pool waits; at the end a
+ * table of where statements waited and a line `per 1,000 schedulers:`.
  *
  * Every `--fault-every` seconds a fault (scripts/fleet/faults.ts): a process
  * paused, a lease's progress frozen, a lease's reports dropped, a process
@@ -22,7 +33,9 @@
  * Guarantees: nothing is left running on any exit (Ctrl-C included) and the
  * database it made is dropped.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_LEASE_TIMING } from '../lib/lease';
 import { createPool } from '../db/pool';
 import { StatusService } from '../lib/server/service';
 import { soakDatabase } from './soak/database';
@@ -33,9 +46,11 @@ import { FaultInjector } from './fleet/faults';
 import { FleetJudge } from './fleet/judge';
 import { quantile } from './fleet/latency';
 import { FleetUsageError, parseFleetArgs, type FleetPlan } from './fleet/plan';
-import { type FleetSample, fleetVerdict, sampleHeader, sampleLine } from './fleet/verdict';
-
-import { FleetWorkers } from './fleet/workers';
+import { SimulatedFleet } from './fleet/simulated';
+import { MixedFleet } from './fleet/targets';
+import { type FleetSample, fleetVerdict, perThousandLine, sampleHeader, sampleLine } from './fleet/verdict';
+import { sampleActivity, WaitSampler } from './fleet/waits';
+import { FleetWorkers, leaseName } from './fleet/workers';
 import { RunControl } from './soak/run-control';
 
 const log = (line: string) => console.log(`[fleet] ${line}`);
@@ -72,6 +87,40 @@ async function poll(service: StatusService): Promise<{ ms: number; ok: boolean; 
   return { ms, ok: first.observation.ok, atMs: Date.parse(first.observedAt), unhealthy };
 }
 
+/** The generator: the simulated schedulers, named after the real ones, in processes of simulatedPerProcess. */
+function startSimulator(plan: FleetPlan, url: string, run: RunControl, failures: string[]): SimulatedFleet {
+  const names = Array.from({ length: plan.simulated }, (_, i) => leaseName(plan.real + i + 1));
+  const processes = Array.from({ length: Math.ceil(names.length / plan.simulatedPerProcess) }, (_, p) =>
+    names.slice(p * plan.simulatedPerProcess, (p + 1) * plan.simulatedPerProcess),
+  );
+  const s = plan.scheduler;
+  return new SimulatedFleet(
+    {
+      processes,
+      label: 's',
+      timing: {
+        ttlMs: s.ttlMs,
+        renewEveryMs: s.renewEveryMs,
+        renewDeadlineMs: s.renewDeadlineMs,
+        safetyMarginMs: DEFAULT_LEASE_TIMING.safetyMarginMs,
+        reportEveryMs: s.reportEveryMs,
+        jobEveryMs: s.jobEveryMs,
+        advanceEveryMs: s.advanceEveryMs,
+      },
+      stallAfterMs: s.stallAfterMs,
+      poolMax: plan.simulatorPoolMax,
+    },
+    url,
+    (code, last) => {
+      if (run.interrupted) return;
+      failures.push(`the generator exited (${code}) unasked; last lines: ${last.join(' | ')}`);
+      run.stop.abort();
+    },
+  );
+}
+
+const WAIT_SAMPLE_MS = 1_000;
+
 async function main() {
   const plan = planOrExit();
   const run = new RunControl();
@@ -83,6 +132,12 @@ async function main() {
   let missed = 0;
   let renewalsTotal = 0;
   let workers: FleetWorkers | null = null;
+  let simulatorRef: SimulatedFleet | null = null;
+  const waits = new WaitSampler();
+  const loops: { fleetMaxMs: number; generatorMaxMs: number | null; schedulersMaxMs: number; listPoolWaiting: number }[] = [];
+  // This process's own loop: the list reads (and the fleet's bookkeeping) run on it.
+  const ownLoop = monitorEventLoopDelay({ resolution: 20 });
+  ownLoop.enable();
 
   try {
     log(
@@ -112,14 +167,32 @@ async function main() {
     });
     workers = fleet;
     cleanups.push(() => fleet.stop());
+    const simulator = plan.simulated > 0 ? startSimulator(plan, database.url, run, failures) : null;
+    simulatorRef = simulator;
+    if (simulator) cleanups.push(() => simulator.stop());
+    const targets = new MixedFleet(fleet, simulator);
     const startMs = performance.now();
     await housekeeping.ready(60_000);
-    await Promise.all(fleet.slices.map((_, i) => fleet.ready(i, 300_000)));
-    log(`up in ${Math.round(performance.now() - startMs)} ms: ${fleet.count} scheduler processes holding ${plan.schedulers} leases, alerts and pruner`);
+    await Promise.all([...fleet.slices.map((_, i) => fleet.ready(i, 300_000)), simulator?.ready(300_000)]);
+    log(
+      `up in ${Math.round(performance.now() - startMs)} ms: ${fleet.count} scheduler processes holding ${plan.real} leases` +
+        (simulator ? `, the generator's ${simulator.spec.processes.length} simulated processes holding ${plan.simulated}` : '') +
+        ', alerts and pruner',
+    );
 
     const upAt = Date.now();
-    const injector = new FaultInjector(plan, fleet, judge, log, (message) => failures.push(message));
+    const injector = new FaultInjector(plan, targets, judge, log, (message) => failures.push(message));
     const endAt = upAt + plan.durationMs;
+    const waitDb = createPool(database.url, { applicationName: 'leaseboard-fleet-sampler', max: 1, statementTimeoutMs: 5_000 });
+    cleanups.push(() => waitDb.end());
+    const sampling = (async () => {
+      while (!stop.signal.aborted && Date.now() < endAt) {
+        const next = Date.now() + WAIT_SAMPLE_MS;
+        const { rows, kindOfPid } = await sampleActivity(waitDb).catch(() => ({ rows: [], kindOfPid: new Map<string, string>() }));
+        waits.add(rows, kindOfPid);
+        await sleep(Math.max(0, next - Date.now()), undefined, { signal: stop.signal }).catch(() => {});
+      }
+    })();
     const polling = (async () => {
       while (!stop.signal.aborted && Date.now() < endAt) {
         const next = Date.now() + plan.pollMs;
@@ -147,20 +220,27 @@ async function main() {
     let previous: DatabaseCounters = await readCounters(db, Date.now());
     let previousHost = hostCpu();
     let listSeen = 0;
-    const pids = () => ({ ...housekeeping.pids(), 'fleet (list)': process.pid });
+    const pids = () => ({ ...housekeeping.pids(), 'fleet (list)': process.pid, ...(simulator ? { generator: simulator.pid } : {}) });
     const schedulerPids = () => Array.from({ length: fleet.count }, (_, i) => fleet.pid(i));
-    const otherPids = () => Object.values(pids());
+    const otherPids = () => Object.values(housekeeping.pids());
+    const cpuNow = () => ({
+      schedulers: processesCpu(schedulerPids()),
+      others: processesCpu(otherPids()),
+      generator: processesCpu(simulator ? [simulator.pid] : []),
+      dashboard: processesCpu([process.pid]),
+    });
     let previousAtWall = Date.now();
-    let previousCpu = { schedulers: processesCpu(schedulerPids()), others: processesCpu(otherPids()) };
-    await fleet.stats(5_000); // start every window now
+    let previousCpu = cpuNow();
+    await Promise.all([fleet.stats(5_000), simulator?.stats(5_000)]); // start every window now
+    ownLoop.reset();
     while (!stop.signal.aborted) {
       const nextAt = upAt + (samples.length + 1) * plan.sampleEveryMs;
       if (nextAt > endAt + 1_000) break;
       await sleep(Math.max(0, nextAt - Date.now()), undefined, { signal: stop.signal }).catch(() => {});
       if (stop.signal.aborted) break;
-      const [stats, counters] = await Promise.all([fleet.stats(5_000), readCounters(db, previous.atMs)]);
+      const [stats, counters, sim] = await Promise.all([fleet.stats(5_000), readCounters(db, previous.atMs), simulator?.stats(5_000) ?? null]);
       const host = hostCpu();
-      const cpu = { schedulers: processesCpu(schedulerPids()), others: processesCpu(otherPids()) };
+      const cpu = cpuNow();
       const wallS = (Date.now() - previousAtWall) / 1000;
       const seconds = (counters.atMs - previous.atMs) / 1000;
       const answered = stats.filter((s) => s !== null);
@@ -174,7 +254,16 @@ async function main() {
           );
         windowMissed += unexcused;
       });
-      renewalsTotal += answered.reduce((sum, s) => sum + s.renew.count, 0);
+      sim?.perProcess.forEach((p, i) => {
+        const unexcused = judge.unexcusedMisses(fleet.count + i, p.missed, p.misses, plan.scheduler.ttlMs + plan.scheduler.renewDeadlineMs);
+        if (unexcused > 0)
+          log(
+            `simulated process ${i}: ${unexcused} renewals missed their deadline (${JSON.stringify(p.missedBy)}), the first at ${new Date(p.misses[0]!).toISOString()}`,
+          );
+        windowMissed += unexcused;
+      });
+      const both = sim ? [...answered, sim] : answered;
+      renewalsTotal += both.reduce((sum, s) => sum + s.renew.count, 0);
       missed += windowMissed;
       const windowList = listMs.slice(listSeen).sort((a, b) => a - b);
       listSeen = listMs.length;
@@ -187,20 +276,24 @@ async function main() {
         rowsPerS: (counters.rowsWritten - previous.rowsWritten) / seconds,
         walBytesPerS: (counters.walBytes - previous.walBytes) / seconds,
         tableBytes: counters.tableBytes,
-        renewals: Math.round(answered.reduce((sum, s) => sum + s.renew.count, 0) / seconds),
-        renewStatements: Math.round(answered.reduce((sum, s) => sum + s.renewStatement.count, 0) / seconds),
-        renewP99Ms: Math.max(0, ...answered.map((s) => s.renew.p99)),
-        renewMaxMs: Math.max(0, ...answered.map((s) => s.renew.max)),
+        renewals: Math.round(both.reduce((sum, s) => sum + s.renew.count, 0) / seconds),
+        renewStatements: Math.round(both.reduce((sum, s) => sum + s.renewStatement.count, 0) / seconds),
+        renewP99Ms: Math.max(0, ...both.map((s) => s.renew.p99)),
+        renewMaxMs: Math.max(0, ...both.map((s) => s.renew.max)),
         missed: windowMissed,
-        reports: Math.round(answered.reduce((sum, s) => sum + s.report.count, 0) / seconds),
-        reportStatements: Math.round(answered.reduce((sum, s) => sum + s.reportStatement.count, 0) / seconds),
+        reports: Math.round(both.reduce((sum, s) => sum + s.report.count, 0) / seconds),
+        reportStatements: Math.round(both.reduce((sum, s) => sum + s.reportStatement.count, 0) / seconds),
         loopDelayP99Ms: Math.max(0, ...answered.map((s) => s.loopDelayP99Ms)),
         loopDelayMaxMs: Math.max(0, ...answered.map((s) => s.loopDelayMaxMs)),
+        generatorLoopMaxMs: sim ? sim.loopDelayMaxMs : null,
+        poolWaitMax: Math.max(sim?.poolWaitMax ?? 0, ...answered.map((s) => s.poolWaitMax)),
         schedulerCores: (cpuBetween(previousCpu.schedulers, cpu.schedulers) ?? NaN) / wallS,
+        generatorCores: simulator ? (cpuBetween(previousCpu.generator, cpu.generator) ?? NaN) / wallS : null,
+        dashboardCores: (cpuBetween(previousCpu.dashboard, cpu.dashboard) ?? NaN) / wallS,
         otherCores: (cpuBetween(previousCpu.others, cpu.others) ?? NaN) / wallS,
-        reportP99Ms: Math.max(0, ...answered.map((s) => s.report.p99)),
-        reportMaxMs: Math.max(0, ...answered.map((s) => s.report.max)),
-        reportErrors: answered.reduce((sum, s) => sum + s.reportErrors, 0),
+        reportP99Ms: Math.max(0, ...both.map((s) => s.report.p99)),
+        reportMaxMs: Math.max(0, ...both.map((s) => s.report.max)),
+        reportErrors: both.reduce((sum, s) => sum + s.reportErrors, 0),
         listP99Ms: quantile(windowList, 0.99),
         listReads: windowList.length,
         alertRoundMs: counters.alertRoundMs,
@@ -212,17 +305,28 @@ async function main() {
       };
       samples.push(sample);
       console.log(sampleLine(sample));
+      loops.push({
+        fleetMaxMs: ownLoop.max / 1e6,
+        generatorMaxMs: sim?.loopDelayMaxMs ?? null,
+        schedulersMaxMs: sample.loopDelayMaxMs,
+        listPoolWaiting: listDb.waitingCount,
+      });
+      ownLoop.reset();
       previous = counters;
       previousHost = host;
       previousCpu = cpu;
       previousAtWall = Date.now();
     }
-    await Promise.all([polling, faulting]);
+    await Promise.all([polling, faulting, sampling]);
     // Leases lost to self-suspicion (no renewal answered in time) count as missed deadlines too, unless a pause or kill explains them.
     let suspected = 0;
     for (const { worker, line } of fleet.incidents) {
       if (line.event === 'lost' && line.why === 'self_suspected' && typeof line.at === 'number')
         suspected += judge.unexcusedMisses(worker, 1, [line.at], plan.scheduler.ttlMs + plan.scheduler.renewDeadlineMs);
+    }
+    for (const { process: p, line } of simulator?.incidents ?? []) {
+      if (line.event === 'lost' && line.why === 'self_suspected' && typeof line.at === 'number')
+        suspected += judge.unexcusedMisses(fleet.count + p, 1, [line.at], plan.scheduler.ttlMs + plan.scheduler.renewDeadlineMs);
     }
     if (suspected > 0) log(`${suspected} leases lost to self-suspicion (no renewal answered within ttl − safety margin) outside paused or killed processes`);
     missed += suspected;
@@ -240,6 +344,17 @@ async function main() {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log(`cleanup: ${String(error)}`));
     log('stopped; database dropped, nothing left running');
   }
+  for (const line of waits.table()) console.log(line);
+  if (loops.length > 0)
+    console.log(
+      `event loops (max over the run): fleet (list reads) ${Math.max(...loops.map((l) => l.fleetMaxMs)).toFixed(1)} ms, ` +
+        `real schedulers ${Math.max(...loops.map((l) => l.schedulersMaxMs)).toFixed(1)} ms` +
+        (simulatorRef ? `, generator ${Math.max(...loops.map((l) => l.generatorMaxMs ?? 0)).toFixed(1)} ms` : '') +
+        `; pool waits (most statements queued for a connection): schedulers and generator ${Math.max(...samples.map((s) => s.poolWaitMax))}, list ${Math.max(...loops.map((l) => l.listPoolWaiting))}`,
+    );
+  if (samples.length > 0) console.log(perThousandLine(samples, plan.schedulers));
+  const simErrors = simulatorRef?.incidents.filter((incident) => incident.line.event === 'error') ?? [];
+  if (simErrors.length > 0) log(`generator errors (first of ${simErrors.length}): ${JSON.stringify(simErrors[0]!.line)}`);
   const errors = workers?.incidents.filter((incident) => incident.line.event === 'error').length ?? 0;
   if (errors > 0) log(`scheduler errors (shown above, first ${errors}): ${JSON.stringify(workers!.incidents.find((i) => i.line.event === 'error')!.line)}`);
   const verdict = fleetVerdict({

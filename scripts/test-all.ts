@@ -8,21 +8,21 @@
  * summary of each step's wall time and CPU time (its processes', the embedded PostgreSQL included;
  * not a DATABASE_URL server's) and the run's total.
  *
- * Tiers run in six lanes at once, because most of them mostly wait: the
- * production build and the browser tier's first shard (the longest chain);
- * its second shard, once the build is made; lint, then the typecheck once the
- * build is made (it reads the build's generated route types, and the build
- * skips its own check); unit and golden; the integration tier
- * (three vitest workers, a database each); the soak (2.5 minutes of wall time,
- * little CPU), then the fleet (2.5 minutes, about 30 s of CPU). Each step's output is printed whole when it ends.
+ * The production build runs first, alone; then tiers run in five lanes at
+ * once, because most of them mostly wait: the browser tier (one Playwright
+ * run, one test at a time); lint, then the typecheck (it reads the build's
+ * generated route types, and the build skips its own check); unit and golden;
+ * the integration tier (three vitest workers, a database each); the soak
+ * (2.5 minutes of wall time, little CPU), then the fleet (2.5 minutes, about
+ * 50 s of CPU). Each step's output is printed whole when it ends.
  *
  * Every skipped test is listed with its reason; a skip without one (vitest's
  * `.skip`/`skipIf`/`todo`, a Playwright skip without a description) counts as
  * failed — a test skips only through `ctx.skip('why')` or `test.skip(cond, 'why')`.
  *
  * `--only=unit,golden` runs a subset (tiers: typecheck, lint, unit, golden, int, soak, fleet, build, e2e;
- * e2e brings its build). `--also-int-on=URL` runs the integration tier a second time, against the
- * PostgreSQL server at URL, in lane 2 after the first pass (its reports in test-reports/database-url).
+ * e2e brings its build). `--int-on=URL` runs the integration tier against the PostgreSQL server at URL
+ * instead (its reports in test-reports/database-url); every other tier keeps the embedded one.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -134,42 +134,42 @@ const unitLane: Step[] = [
   })),
 ];
 
-/** Browser-tier shards: each its own Playwright run with its own environment (playwright.config.ts), started once the build is made. */
-const E2E_SHARDS = 2;
-
-function e2eShard(shard: number): Step {
-  const report = `${RESULTS}/e2e-${shard}.json`;
-  return {
-    name: `e2e ${shard}/${E2E_SHARDS}`,
-    tier: 'e2e',
-    needs: 'build',
-    command: ['npx', 'playwright', 'test', `--shard=${shard}/${E2E_SHARDS}`, '--reporter=list,json'],
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: report, E2E_OUTPUT_DIR: `test-results/shard-${shard}` },
-    outcome: () => playwrightOutcome(JSON.parse(readFileSync(report, 'utf8')) as PlaywrightReport),
-    why: () => playwrightWhy((JSON.parse(readFileSync(report, 'utf8')) as PlaywrightReport).suites),
-  };
-}
+/** The browser tier: one Playwright run (playwright.config.ts says why not shards), once the build is made. */
+const E2E_REPORT = `${RESULTS}/e2e.json`;
+const e2eStep: Step = {
+  name: 'e2e',
+  tier: 'e2e',
+  needs: 'build',
+  command: ['npx', 'playwright', 'test', '--reporter=list,json'],
+  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: E2E_REPORT },
+  outcome: () => playwrightOutcome(JSON.parse(readFileSync(E2E_REPORT, 'utf8')) as PlaywrightReport),
+  why: () => playwrightWhy((JSON.parse(readFileSync(E2E_REPORT, 'utf8')) as PlaywrightReport).suites),
+};
 
 const browserLane: Step[] = [
   // The one production build the browser tier uses (e2e/support/build.ts; its global setup finds it current),
   // without the build's own type check: the typecheck tier checks the same program once the build is made.
   { name: 'build', tier: 'build', command: ['npx', 'tsx', 'e2e/support/build.ts'], env: { LEASEBOARD_HARNESS_BUILD_TYPECHECKED_SEPARATELY: '1' } },
-  e2eShard(1),
+  e2eStep,
 ];
 
-const alsoIntArg = process.argv.slice(2).find((arg) => arg.startsWith('--also-int-on='));
-const alsoIntOn = alsoIntArg?.slice('--also-int-on='.length);
-if (alsoIntArg !== undefined && !alsoIntOn) {
-  console.error('test-all: --also-int-on takes a PostgreSQL URL (its server gets the run’s databases beside it)');
+const intOnArg = process.argv.slice(2).find((arg) => arg.startsWith('--int-on='));
+const intOn = intOnArg?.slice('--int-on='.length);
+if (intOnArg !== undefined && !intOn) {
+  console.error('test-all: --int-on takes a PostgreSQL URL (its server gets the run’s databases beside it)');
   process.exit(2);
 }
 
-const LANES: Step[][] = [
-  browserLane,
-  [e2eShard(2)],
+/**
+ * Every other lane starts once the build ended: alone on the two cores it takes about 25 s (and the browser tier,
+ * the longest lane, starts then); beside the other lanes it took 199 and 234 s in two gate runs.
+ */
+const afterTheBuild = (lane: Step[]): Step[] => lane.map((step, i) => (i === 0 && step.after === undefined ? { ...step, after: 'build' } : step));
+
+const otherLanes: Step[][] = [
   checksLane,
   unitLane,
-  [vitestStep('int'), ...(alsoIntOn ? [vitestStep('int', { databaseUrl: alsoIntOn, label: 'int (--also-int-on)' })] : [])],
+  [intOn ? vitestStep('int', { databaseUrl: intOn, label: 'int (--int-on)' }) : vitestStep('int')],
   // The short soak (≤ 3 min wall): real processes, shrunk retention, flat growth or a non-zero exit (scripts/soak.ts).
   [
     {
@@ -190,6 +190,8 @@ const LANES: Step[][] = [
     },
   ],
 ];
+
+const LANES: Step[][] = [browserLane, ...otherLanes.map(afterTheBuild)];
 
 const TIERS = [...new Set(LANES.flat().map((step) => step.tier))];
 const onlyArg = process.argv.slice(2).find((arg) => arg === '--only' || arg.startsWith('--only='));

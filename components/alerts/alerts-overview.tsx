@@ -10,6 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { AlertEntry, AlertsResponse } from '@/lib/api/types';
 import { alertMoment, deliveryText, MODE_TEXT, runbookPath, schedulerAt } from '@/lib/client/alerts-display';
+import { MaintenanceWindows } from './maintenance-windows';
 import { formatUtc } from '@/lib/client/format';
 import { ALERTS_PAGE_LIMIT, alertsQuery } from '@/lib/client/queries';
 import { AlertStateBadge } from './alert-state-badge';
@@ -106,7 +107,16 @@ function AlertsTable({ body }: { body: AlertsResponse }) {
               <Instant iso={a.since} />
             </td>
             <td className="wrap">{a.summary ?? ''}</td>
-            <td data-testid="alert-delivery">{deliveryText(a)}</td>
+            <td data-testid="alert-delivery">
+              {a.suppressedBy !== null ? (
+                <span data-testid="alert-suppressed">
+                  not delivered: suppressed by maintenance window #{a.suppressedBy.window} ({a.suppressedBy.reason}) until{' '}
+                  <Instant iso={a.suppressedBy.until} />
+                </span>
+              ) : (
+                deliveryText(a)
+              )}
+            </td>
           </tr>
         ))}
       </ScrollTable>
@@ -180,8 +190,8 @@ export function AlertsOverview() {
   return (
     <>
       <p className="small muted" data-testid="alerts-counts">
-        {body.counts.firing} firing, {body.counts.pending} pending (delivered when on); {body.counts.shadow} in shadow (shown, never delivered). As of{' '}
-        <Instant iso={body.observedAt} />.
+        {body.counts.firing} firing, {body.counts.pending} pending (delivered when on); {body.counts.shadow} in shadow or in a maintenance window (shown, never
+        delivered). As of <Instant iso={body.observedAt} />.
       </p>
       <section className="panel" aria-labelledby="rules-heading">
         <h2 id="rules-heading">Rules</h2>
@@ -190,6 +200,10 @@ export function AlertsOverview() {
       <section className="panel" aria-labelledby="list-heading">
         <h2 id="list-heading">Alerts</h2>
         <AlertsTable body={body} />
+      </section>
+      <section className="panel" aria-labelledby="maintenance-heading">
+        <h2 id="maintenance-heading">Maintenance windows</h2>
+        <MaintenanceWindows />
       </section>
       <section className="panel" aria-labelledby="overrides-heading">
         <h2 id="overrides-heading">Per-scheduler modes</h2>

@@ -17,16 +17,22 @@ const ACTION: Record<AuditEntry['action'], string> = {
   'scheduler.disable': 'disabled scheduler',
   'scheduler.enable': 'enabled scheduler',
   'scheduler.labels': 'set labels',
+  'scheduler.run_now': 'asked to run now',
   'alert.mode': 'set alert mode',
   'demo.fault': 'fault drill',
   'report_token.create': 'created report token',
   'report_token.revoke': 'revoked report token',
+  'maintenance.create': 'scheduled maintenance window',
+  'maintenance.edit': 'changed maintenance window',
+  'maintenance.cancel': 'cancelled maintenance window',
+  'team.owner': 'set team owner',
 };
 
 const IDENTIFIED: Record<NonNullable<AuditEntry['identifiedBy']>, { label: string; title: string }> = {
   sso: { label: 'SSO', title: 'Named by the SSO proxy, from a trusted address' },
   token: { label: 'operator token, name typed', title: 'Signed in with the operator token; the name was typed at sign-in, not verified' },
   cli: { label: 'command line', title: 'A command run with access to the database (npm run intent / alerts); the name was given on its command line' },
+  service_token: { label: 'service token', title: 'A service token an admin made for a script; the name is the token’s' },
 };
 
 /** Who, and how that was established (older rows: not recorded). */

@@ -1,6 +1,7 @@
 'use client';
 /**
- * The overview: counts and filter by health, search by name, one row per
+ * The overview: counts and filter by health, search by name, select and
+ * group by labels (a team's view, kept in the URL), one row per
  * scheduler (server-paged, worst first) with its health strip over the chosen
  * window, the page's own observation status, and the demo panel when the
  * demo supervisor answers. Ordered by worst in window, the strips read ranks
@@ -9,9 +10,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { summarize, tabTitle } from '@/lib/client/health-display';
-import type { SchedulerListParams } from '@/lib/client/list-params';
+import { byLabels, summaryCounts, type SchedulerListParams } from '@/lib/client/list-params';
 import { STALE_AFTER_POLL_INTERVALS, useIsStale, useObservedStamp } from '@/lib/client/observation-clock';
-import { FALLBACK_POLL_INTERVAL_MS, schedulerListQuery, schedulerRowsQuery, stripsQuery } from '@/lib/client/queries';
+import { FALLBACK_POLL_INTERVAL_MS, maintenanceQuery, schedulerListQuery, schedulerRowsQuery, stripsQuery } from '@/lib/client/queries';
+import { openMaintenance } from '@/lib/client/maintenance-marks';
 import { axisOf } from '@/lib/client/strip-view';
 import type { Observer } from '@/lib/client/status-view';
 import type { Health, SchedulerStatus } from '@/lib/status';
@@ -22,15 +24,17 @@ import { DurabilityLine } from '../durability-line';
 import { ObservationBanner } from '../observation-banner';
 import { ObservationProvider } from '../observation-context';
 import { HealthFilter } from './health-filter';
+import { LabelFilter, type LabelFilterProps } from './label-filter';
 import { Pagination } from './pagination';
 import { SchedulerTable } from './scheduler-table';
 import { SearchBox } from './search-box';
 import { StripControls, StripLegend } from './strip-controls';
 import { useListParams } from './use-list-params';
 
-export function Overview({ initialParams }: { initialParams: SchedulerListParams }) {
+export function Overview({ initialParams, rejected }: { initialParams: SchedulerListParams; rejected: LabelFilterProps['rejected'] }) {
   const [params, setParams] = useListParams(initialParams);
-  const worstOrder = params.order === 'worst';
+  // The ranked strips cannot read labels: a team's view or a grouped one keeps the list's order.
+  const worstOrder = params.order === 'worst' && !byLabels(params);
   const query = useQuery({ ...schedulerListQuery(params), placeholderData: keepPreviousData });
   const body = query.data?.body;
   const ranked = useQuery({ ...stripsQuery(params, null), placeholderData: keepPreviousData, enabled: worstOrder });
@@ -55,11 +59,16 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
   const storeOk = body?.observation.ok ?? false;
   const observedAt = body?.observedAt ?? '';
   const observer = useMemo<Observer>(() => ({ observedAt, stale, storeOk }), [observedAt, stale, storeOk]);
+  // Marks beside the rows' health: the windows open at the list's instant (a refused or failed read marks nothing).
+  const windows = useQuery({ ...maintenanceQuery(), retry: false });
+  const windowsBody = windows.data?.body;
+  const maintenance = useMemo(() => openMaintenance(windowsBody, Date.parse(observedAt)), [windowsBody, observedAt]);
   const observation = useMemo(() => ({ stamp, live: true, stale, storeOk }), [stamp, stale, storeOk]);
   const onSearch = useCallback((search: string) => setParams({ ...params, search, page: 1 }), [params, setParams]);
   const onHealth = (health: Health | null) => setParams({ ...params, health, page: 1 });
   const onWindow = (window: SchedulerListParams['window']) => setParams({ ...params, window, page: 1 });
   const onOrder = (order: SchedulerListParams['order']) => setParams({ ...params, order, page: 1 });
+  const onLabels = (selector: string, group: string) => setParams({ ...params, selector, group, page: 1 });
 
   if (!body) {
     return (
@@ -68,9 +77,9 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
       </p>
     );
   }
-  const summary = summarize(body.counts, observer);
-  const filtered = params.health !== null || params.search !== '';
-  const counts = worstOrder ? (rankedBody?.counts ?? {}) : body.counts;
+  const summary = summarize(summaryCounts(body, params), observer);
+  const filtered = params.health !== null || params.search !== '' || params.selector !== '';
+  const counts = worstOrder ? (rankedBody?.counts ?? {}) : summaryCounts(body, params);
   const total = worstOrder ? (rankedBody?.total ?? 0) : body.total;
 
   return (
@@ -86,8 +95,9 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
       <div className="toolbar">
         <HealthFilter counts={counts} selected={params.health} stale={stale} onSelect={onHealth} />
         <SearchBox value={params.search} onSearch={onSearch} />
-        <StripControls window={params.window} order={params.order} onWindow={onWindow} onOrder={onOrder} />
+        <StripControls window={params.window} order={worstOrder ? 'worst' : 'now'} worstOffered={!byLabels(params)} onWindow={onWindow} onOrder={onOrder} />
       </div>
+      <LabelFilter selector={params.selector} group={params.group} rejected={rejected} onApply={onLabels} />
       <StripLegend />
       {statuses.length === 0 ? (
         <p className="empty" data-testid="empty-state">
@@ -102,6 +112,9 @@ export function Overview({ initialParams }: { initialParams: SchedulerListParams
           strips={strips}
           axis={axis}
           window={params.window}
+          groupKey={worstOrder ? '' : params.group}
+          groups={worstOrder ? null : (body.groups ?? null)}
+          maintenance={maintenance}
         />
       )}
       <Pagination

@@ -1,5 +1,5 @@
 /**
- * One scheduler: identity and health, then the Authority group (lease state,
+ * One scheduler: identity, labels and health, then the Authority group (lease state,
  * leader, epoch, renewal age, time to expiry) and the Progress group (work
  * state, last progress, occurrence and cursor, observation). A table row on
  * wide screens; the same cells lay out as a card below 1,360 px (see
@@ -10,6 +10,7 @@
 import Link from 'next/link';
 import { memo, useMemo } from 'react';
 import { formatCursor } from '@/lib/client/format';
+import { formatLabels } from '@/lib/limits/labels';
 import type { LocalStamp } from '@/lib/client/local-clock';
 import { sameRowFacts, viewStatus, type Observer } from '@/lib/client/status-view';
 import type { StripRow } from '@/lib/api/types';
@@ -20,6 +21,8 @@ import { HealthStrip } from './health-strip';
 import { AuthorityChip, WorkChip } from '../axis-chips';
 import { GapBadge } from '../gap-badge';
 import { HealthBadge } from '../health-badge';
+import { ToneIcon } from '../tone-icon';
+import type { MaintenanceMark } from '@/lib/client/maintenance-marks';
 import { LastRunBadge } from '../last-run-badge';
 import { ObservationProvider } from '../observation-context';
 import { AgeText, ExpiryText } from '../ticking-text';
@@ -40,6 +43,21 @@ function OccurrenceKey({ occurrence }: { occurrence: string | null }) {
   );
 }
 
+/** `key=value` chips, in key order (neither keys nor values can hold "," or "="); none: a dash. One line in the table, the whole set in its title. */
+function LabelList({ labels }: { labels: SchedulerStatus['labels'] }) {
+  const text = formatLabels(labels ?? {});
+  if (text === '') return <span className="muted">—</span>;
+  return (
+    <span className="label-list" title={text.replaceAll(',', ', ')} data-testid="labels">
+      {text.split(',').map((label) => (
+        <code key={label} className="label-chip">
+          {label}
+        </code>
+      ))}
+    </span>
+  );
+}
+
 function GroupHeading({ children }: { children: string }) {
   return <span className="card-group-heading">{children}</span>;
 }
@@ -55,6 +73,8 @@ export interface SchedulerRowProps {
   mode: TimeMode;
   /** The zone local times are shown in (lib/client/time-zone.ts `useTimeZone`). */
   timeZone: string | undefined;
+  /** The open maintenance window covering it (lib/client/maintenance-marks.ts), or null: a mark beside the health, never instead of it. */
+  maintenance: MaintenanceMark | null;
 }
 
 /**
@@ -69,6 +89,8 @@ function sameRow(a: SchedulerRowProps, b: SchedulerRowProps): boolean {
     a.window === b.window &&
     a.mode === b.mode &&
     a.timeZone === b.timeZone &&
+    a.maintenance?.window === b.maintenance?.window &&
+    a.maintenance?.untilMs === b.maintenance?.untilMs &&
     a.observer.stale === b.observer.stale &&
     a.observer.storeOk === b.observer.storeOk &&
     (a.stamp === null) === (b.stamp === null) &&
@@ -77,7 +99,7 @@ function sameRow(a: SchedulerRowProps, b: SchedulerRowProps): boolean {
 }
 
 /** Memoised (see `sameRow`); never re-rendered by the 1 s ticker (the ages write themselves in place). */
-export const SchedulerRow = memo(function SchedulerRow({ status, observer, stamp, strip, axis, window, mode, timeZone }: SchedulerRowProps) {
+export const SchedulerRow = memo(function SchedulerRow({ status, observer, stamp, strip, axis, window, mode, timeZone, maintenance }: SchedulerRowProps) {
   const view = viewStatus(status, observer);
   const { authority, work } = status;
   const stale = view.withdrawn === 'browser_stale';
@@ -91,10 +113,24 @@ export const SchedulerRow = memo(function SchedulerRow({ status, observer, stamp
             {status.name}
           </Link>
         </th>
+        <td className="cell-labels" data-label="Labels">
+          <LabelList labels={status.labels} />
+        </td>
         <td className="cell-health">
           <span className="stack">
             <HealthBadge health={view.health} stale={stale} testId="health-badge" />
             <LastRunBadge run={status.lastRun} stale={stale} quiet testId="last-run" />
+            {maintenance && (
+              <span
+                className="badge tone-muted"
+                data-testid="maintenance-badge"
+                data-window={maintenance.window}
+                title={`Window #${maintenance.window}: ${maintenance.reason}`}
+              >
+                <ToneIcon tone="muted" />
+                <span>in maintenance</span>
+              </span>
+            )}
           </span>
         </td>
         <td className="cell-history" data-label="History">

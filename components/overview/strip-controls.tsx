@@ -14,11 +14,14 @@ const WINDOW_TEXT: Record<StripWindow, string> = { '1h': '1 h', '24h': '24 h', '
 export function StripControls({
   window,
   order,
+  worstOffered,
   onWindow,
   onOrder,
 }: {
   window: StripWindow;
   order: ListOrder;
+  /** False while the rows are selected or grouped by labels, which the ranked strips cannot read. */
+  worstOffered: boolean;
   onWindow(window: StripWindow): void;
   onOrder(order: ListOrder): void;
 }) {
@@ -35,7 +38,15 @@ export function StripControls({
         <button type="button" className="filter-button" aria-pressed={order === 'now'} onClick={() => onOrder('now')} data-testid="order-now">
           Health now
         </button>
-        <button type="button" className="filter-button" aria-pressed={order === 'worst'} onClick={() => onOrder('worst')} data-testid="order-worst">
+        <button
+          type="button"
+          className="filter-button"
+          aria-pressed={order === 'worst'}
+          disabled={!worstOffered}
+          title={worstOffered ? undefined : 'Not with a label selector or grouping: rows follow health now'}
+          onClick={() => onOrder('worst')}
+          data-testid="order-worst"
+        >
           Worst in window
         </button>
       </div>

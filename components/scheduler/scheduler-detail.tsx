@@ -30,6 +30,8 @@ import { AlertsSection } from './alerts-section';
 import { AsOfBanner } from './as-of-banner';
 import { AxisPanels } from './axis-panels';
 import { IntentControl } from './intent-control';
+import { MaintenanceLine, OwnerLine } from './fleet-lines';
+import { RunNowControl } from './run-now-control';
 import { MomentLink } from './moment-link';
 import { AsOfNotKept } from './not-kept';
 import { ReasonsList } from './reasons-list';
@@ -90,6 +92,8 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
         <LastRunBadge run={body.status.lastRun} stale={view.withdrawn === 'browser_stale'} testId="detail-last-run" />
         <MomentLink name={name} at={moment} />
       </header>
+      <MaintenanceLine mark={body.maintenance} />
+      <OwnerLine owner={body.owner} />
       <ReasonsList reasons={body.status.reasons} />
       <AxisPanels view={view} />
       <BelowTheFold
@@ -99,6 +103,7 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
           <TransitionsTable key="transitions" transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />,
           <RejectionsTable key="rejections" rejections={body.rejections} />,
           live ? <IntentControl key="intent" name={name} intent={body.status.intent} /> : null,
+          live ? <RunNowControl key="run-now" name={name} disabled={body.status.intent?.disabled ?? false} /> : null,
           <section key="audit" className="panel" aria-labelledby="audit-heading">
             <h2 id="audit-heading">Operator actions</h2>
             <AuditTable scheduler={name} headingId="audit-heading" />

@@ -13,6 +13,7 @@ import { registrationInWindow } from '@/lib/client/timeline';
 import { AlertSpans } from './alert-spans';
 import { NotKept } from './not-kept';
 import { Instant } from '@/components/instant';
+import { withBasePath } from '@/lib/client/base-path';
 
 const TimelineChart = memo(
   dynamic(() => import('./timeline-chart').then((m) => m.TimelineChart), {
@@ -32,6 +33,12 @@ function useNearViewport(): [React.RefObject<HTMLElement | null>, boolean] {
     return () => observer.disconnect();
   }, [near]);
   return [ref, near];
+}
+
+/** The incident report of the window shown (GET /api/v1/schedulers/{name}/incident), as a Markdown download. */
+function incidentHref(name: string, from: string, to: string): string {
+  const query = new URLSearchParams({ from, to, format: 'md' });
+  return withBasePath(`/api/v1/schedulers/${encodeURIComponent(name)}/incident?${query.toString()}`);
 }
 
 export const TimelineSection = memo(function TimelineSection({ answer, error }: { answer: HistoryAnswer | undefined; error: Error | null }) {
@@ -56,6 +63,14 @@ export const TimelineSection = memo(function TimelineSection({ answer, error }: 
         </p>
       ) : null}
       {history ? <AlertSpans history={history} /> : null}
+      {history ? (
+        <p className="small">
+          <a href={incidentHref(history.name, history.from, history.to)} download data-testid="incident-export">
+            Export incident (Markdown)
+          </a>{' '}
+          <span className="muted">of this window: holders, lapses, health, refused writes, operator actions and alerts, each linked to its moment.</span>
+        </p>
+      ) : null}
     </section>
   );
 });

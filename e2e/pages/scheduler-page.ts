@@ -54,4 +54,13 @@ export class SchedulerPage {
     await this.page.getByTestId('timeline-section').scrollIntoViewIfNeeded();
     await expect(this.timeline).toBeVisible();
   }
+
+  /** The Timeline's "Export incident (Markdown)" link, fetched: its content type and text. */
+  async incidentExport(): Promise<{ contentType: string; markdown: string }> {
+    const link = this.page.getByTestId('incident-export');
+    await expect(link).toBeVisible();
+    const response = await this.page.request.get(new URL((await link.getAttribute('href'))!, this.page.url()).toString());
+    expect(response.status()).toBe(200);
+    return { contentType: response.headers()['content-type'] ?? '', markdown: await response.text() };
+  }
 }

@@ -174,7 +174,8 @@ async function main() {
     log(`database size at start: ${size[0]!.size} (steady state about 0.6 GB at the default retention: docs/operations.md "Retention and disk")`);
     const logins = await loginRolesFor(pool, database.url);
     await pool.end();
-    writeRunningDatabase(database.url);
+    // The command-line tools join as the login of their kind of work, never as the migrator (here a superuser).
+    writeRunningDatabase(logins ?? { reader: database.url, operator: database.url, scheduler: database.url });
     await ensureBuild(ROOT, log);
 
     // The external resource: it refuses a lower epoch than it has seen (409), and says so.

@@ -346,5 +346,38 @@ describe('operator actions', () => {
         warned.mockRestore();
       }
     });
+
+    it('parallel guesses are counted before any is compared: of 30 at once, only the budget is tried, the rest get 429', async () => {
+      const stamp = enablePeerStamping();
+      const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      try {
+        const answers = await Promise.all(
+          Array.from({ length: 30 }, (_, i) =>
+            sessionRoute.POST(
+              post('/api/v1/session', { ...SAME, [PEER_HEADER]: stamp('198.51.100.70') }, { token: `guess-${i}-${'y'.repeat(24)}`, name: 'mallory' }),
+            ),
+          ),
+        );
+        const statuses = answers.map((answer) => answer.status).sort();
+        expect(statuses.filter((status) => status === 403)).toHaveLength(SIGN_IN_FAILURES.failures);
+        expect(statuses.filter((status) => status === 429)).toHaveLength(30 - SIGN_IN_FAILURES.failures);
+      } finally {
+        warned.mockRestore();
+      }
+    });
+
+    it('a neighbour at the same address (every loopback client is one) failing under another name does not lock the operator out', async () => {
+      const stamp = enablePeerStamping();
+      const from = (token: string, name: string) => sessionRoute.POST(post('/api/v1/session', { ...SAME, [PEER_HEADER]: stamp('127.0.0.1') }, { token, name }));
+      const warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      try {
+        for (let attempt = 1; attempt <= SIGN_IN_FAILURES.failures; attempt++)
+          expect((await from(`guess-${attempt}-${'z'.repeat(24)}`, 'neighbour')).status).toBe(403);
+        expect((await from(TOKEN, 'neighbour')).status).toBe(429);
+        expect((await from(TOKEN, 'carol')).status).toBe(200);
+      } finally {
+        warned.mockRestore();
+      }
+    });
   });
 });

@@ -4,7 +4,9 @@
  *
  * Guarantees
  * - Every write is gated by ../auth/guard.ts (same origin, then the operator
- *   role) BEFORE its body is read or anything is written: a refused request
+ *   role, then what a limited identity may do: an intent needs the `intents`
+ *   scope over that scheduler; labels and alert modes an unlimited operator)
+ *   BEFORE its body is read or anything is written: a refused request
  *   changes nothing.
  * - Bad input → 400 `{ error: { code, message } }` naming the field; an
  *   unknown scheduler → 404; a state that moved since the operator looked →
@@ -13,13 +15,14 @@
  *   so a UI shows an action as done only once it is.
  */
 import type pg from 'pg';
-import { AlertModeRequestSchema, IntentRequestSchema, LabelsRequestSchema } from '../api/schemas';
-import type { AlertModeResponse, IntentResponse, LabelsResponse } from '../api/types';
+import { AlertModeRequestSchema, IntentRequestSchema, LabelsRequestSchema, RunNowRequestSchema } from '../api/schemas';
+import type { AlertModeResponse, IntentResponse, LabelsResponse, RunNowResponse, RunRequestView } from '../api/types';
 import { formatLabels } from '../limits/labels';
 import { changeLabels } from './labels';
+import { requestRunNow, type RunRequest } from './run-now';
 import { isAlertName, isSchedulerAlert } from '../alerts';
 import { changeAlertMode } from '../alerts/store/modes';
-import { authorizeWrite } from '../auth/guard';
+import { authorizeScheduler, authorizeWrite } from '../auth/guard';
 import { type AuthSources, established } from '../auth/identity';
 import { changeIntent } from '../lease';
 import { guarded, json } from '../http/respond';
@@ -45,10 +48,12 @@ const stateOf = (disabled: boolean) => (disabled ? 'disabled' : 'enabled');
 /** POST /api/v1/schedulers/{name}/intent — disable or enable, with a reason. */
 export function intentRoute(request: Request, rawName: string, deps: ActionDeps): Promise<Response> {
   return guarded('intent', async () => {
-    const gate = await authorizeWrite(deps, request.headers, deps.nowMs());
+    const gate = await authorizeWrite(deps, request.headers, deps.nowMs(), 'intents');
     if (!gate.ok) return refuse(gate.refusal);
     const name = checkName(rawName);
     if (!name.ok) return fail(400, name.error.code, name.error.message);
+    const outside = await authorizeScheduler(deps.writer, gate.identity, name.value);
+    if (outside !== null) return refuse(outside);
     const body = await readBody(request, IntentRequestSchema, { maxBytes: BODY_LIMITS.intent, deadlineMs: deps.bodyDeadlineMs });
     if (!body.ok) return body.response;
     const { disabled, reason, expectDisabled } = body.value;
@@ -172,6 +177,50 @@ export function alertModeRoute(request: Request, rawRule: string, deps: ActionDe
       default: {
         const unreachable: never = result;
         throw new Error(`unexpected mode result ${JSON.stringify(unreachable)}`);
+      }
+    }
+  });
+}
+
+function requestView(r: RunRequest): RunRequestView {
+  return {
+    ...r,
+    requestedAt: r.requestedAt.toISOString(),
+    expiresAt: r.expiresAt.toISOString(),
+    takenAt: r.takenAt === null ? null : r.takenAt.toISOString(),
+  };
+}
+
+/** POST /api/v1/schedulers/{name}/run-now — ask the current holder to start an occurrence now, with a reason (./run-now.ts). */
+export function runNowRoute(request: Request, rawName: string, deps: ActionDeps): Promise<Response> {
+  return guarded('run-now', async () => {
+    const gate = await authorizeWrite(deps, request.headers, deps.nowMs());
+    if (!gate.ok) return refuse(gate.refusal);
+    const name = checkName(rawName);
+    if (!name.ok) return fail(400, name.error.code, name.error.message);
+    const body = await readBody(request, RunNowRequestSchema, { maxBytes: BODY_LIMITS.runNow, deadlineMs: deps.bodyDeadlineMs });
+    if (!body.ok) return body.response;
+    const result = await requestRunNow(deps.writer, name.value, { by: gate.identity.who, reason: body.value.reason, identifiedBy: established(gate.identity) });
+    switch (result.kind) {
+      case 'requested': {
+        const answer: RunNowResponse = { scheduler: name.value, request: requestView(result.request) };
+        return json(answer, 202);
+      }
+      case 'unknown_scheduler':
+        return fail(404, 'unknown_scheduler', `no scheduler named ${name.value}`);
+      case 'disabled':
+        return fail(409, 'scheduler_disabled', `${name.value} is disabled by ${result.by} (${result.reason}): enable it before asking it to run`);
+      case 'no_holder':
+        return fail(409, 'no_holder', `nobody holds ${name.value} now: there is no holder to ask, and nothing was queued`);
+      case 'already_pending':
+        return fail(
+          409,
+          'run_pending',
+          `${name.value} already has a run-now request pending (by ${result.request.by}, until ${result.request.expiresAt.toISOString()})`,
+        );
+      default: {
+        const unreachable: never = result;
+        throw new Error(`unexpected run-now result ${JSON.stringify(unreachable)}`);
       }
     }
   });

@@ -1,6 +1,6 @@
 /**
  * The process-wide dependencies of operator actions: the auth config, the
- * open sessions, the sign-in limit and a small WRITER pool of their own (the
+ * open sessions, the service tokens, the sign-in limit and a small WRITER pool of their own (the
  * status reads' pool is read-only, so the only writes a status service makes
  * on behalf of people go through here), connected as the operator-actions
  * login when LEASEBOARD_ACTIONS_DATABASE_URL names one (db/roles.ts), else
@@ -13,6 +13,7 @@ import 'server-only';
 import { createPool } from '../../db/pool';
 import { authConfig } from '../auth/config';
 import { pgSessionStore } from '../auth/session-store';
+import { pgServiceTokenStore } from '../auth/service-tokens';
 import { serverEnv } from '../server/env';
 import { config } from '../config';
 import type { ActionDeps } from './http';
@@ -28,6 +29,7 @@ export function actionDeps(): ActionDeps {
   holder[KEY] = {
     auth: authConfig(),
     sessions: pgSessionStore(writer),
+    serviceTokens: pgServiceTokenStore(writer),
     signIns: signInLimiter((line) => console.warn(line)),
     writer,
     nowMs: () => Date.now(),

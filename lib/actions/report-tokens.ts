@@ -4,7 +4,8 @@
  *
  * Guarantees
  * - Gated like every operator write (../auth/guard.ts: same origin, then the
- *   operator role) before the body is read; a reason is required.
+ *   operator role; a limited identity needs the `reports` scope over the
+ *   scheduler) before the body is read; a reason is required.
  * - One transaction per action, with its audit row (report_token_audit:
  *   who, how identified, which token, why, when): a token never exists, or
  *   stops existing, unaudited.
@@ -17,7 +18,7 @@
 import { inTransaction } from '../../db/transaction';
 import { ReportTokenRequestSchema } from '../api/schemas';
 import type { ReportTokenResponse } from '../api/types';
-import { authorizeWrite } from '../auth/guard';
+import { authorizeScheduler, authorizeWrite } from '../auth/guard';
 import { established } from '../auth/identity';
 import { checkName } from '../http/params';
 import { guarded, json } from '../http/respond';
@@ -30,10 +31,12 @@ const TOKEN_ID = /^[0-9a-f]{12}$/;
 /** POST /api/v1/schedulers/{name}/report-tokens — a new token for one scheduler, shown once. */
 export function createReportTokenRoute(request: Request, rawName: string, deps: ActionDeps): Promise<Response> {
   return guarded('report-token-create', async () => {
-    const gate = await authorizeWrite(deps, request.headers, deps.nowMs());
+    const gate = await authorizeWrite(deps, request.headers, deps.nowMs(), 'reports');
     if (!gate.ok) return refuse(gate.refusal);
     const name = checkName(rawName);
     if (!name.ok) return fail(400, name.error.code, name.error.message);
+    const outside = await authorizeScheduler(deps.writer, gate.identity, name.value);
+    if (outside !== null) return refuse(outside);
     const body = await readBody(request, ReportTokenRequestSchema, { maxBytes: BODY_LIMITS.reportToken, deadlineMs: deps.bodyDeadlineMs });
     if (!body.ok) return body.response;
     const minted = mintReportToken();
@@ -74,10 +77,12 @@ export function createReportTokenRoute(request: Request, rawName: string, deps: 
 /** DELETE /api/v1/schedulers/{name}/report-tokens/{id} — revoke: the next report with it gets 401. */
 export function revokeReportTokenRoute(request: Request, rawName: string, rawId: string, deps: ActionDeps): Promise<Response> {
   return guarded('report-token-revoke', async () => {
-    const gate = await authorizeWrite(deps, request.headers, deps.nowMs());
+    const gate = await authorizeWrite(deps, request.headers, deps.nowMs(), 'reports');
     if (!gate.ok) return refuse(gate.refusal);
     const name = checkName(rawName);
     if (!name.ok) return fail(400, name.error.code, name.error.message);
+    const outside = await authorizeScheduler(deps.writer, gate.identity, name.value);
+    if (outside !== null) return refuse(outside);
     if (!TOKEN_ID.test(rawId)) return fail(400, 'invalid_parameter', 'id: a report token id (12 hex characters)');
     const body = await readBody(request, ReportTokenRequestSchema, { maxBytes: BODY_LIMITS.reportToken, deadlineMs: deps.bodyDeadlineMs });
     if (!body.ok) return body.response;

@@ -13,6 +13,18 @@ import { fail } from '../http/json-body';
 export { fail, readBody } from '../http/json-body';
 
 /** Each route's body limit, in bytes: a reason (≤ 200 characters) and a few fields, with room to spare (labels: 32 long keys and values, twice). */
-export const BODY_LIMITS = { signIn: 1_024, intent: 2_048, alertMode: 2_048, faultDrill: 1_024, reportToken: 1_024, labels: 16_384 } as const;
+export const BODY_LIMITS = {
+  signIn: 1_024,
+  intent: 2_048,
+  alertMode: 2_048,
+  faultDrill: 1_024,
+  reportToken: 1_024,
+  labels: 16_384,
+  serviceToken: 8_192,
+  maintenance: 32_768,
+  bulkIntent: 4_096,
+  teamOwner: 2_048,
+  runNow: 1_024,
+} as const;
 
 export const refuse = (refusal: WriteRefusal) => fail(refusal.status, refusal.code, refusal.message);

@@ -40,17 +40,19 @@ export function signInRoute(request: Request, deps: ActionDeps): Promise<Respons
     const origin = checkSameOrigin(deps.auth, request.headers);
     if (!origin.ok) return fail(403, 'cross_site', origin.message);
     if (deps.auth.operatorToken === null) return fail(404, 'not_found', 'local sign-in is off (no LEASEBOARD_OPERATOR_TOKEN)');
-    const client = clientKey(deps.auth.proxies, request.headers);
-    const retryAfterS = await deps.signIns.blockedFor(client);
+    const body = await readBody(request, SignInRequestSchema, { maxBytes: BODY_LIMITS.signIn, deadlineMs: deps.bodyDeadlineMs });
+    if (!body.ok) return body.response;
+    const attempt = { client: clientKey(deps.auth.proxies, request.headers), name: body.value.name };
+    // Spent before the comparison, so parallel guesses cannot all pass a check made before any failed (./sign-in-limit.ts).
+    const retryAfterS = await deps.signIns.attempt(attempt);
     if (retryAfterS !== null) {
       return fail(429, 'rate_limited', `too many failed sign-ins from this client; retry in ${retryAfterS} s`, { 'retry-after': String(retryAfterS) });
     }
-    const body = await readBody(request, SignInRequestSchema, { maxBytes: BODY_LIMITS.signIn, deadlineMs: deps.bodyDeadlineMs });
-    if (!body.ok) return body.response;
     if (!tokenMatches(deps.auth, body.value.token)) {
-      await deps.signIns.failed(client, 'not the operator token');
+      await deps.signIns.failed(attempt, 'not the operator token');
       return fail(403, 'forbidden', 'that is not the operator token');
     }
+    await deps.signIns.succeeded(attempt);
     const issued = await issueSession(deps, body.value.name, deps.nowMs());
     const answer: SessionResponse = { role: 'operator', who: issued.session.who, via: 'session', localSignIn: true, oidcSignIn: deps.auth.oidc !== null };
     return json(answer, 200, { 'set-cookie': sessionCookie(deps.auth, issued.value, deps.basePath) });

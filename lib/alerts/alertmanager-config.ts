@@ -12,6 +12,8 @@
  * without it matches one without it). The Watchdog goes to its own receiver
  * and repeats every minute, for a dead man's switch that expects a
  * heartbeat.
+ * Routing by team: one route per team given, on the `team` label every
+ * scheduler alert of a labelled scheduler carries.
  * Non-guarantees: receivers are examples (webhooks); put your own.
  */
 import type { YamlValue } from './yaml';
@@ -31,10 +33,31 @@ export interface AlertmanagerConfigOptions {
   watchdogUrl?: string;
   /** Short grouping delays for tests and demos (notifications within about a second). */
   fast?: boolean;
+  /**
+   * Teams to route apart: one route per team matching the alerts' `team` label (the scheduler's `team`
+   * label, lib/alerts/payload.ts) to a receiver of its own, `team-<team>` (an example webhook at
+   * `<webhookUrl>/<team>`: put the team's pager there). Alerts of schedulers with no team, or another,
+   * go to the default receiver.
+   */
+  teams?: readonly string[];
+}
+
+/** A team as an Alertmanager matcher value: label values are [A-Za-z0-9-_.] (lib/limits/labels.ts), so no quoting is needed. */
+const TEAM_VALUE = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+
+/** Why `team` cannot be routed on, or null. */
+export function teamRouteProblem(team: string): string | null {
+  return TEAM_VALUE.test(team) ? null : `team ${JSON.stringify(team.slice(0, 80))}: a label value (1–63 letters, digits, "-", "_", ".")`;
 }
 
 export function alertmanagerConfig(options: AlertmanagerConfigOptions): YamlValue {
   const fast = options.fast === true;
+  const teams = [...new Set(options.teams ?? [])];
+  for (const team of teams) {
+    const problem = teamRouteProblem(team);
+    if (problem !== null) throw new RangeError(problem);
+  }
+  const base = options.webhookUrl.replace(/\/+$/, '');
   return {
     route: {
       receiver: 'leaseboard-oncall',
@@ -42,11 +65,15 @@ export function alertmanagerConfig(options: AlertmanagerConfigOptions): YamlValu
       group_wait: fast ? '0s' : '30s',
       group_interval: fast ? '1s' : '5m',
       repeat_interval: fast ? '1h' : '4h',
-      routes: [{ matchers: ['alertname="Watchdog"'], receiver: 'leaseboard-watchdog', repeat_interval: '1m' }],
+      routes: [
+        { matchers: ['alertname="Watchdog"'], receiver: 'leaseboard-watchdog', repeat_interval: '1m' },
+        ...teams.map((team) => ({ matchers: [`team="${team}"`], receiver: `team-${team}` })),
+      ],
     },
     receivers: [
       { name: 'leaseboard-oncall', webhook_configs: [{ url: options.webhookUrl, send_resolved: true }] },
       { name: 'leaseboard-watchdog', webhook_configs: [{ url: options.watchdogUrl ?? options.webhookUrl, send_resolved: false }] },
+      ...teams.map((team) => ({ name: `team-${team}`, webhook_configs: [{ url: `${base}/${team}`, send_resolved: true }] })),
     ],
     inhibit_rules: INHIBIT_RULES,
   };
@@ -56,9 +83,11 @@ export const SHIPPED_HEADER = `Alertmanager configuration for Leaseboard — gen
 (lib/alerts/alertmanager-config.ts); regenerate rather than edit.
 Receivers are examples (a local webhook): replace them with your paging and heartbeat
 integrations. The inhibit rule is the part to keep: one StatusStoreUnreadable stands for
-every SchedulerUnknown it causes.`;
+every SchedulerUnknown it causes. The team route is an example of routing by the alerts'
+team label (the scheduler's team label): add one per team (--team NAME, repeatable).`;
 
 export const SHIPPED_OPTIONS: AlertmanagerConfigOptions = Object.freeze({
   webhookUrl: 'http://127.0.0.1:9099/leaseboard/alerts',
   watchdogUrl: 'http://127.0.0.1:9099/leaseboard/watchdog',
+  teams: Object.freeze(['payments']),
 });

@@ -2,8 +2,11 @@
  * What an alert says to Alertmanager: labels, annotations, times and links.
  *
  * Guarantees: pure. Labels are exactly `alertname`, `severity` and, for
- * scheduler rules, `scheduler` (the lease name) — never holder tokens, hosts
- * or IDs, so one alert keeps one identity across takeovers. The `summary`
+ * scheduler rules, `scheduler` (the lease name) and `team` (its `team` label,
+ * when it has one: what Alertmanager routes by) — never holder tokens, hosts
+ * or IDs, so one alert keeps one identity across takeovers (a scheduler that
+ * changes team starts a new alert; the old one lapses at its `endsAt`). The
+ * team owner's contact and runbook travel as annotations. The `summary`
  * comes from the status's own reasons (the facts and thresholds that judged
  * it), bounded in length. `generatorURL` is the scheduler page `?at=` the
  * moment the alert started firing (the overview for service alerts).
@@ -14,7 +17,7 @@ import { nowToMs, toMs } from '../status/time';
 import type { ReasonCode } from '../status/types';
 import { isSchedulerAlert, ruleInfo } from './catalogue';
 import { overviewUrl, runbookUrl, schedulerPageUrl } from './links';
-import type { AlertmanagerAlert, AlertName, SchedulerEvidence, ServiceEvidence } from './types';
+import type { AlertmanagerAlert, AlertName, Routing, SchedulerEvidence, ServiceEvidence } from './types';
 
 /** Longest summary sent (characters). */
 const SUMMARY_MAX = 1_000;
@@ -24,9 +27,17 @@ export function alertKey(rule: AlertName, scheduler: string | null): string {
   return scheduler === null ? rule : `${rule}/${scheduler}`;
 }
 
-function alertLabels(rule: AlertName, scheduler: string | null): Record<string, string> {
+function alertLabels(rule: AlertName, scheduler: string | null, routing: Routing | null): Record<string, string> {
   const severity = ruleInfo(rule).severity;
-  return scheduler === null ? { alertname: rule, severity } : { alertname: rule, scheduler, severity };
+  if (scheduler === null) return { alertname: rule, severity };
+  return routing === null ? { alertname: rule, scheduler, severity } : { alertname: rule, scheduler, severity, team: routing.team };
+}
+
+function routingAnnotations(routing: Routing | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (routing?.contact != null) out.contact = routing.contact;
+  if (routing?.runbook != null) out.runbook = routing.runbook;
+  return out;
 }
 
 function relevantCodes(rule: AlertName): readonly ReasonCode[] {
@@ -90,13 +101,24 @@ export interface AlertTimes {
   firedAt: string;
 }
 
-/** The Alertmanager v2 alert for `rule` (on `scheduler`, for scheduler rules). */
-export function alertmanagerAlert(rule: AlertName, scheduler: string | null, summary: string, times: AlertTimes, externalUrl: string): AlertmanagerAlert {
+/**
+ * The Alertmanager v2 alert for `rule` (on `scheduler`, for scheduler rules). `routing`: the
+ * scheduler's team (label `team`) and its owner's contact and runbook (annotations), when it has a team.
+ */
+export function alertmanagerAlert(
+  rule: AlertName,
+  scheduler: string | null,
+  summary: string,
+  times: AlertTimes,
+  externalUrl: string,
+  routing: Routing | null = null,
+): AlertmanagerAlert {
   const onScheduler = scheduler !== null && isSchedulerAlert(rule);
   const dashboard = onScheduler ? schedulerPageUrl(externalUrl, scheduler) : overviewUrl(externalUrl);
+  const routed = onScheduler ? routing : null;
   return {
-    labels: alertLabels(rule, onScheduler ? scheduler : null),
-    annotations: { summary, runbook_url: runbookUrl(externalUrl, rule), dashboard },
+    labels: alertLabels(rule, onScheduler ? scheduler : null, routed),
+    annotations: { summary, runbook_url: runbookUrl(externalUrl, rule), dashboard, ...routingAnnotations(routed) },
     startsAt: times.startsAt,
     endsAt: times.endsAt,
     generatorURL: onScheduler ? schedulerPageUrl(externalUrl, scheduler, times.firedAt) : dashboard,

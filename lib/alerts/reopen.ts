@@ -17,9 +17,16 @@ import { nowToMs, toIso } from '../status/time';
 import { alertmanagerAlert } from './payload';
 import { parseAlertKey } from './round';
 import { firingValidForMs, type StepClock } from './step';
-import type { AlertRecord, OutgoingAlert } from './types';
+import type { AlertRecord, OutgoingAlert, Routing } from './types';
 
-export function reopenSends(records: ReadonlyMap<string, AlertRecord>, clock: StepClock, externalUrl: string): OutgoingAlert[] {
+const routingOf = (routing: ReadonlyMap<string, Routing>, scheduler: string | null) => (scheduler === null ? null : (routing.get(scheduler) ?? null));
+
+export function reopenSends(
+  records: ReadonlyMap<string, AlertRecord>,
+  clock: StepClock,
+  externalUrl: string,
+  routing: ReadonlyMap<string, Routing> = new Map(),
+): OutgoingAlert[] {
   const out: OutgoingAlert[] = [];
   const nowMs = nowToMs(clock.now);
   for (const [key, record] of records) {
@@ -33,7 +40,11 @@ export function reopenSends(records: ReadonlyMap<string, AlertRecord>, clock: St
       sent.as === 'firing' && state.kind === 'firing'
         ? { startsAt: firedAt, endsAt: toIso(nowMs + firingValidForMs(clock)), firedAt }
         : { startsAt: firedAt, endsAt: state.kind === 'resolved' ? state.resolvedAt : sent.at, firedAt };
-    out.push({ key, alert: alertmanagerAlert(parsed.rule, parsed.scheduler, summary, times, externalUrl), sentAt: sent.at });
+    out.push({
+      key,
+      alert: alertmanagerAlert(parsed.rule, parsed.scheduler, summary, times, externalUrl, routingOf(routing, parsed.scheduler)),
+      sentAt: sent.at,
+    });
   }
   return out;
 }

@@ -10,7 +10,11 @@
  * - A scheduler with a record but absent from this round's statuses (a
  *   partial read) is judged `unknown`: held, never resolved by omission.
  * - Modes are resolved per alert (override → rule → `shadow`); `off` rules
- *   are not evaluated.
+ *   are not evaluated. A scheduler in a maintenance window (`suppressed`)
+ *   has its `on` alerts run as `shadow`: judged and recorded as ever, never
+ *   delivered, and withdrawn from Alertmanager if they were firing there
+ *   (./step.ts); at the first round after the window closes they are `on`
+ *   again and a firing one is sent at once.
  * Non-guarantees: no I/O and no fencing — the caller (the evaluator job)
  * stores records and transitions with its epoch and hands `outgoing` to the
  * delivery outbox.
@@ -22,7 +26,18 @@ import type { MachineTiming } from './machine';
 import { resolveMode, type ModeTable } from './modes';
 import { alertKey, alertmanagerAlert, schedulerSummary, serviceSummary } from './payload';
 import { stepAlert, type StepClock, type StepResult } from './step';
-import type { AlertMode, AlertName, AlertRecord, AlertStateKind, Condition, OutgoingAlert, SchedulerEvidence, ServiceEvidence } from './types';
+import type {
+  AlertMode,
+  AlertName,
+  AlertRecord,
+  AlertStateKind,
+  Condition,
+  OutgoingAlert,
+  Routing,
+  SchedulerEvidence,
+  ServiceEvidence,
+  Suppression,
+} from './types';
 
 export interface RoundInput {
   now: string;
@@ -32,6 +47,10 @@ export interface RoundInput {
   /** Keyed by `alertKey(rule, scheduler)`. */
   previous: ReadonlyMap<string, AlertRecord>;
   config: AlertConfig;
+  /** Schedulers in an open maintenance window: their alerts run as in `shadow` (evaluated, shown, not delivered). */
+  suppressed?: ReadonlyMap<string, Suppression>;
+  /** Schedulers with a team: their alerts carry it (label) and its owner's contact and runbook (annotations). */
+  routing?: ReadonlyMap<string, Routing>;
 }
 
 export interface AlertTransition {
@@ -86,10 +105,15 @@ export function evaluateRound(input: RoundInput): RoundResult {
     if (step.transition) result.transitions.push({ rule, scheduler, ...step.transition, at: now, mode });
     if (step.send) {
       const summary = step.record?.summary ?? before?.summary ?? rule;
-      result.outgoing.push({ key, alert: alertmanagerAlert(rule, scheduler, summary, step.send, config.externalUrl), sentAt: now });
+      const routed = scheduler === null ? null : (routing.get(scheduler) ?? null);
+      result.outgoing.push({ key, alert: alertmanagerAlert(rule, scheduler, summary, step.send, config.externalUrl, routed), sentAt: now });
     }
   };
   const held = () => '';
+  const suppressed = input.suppressed ?? new Map<string, Suppression>();
+  const routing = input.routing ?? new Map<string, Routing>();
+  // A window never turns an alert on, nor off: it only keeps an `on` one from being delivered.
+  const inForce = (mode: AlertMode, scheduler: string): AlertMode => (mode === 'on' && suppressed.has(scheduler) ? 'shadow' : mode);
 
   for (const rule of SCHEDULER_ALERT_NAMES) {
     const t = timing(rule);
@@ -98,7 +122,7 @@ export function evaluateRound(input: RoundInput): RoundResult {
     for (const e of input.schedulers) {
       const prev = prevOf?.get(e.scheduler);
       if (prev) prevOf!.delete(e.scheduler);
-      const mode = ruleOnly ?? resolveMode(modes, rule, e.scheduler).mode;
+      const mode = inForce(ruleOnly ?? resolveMode(modes, rule, e.scheduler).mode, e.scheduler);
       const condition: Condition = mode === 'off' ? 'false' : judgeScheduler(rule, e, nowMs, config.rejectionWindowMs);
       // Fast path: nothing to remember and nothing starts.
       if (!prev && condition !== 'true') continue;
@@ -130,7 +154,7 @@ export function evaluateRound(input: RoundInput): RoundResult {
   // Schedulers with a record that this round did not see (a partial read): no evidence, held.
   for (const [rule, perScheduler] of unseen) {
     for (const [scheduler, prev] of perScheduler) {
-      const mode = resolveMode(modes, rule, scheduler).mode;
+      const mode = inForce(resolveMode(modes, rule, scheduler).mode, scheduler);
       record(rule, scheduler, mode, stepAlert(timing(rule), mode, 'unknown', prev, held, clock), prev);
     }
   }

@@ -216,3 +216,75 @@ describe('a new evaluator (after a takeover or restart) re-sends what Alertmanag
     expect(reopenSends(shadow.records, clock, ZERO_FOR.externalUrl)).toEqual([]);
   });
 });
+
+describe('a stalled scheduler in a maintenance window, under a rule that is on', () => {
+  const on = modes([['SchedulerStalled', null, 'on']]);
+  const window = { window: 7, reason: 'database upgrade', by: 'ops', until: later(10 * MIN) };
+  const inWindow = (previous: Map<string, AlertRecord>, now = NOW, suppressed = true) =>
+    evaluateRound({
+      now,
+      service: readable,
+      schedulers: [schedulerEvidence(stalled('retention-planner', now))],
+      modes: on,
+      previous,
+      config: ZERO_FOR,
+      suppressed: new Map(suppressed ? [['retention-planner', window]] : []),
+    });
+
+  it('then it fires as ever (the alert is shown) but nothing goes out, and the transition is recorded as shadow', () => {
+    const result = inWindow(new Map());
+    expect(result.records.get('SchedulerStalled/retention-planner')?.state.kind).toBe('firing');
+    expect(result.records.get('SchedulerStalled/retention-planner')?.sent).toBeNull();
+    expect(result.outgoing).toEqual([]);
+    expect(result.transitions.filter((t) => t.scheduler !== null)).toEqual([
+      expect.objectContaining({ rule: 'SchedulerStalled', to: 'firing', mode: 'shadow' }),
+    ]);
+  });
+
+  it('then, once the window closes, the next round delivers it at once', () => {
+    const during = inWindow(new Map());
+    const after = inWindow(during.records, later(5 * SEC), false);
+    expect(after.outgoing.map((o) => [o.key, o.alert.endsAt > later(5 * SEC)])).toEqual([['SchedulerStalled/retention-planner', true]]);
+  });
+
+  it('then an alert already firing at Alertmanager when the window opens is withdrawn (sent resolved), not left paging', () => {
+    const before = round([stalled('retention-planner')], { modes: on });
+    const during = inWindow(before.records, later(5 * SEC));
+    expect(during.outgoing).toHaveLength(1);
+    expect(during.outgoing[0]!.alert.endsAt).toBe(later(5 * SEC));
+  });
+
+  it('then a rule in shadow or off stays so: a window never turns delivery on', () => {
+    const result = evaluateRound({
+      now: NOW,
+      service: readable,
+      schedulers: [schedulerEvidence(stalled('retention-planner'))],
+      modes: modes([['SchedulerStalled', null, 'off']]),
+      previous: new Map(),
+      config: ZERO_FOR,
+      suppressed: new Map([['retention-planner', window]]),
+    });
+    expect(result.records.has('SchedulerStalled/retention-planner')).toBe(false);
+    expect(result.outgoing.filter((o) => o.key !== 'Watchdog')).toEqual([]);
+  });
+});
+
+describe('a stalled scheduler with a team', () => {
+  it('then its alert carries the team as a label and the owner contact and runbook as annotations; the reopen sends the same labels', () => {
+    const result = evaluateRound({
+      now: NOW,
+      service: readable,
+      schedulers: [schedulerEvidence(stalled('retention-planner'))],
+      modes: modes([['SchedulerStalled', null, 'on']]),
+      previous: new Map(),
+      config: ZERO_FOR,
+      routing: new Map([['retention-planner', { team: 'payments', contact: '#payments-oncall', runbook: 'https://wiki.example/payments' }]]),
+    });
+    const { alert } = result.outgoing[0]!;
+    expect(alert.labels).toEqual({ alertname: 'SchedulerStalled', scheduler: 'retention-planner', severity: 'critical', team: 'payments' });
+    expect(alert.annotations).toMatchObject({ contact: '#payments-oncall', runbook: 'https://wiki.example/payments' });
+    const routing = new Map([['retention-planner', { team: 'payments', contact: null, runbook: null }]]);
+    const reopened = reopenSends(result.records, { now: NOW, resendEveryMs: 60 * SEC, evaluateEveryMs: SEC }, 'https://ops.example/leaseboard/', routing);
+    expect(reopened[0]!.alert.labels).toEqual(alert.labels);
+  });
+});

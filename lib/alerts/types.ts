@@ -41,6 +41,25 @@ export interface SchedulerEvidence {
   reasons: readonly Reason[];
 }
 
+/**
+ * Where a scheduler's alerts go: its team (the `team` label of the scheduler, sent as the alert's `team`
+ * label so Alertmanager routes by it) and what the team's owner gave (annotations `contact`, `runbook`).
+ */
+export interface Routing {
+  team: string;
+  contact: string | null;
+  runbook: string | null;
+}
+
+/** Why a scheduler's alerts are not delivered now: the open maintenance window that covers it. */
+export interface Suppression {
+  window: number;
+  reason: string;
+  by: string;
+  /** When this occurrence of the window closes (ISO, database time). */
+  until: IsoTime;
+}
+
 /** What the service-level rules read: the evaluator's own read of the store. */
 export interface ServiceEvidence {
   storeReadable: boolean;

@@ -1,8 +1,8 @@
 /**
  * The v1 HTTP contract as zod schemas: the one source of the response types
  * (./types.ts infers them) and of the OpenAPI document's components
- * (lib/server/http/openapi.ts converts the schemas registered in `apiRegistry`
- * with zod's JSON Schema output). The contract test validates live responses of every route against
+ * (lib/server/http/openapi.ts generates the document from the schemas named
+ * in `apiComponents` and the routes that use them). The contract test validates live responses of every route against
  * the served document, so the document cannot drift from what is answered.
  *
  * Guarantees: `SchedulerStatus` here and lib/status's `SchedulerStatus` (the
@@ -14,19 +14,25 @@
 import { z } from 'zod';
 import { HEALTH_SEVERITY } from '../status/health';
 import { STRIP_WINDOWS } from '../status/strip';
+import { RELIABILITY_WINDOWS } from '../status/reliability';
 import { IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../limits';
 import { DRILL_ACTIONS } from './drill-actions';
 import { ALERT_NAMES } from './alert-names';
 import { LabelsSchema } from './labels';
 import { LABELS_MAX } from '../limits/labels';
+import { MAINTENANCE_NAMES_MAX, spanProblem, targetProblem } from '../limits/maintenance';
+import { parseSelector, SELECTOR_MAX_LENGTH } from '../limits/selector';
 import type * as status from '../status/types';
 import type { Durability } from '../status/durability';
 
-/** Schemas that become `#/components/schemas/{id}`. */
-export const apiRegistry = z.registry<{ id: string; description?: string }>();
+/**
+ * Schemas that become `#/components/schemas/{id}`. A list, not zod's global registry: a schema's id
+ * there is global to the process, and the dashboard's process loads this module more than once.
+ */
+export const apiComponents: { id: string; schema: z.ZodType; description?: string }[] = [];
 
 function named<T extends z.ZodType>(id: string, schema: T, description?: string): T {
-  apiRegistry.add(schema, description === undefined ? { id } : { id, description });
+  apiComponents.push(description === undefined ? { id, schema } : { id, schema, description });
   return schema;
 }
 
@@ -49,6 +55,22 @@ export const ObservationSchema = named(
 );
 
 const IntentSchema = named('Intent', z.object({ disabled: z.boolean(), by: z.string(), reason: z.string(), at: time }), "The operator's explicit choice");
+
+const MaintenanceMarkSchema = named(
+  'MaintenanceMark',
+  z.object({ window: ms, reason: z.string(), by: z.string(), until: time.describe('When this opening of the window closes') }),
+  'The open maintenance window covering a scheduler: an annotation beside its health, never a health',
+);
+
+const OwnerSchema = named(
+  'Owner',
+  z.object({
+    team: z.string().describe("The scheduler's `team` label: its alerts carry it as their `team` label"),
+    contact: z.string().nullable().describe('What an operator gave for the team (PUT /api/v1/teams/{team}/owner); null: none'),
+    runbookUrl: z.string().nullable(),
+  }),
+  "Who owns a scheduler: its team, and the team's contact and runbook, carried in its alerts",
+);
 
 /** Labels as answered (already valid: the database checked them when stored). */
 const LabelsOutSchema = named(
@@ -172,6 +194,16 @@ export const DurabilitySchema = named(
 
 const counts = z.object(Object.fromEntries(HEALTH_SEVERITY.map((h) => [h, ms])) as Record<status.Health, typeof ms>);
 
+export const GroupSummarySchema = named(
+  'GroupSummary',
+  z.object({
+    value: z.string().nullable().describe('The label value, or null for the schedulers without the label (the last group)'),
+    total: ms,
+    counts: counts,
+  }),
+  'One group of a list grouped by a label: its schedulers by health (health filter and paging not applied)',
+);
+
 export const SchedulerListResponseSchema = named(
   'SchedulerListResponse',
   z.object({
@@ -180,9 +212,14 @@ export const SchedulerListResponseSchema = named(
     pollIntervalMs: ms.describe('How often a client should poll, chosen by the server'),
     counts: counts.describe('Counts by health over ALL schedulers (before filter and paging)'),
     total: ms.describe('Schedulers matching the filter (before paging)'),
+    matched: counts.describe('Counts by health over the schedulers the name query and selector match (health filter and paging not applied)'),
+    groups: z
+      .array(GroupSummarySchema)
+      .nullable()
+      .describe('With group=KEY: one summary per value of that label, in the order the rows come (values, then the unlabelled); else null'),
     limit: ms,
     offset: ms,
-    schedulers: z.array(SchedulerStatusSchema).describe('Worst health first, then name'),
+    schedulers: z.array(SchedulerStatusSchema).describe('Worst health first, then name (with group=KEY: by group first)'),
     durability: DurabilitySchema,
   }),
 );
@@ -334,6 +371,10 @@ export const SchedulerDetailResponseSchema = named(
     estimated: z.array(z.string()).optional().describe('As-of facts that are estimates rather than logged facts (e.g. lease.renewedAt); empty when live'),
     alerts: z.array(SchedulerAlertSchema).describe('Its alerts that are pending, firing (or, live, recently resolved) — as of `at` when given'),
     alertModes: z.array(SchedulerAlertModeSchema).describe('Live: the mode in force for each scheduler rule here (empty as of an instant)'),
+    maintenance: MaintenanceMarkSchema.nullable().describe(
+      'Live: the open maintenance window covering it (in maintenance: its alerts are not delivered; its health and facts are as ever); null as of an instant',
+    ),
+    owner: OwnerSchema.nullable().describe('Live: its team and the team owner details (null: no `team` label, or as of an instant)'),
     durability: DurabilitySchema.nullable().describe(
       'Live: what protects the authority, as the node that answered sees it (as the list); null as of an instant',
     ),
@@ -410,6 +451,97 @@ export const StripsResponseSchema = named(
   }),
 );
 
+const healthMs = z.object(Object.fromEntries(HEALTH_SEVERITY.map((h) => [h, ms])) as Record<status.Health, typeof ms>);
+const healthFractions = z.object(
+  Object.fromEntries(HEALTH_SEVERITY.map((h) => [h, z.number().min(0).max(1).nullable()])) as Record<status.Health, z.ZodNullable<z.ZodNumber>>,
+);
+
+const ReliabilitySchema = named(
+  'Reliability',
+  z.object({
+    accountedMs: ms.describe('Milliseconds of the window the scheduler existed (the group: summed over its members): the denominator'),
+    spentMs: healthMs.describe('Milliseconds in each health; unknown holds every moment nobody judged (never counted as up)'),
+    fractions: healthFractions.describe('spentMs / accountedMs per health (null when nothing was accounted)'),
+  }),
+);
+
+export const SchedulerReliabilitySchema = named(
+  'SchedulerReliability',
+  z.object({ name: z.string(), registeredAt: time.describe('First registration: nothing before it is accounted') }).extend(ReliabilitySchema.shape),
+);
+
+export const ReliabilityResponseSchema = named(
+  'ReliabilityResponse',
+  z.object({
+    window: z.enum(RELIABILITY_WINDOWS),
+    from: time.describe('Window start: 24 h before `to`, or (7d, 30d) the UTC midnight 7 or 30 days before today'),
+    to: time.describe("The database's now"),
+    scheduler: SchedulerReliabilitySchema,
+  }),
+);
+
+export const GroupReliabilityResponseSchema = named(
+  'GroupReliabilityResponse',
+  z.object({
+    window: z.enum(RELIABILITY_WINDOWS),
+    from: time,
+    to: time,
+    selector: z.string().describe('The label selector, normalised (empty: every scheduler)'),
+    total: ReliabilitySchema.describe("The group: its members' times summed"),
+    schedulers: z.array(SchedulerReliabilitySchema).describe('Each member, by name'),
+  }),
+);
+
+export const SchedulerRunsResponseSchema = named(
+  'SchedulerRunsResponse',
+  z.object({
+    observedAt: time,
+    everyMs: ms.nullable().describe('The cadence its registration declared (null: never registered)'),
+    next: z.discriminatedUnion('kind', [
+      z.object({
+        kind: z.literal('slot'),
+        at: time.describe('The slot it starts at'),
+        due: z.boolean().describe('The current slot, not run yet: the holder claims it at its next pass'),
+      }),
+      z.object({ kind: z.literal('whenever'), message: z.string() }),
+    ]),
+    runs: z
+      .array(
+        z.object({
+          key: z.string(),
+          epoch: z.number().int(),
+          scheduledAt: time,
+          startedAt: time.describe('When a holder claimed it (a resume keeps the first claim)'),
+          endedAt: time.nullable(),
+          durationMs: ms.nullable().describe('endedAt − startedAt (null while running)'),
+          outcome: z.enum(['running', 'completed', 'failed']),
+          exitCode: z.number().int().nullable(),
+        }),
+      )
+      .describe('Newest first'),
+  }),
+);
+
+export const UpcomingResponseSchema = named(
+  'UpcomingResponse',
+  z.object({
+    observedAt: time,
+    until: time.describe('observedAt + 1 h'),
+    runs: z
+      .array(
+        z.object({
+          name: z.string(),
+          at: time.describe('The slot it starts at'),
+          due: z.boolean().describe('The current slot, not run yet'),
+          everyMs: ms,
+          disabled: z.boolean().describe('Disabled by an operator: nothing starts until enabled'),
+          held: z.boolean().describe('Someone holds the lease now'),
+        }),
+      )
+      .describe('Soonest first'),
+  }),
+);
+
 export const ErrorCodeSchema = z.enum([
   'invalid_parameter',
   'invalid_name',
@@ -417,6 +549,7 @@ export const ErrorCodeSchema = z.enum([
   'at_in_future',
   'outside_retention',
   'invalid_span',
+  'range_too_long',
   'store_unreadable',
   'busy',
   'rate_limited',
@@ -438,7 +571,16 @@ export const ErrorCodeSchema = z.enum([
   'invalid_seq',
   'cursor_backwards',
   'too_many_tokens',
+  'name_taken',
+  'nothing_matched',
+  'unknown_window',
+  'window_closed',
+  'too_many_windows',
+  'too_many_teams',
   'sign_in_failed',
+  'scheduler_disabled',
+  'no_holder',
+  'run_pending',
   'internal',
 ]);
 
@@ -483,6 +625,9 @@ export const AlertEntrySchema = named(
   SchedulerAlertSchema.extend({
     scheduler: z.string().nullable().describe('null for rules about the status service itself'),
     severity: z.enum(['critical', 'warning', 'none']),
+    suppressedBy: MaintenanceMarkSchema.nullable().describe(
+      'The open maintenance window covering its scheduler: the alert is evaluated and shown, never delivered, until the window closes',
+    ),
   }),
   'An alert that is not inactive',
 );
@@ -490,7 +635,7 @@ export const AlertEntrySchema = named(
 const alertCounts = z.object({
   firing: ms.describe('Firing, mode on (delivered)'),
   pending: ms.describe('Pending, mode on'),
-  shadow: ms.describe('Pending or firing in shadow mode (shown, never delivered)'),
+  shadow: ms.describe('Pending or firing in shadow mode, or suppressed by a maintenance window (shown, never delivered)'),
 });
 
 export const AlertsResponseSchema = named(
@@ -549,6 +694,27 @@ export const IntentRequestSchema = named(
   'POST /api/v1/schedulers/{name}/intent',
 );
 
+export const RunNowRequestSchema = named('RunNowRequest', z.strictObject({ reason }), 'POST /api/v1/schedulers/{name}/run-now');
+
+export const RunRequestSchema = named(
+  'RunRequest',
+  z.object({
+    requestedAt: time,
+    expiresAt: time.describe('Not taken by then: expired, never run'),
+    holder: z.string().describe('The instance token of the holder asked'),
+    epoch: z.number().int().describe('Its epoch when asked'),
+    by: z.string(),
+    reason: z.string(),
+    takenAt: time.nullable(),
+    takenEpoch: z.number().int().nullable().describe('The epoch that took it (a takeover in between: the new holder)'),
+    occurrence: z.string().nullable().describe('The occurrence started for it, `lease@requestedAt`'),
+    state: z.enum(['pending', 'taken', 'expired']),
+  }),
+  'An operator request that the holder start an occurrence now',
+);
+
+export const RunNowResponseSchema = named('RunNowResponse', z.object({ scheduler: z.string(), request: RunRequestSchema }), 'The request committed');
+
 export const ReportTokenRequestSchema = named(
   'ReportTokenRequest',
   z.strictObject({ reason }),
@@ -565,6 +731,54 @@ export const ReportTokenResponseSchema = named(
     at: time,
   }),
 );
+
+/** What a service token may do (lib/auth/grant.ts takes this list; the table's CHECK, migration 0038_service_tokens, lists the same). */
+export const SERVICE_TOKEN_SCOPES = ['read', 'intents', 'maintenance', 'reports'] as const;
+const SERVICE_TOKEN_NAME = /^[a-z0-9]([a-z0-9._-]{0,62})$/;
+
+export const ServiceTokenCreateRequestSchema = named(
+  'ServiceTokenCreateRequest',
+  z
+    .strictObject({
+      name: z
+        .string({ error: 'name: required' })
+        .regex(SERVICE_TOKEN_NAME, 'name: 1–63 lower-case letters, digits, . _ - (what the audit records as who acted; no personal data)')
+        .describe('What the audit records as who acted with it'),
+      scopes: z
+        .array(z.enum(SERVICE_TOKEN_SCOPES, { error: `scopes: each one of ${SERVICE_TOKEN_SCOPES.join(', ')}` }))
+        .min(1, 'scopes: at least one')
+        .refine((scopes) => new Set(scopes).size === scopes.length, 'scopes: each at most once'),
+      schedulers: z.array(z.string().min(1).max(200)).min(1, 'schedulers: at least one name').max(100, 'schedulers: at most 100 names').optional(),
+      selector: z.string().max(2_048, 'selector: at most 2048 characters').optional().describe("A label selector (team=payments); '' selects every scheduler"),
+      reason,
+    })
+    .refine((body) => (body.schedulers === undefined) !== (body.selector === undefined), 'schedulers or selector: give exactly one'),
+  'POST /api/v1/tokens',
+);
+
+export const ServiceTokenRevokeRequestSchema = named('ServiceTokenRevokeRequest', z.strictObject({ reason }), 'DELETE /api/v1/tokens/{id}');
+
+export const ServiceTokenSchema = named(
+  'ServiceToken',
+  z.object({
+    id: z.string().describe('The public part of the token'),
+    name: z.string(),
+    scopes: z.array(z.enum(SERVICE_TOKEN_SCOPES)),
+    schedulers: z.array(z.string()).nullable().describe('The schedulers it may act on (null: those its selector selects)'),
+    selector: z.string().nullable(),
+    createdBy: z.string(),
+    createdAt: time,
+    lastUsedAt: time.nullable().describe('Its last use (to the minute); null: never used'),
+    revokedAt: time.nullable(),
+  }),
+);
+
+export const ServiceTokenCreatedSchema = named(
+  'ServiceTokenCreated',
+  ServiceTokenSchema.extend({ token: z.string().describe('The whole bearer token (Authorization: Bearer lbs_…), shown only now; only a salted HMAC is kept') }),
+);
+
+export const ServiceTokenListSchema = named('ServiceTokenList', z.object({ tokens: z.array(ServiceTokenSchema) }));
 
 const epochNumber = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 export const ReportRequestSchema = named(
@@ -632,6 +846,145 @@ export const LabelsResponseSchema = named(
   'What the database committed: from → to, by whom, when',
 );
 
+// ---------------------------------------------------------------- maintenance windows, bulk intent, team owners
+
+const windowTime = z.iso.datetime({ offset: true, error: 'an ISO-8601 time, e.g. 2026-12-07T22:00:00Z' });
+const schedulerName = z
+  .string({ error: 'schedulers: scheduler names' })
+  .min(1, 'schedulers: a name is empty')
+  .max(200, 'schedulers: a name is longer than 200 characters')
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'schedulers: a name contains control characters');
+
+export const MaintenanceWindowRequestSchema = named(
+  'MaintenanceWindowRequest',
+  z
+    .strictObject({
+      selector: z
+        .string({ error: 'selector: a label selector, e.g. team=payments' })
+        .max(SELECTOR_MAX_LENGTH)
+        .optional()
+        .describe('The schedulers it covers, as a label selector (team=payments,env in (prod)); or give `schedulers`'),
+      schedulers: z
+        .array(schedulerName)
+        .max(MAINTENANCE_NAMES_MAX, `schedulers: at most ${MAINTENANCE_NAMES_MAX} names`)
+        .optional()
+        .describe('The schedulers it covers, by name; or give `selector`'),
+      startsAt: windowTime.describe('When it opens'),
+      endsAt: windowTime.describe('When it closes (after startsAt; at most 30 days later, under 7 days when weekly)'),
+      weekly: z.boolean().optional().describe('Open again every 7 days (UTC) after startsAt, for as long, until cancelled (default false)'),
+      reason,
+    })
+    .superRefine((w, ctx) => {
+      const target = targetProblem(w.selector ?? null, w.schedulers ?? null);
+      if (target !== null) ctx.addIssue({ code: 'custom', message: target });
+      const span = spanProblem(Date.parse(w.startsAt), Date.parse(w.endsAt), w.weekly ?? false);
+      if (span !== null) ctx.addIssue({ code: 'custom', message: span });
+    }),
+  'POST /api/v1/maintenance-windows, PUT /api/v1/maintenance-windows/{id} (an edit replaces the window whole)',
+);
+
+export const MaintenanceCancelRequestSchema = named('MaintenanceCancelRequest', z.strictObject({ reason }), 'DELETE /api/v1/maintenance-windows/{id}');
+
+export const MaintenanceWindowSchema = named(
+  'MaintenanceWindow',
+  z.object({
+    id: ms,
+    selector: z.string().nullable(),
+    schedulers: z.array(z.string()).nullable(),
+    startsAt: time,
+    endsAt: time,
+    weekly: z.boolean(),
+    reason: z.string(),
+    by: z.string(),
+    createdAt: time,
+    updatedAt: time,
+    cancelledAt: time.nullable(),
+    state: z
+      .enum(['scheduled', 'open', 'ended', 'cancelled'])
+      .describe("At the answer's time: scheduled (not open yet; a weekly one between its openings), open, ended (a one-off past its end), cancelled"),
+    openUntil: time.nullable().describe('While open: when this opening closes'),
+    nextOpensAt: time.nullable().describe('When it opens next (null: open now, ended or cancelled)'),
+  }),
+  "An operator's maintenance window: while open, the schedulers it covers read `in maintenance` and their alerts are not delivered",
+);
+
+export const MaintenanceListResponseSchema = named(
+  'MaintenanceListResponse',
+  z.object({ observedAt: time, windows: z.array(MaintenanceWindowSchema).describe('Newest first; closed windows only while kept (7 days, at most 100)') }),
+);
+
+export const MaintenanceChangeResponseSchema = named(
+  'MaintenanceChangeResponse',
+  z.object({
+    action: z.enum(['create', 'edit', 'cancel']),
+    from: MaintenanceWindowSchema.nullable(),
+    window: MaintenanceWindowSchema,
+  }),
+  'What the database committed',
+);
+
+export const BulkIntentRequestSchema = named(
+  'BulkIntentRequest',
+  z.strictObject({
+    selector: z
+      .string({ error: 'selector: a label selector, e.g. team=payments' })
+      .max(SELECTOR_MAX_LENGTH)
+      .superRefine((text, ctx) => {
+        if (text.trim() === '') ctx.addIssue({ code: 'custom', message: 'selector: empty (it would select every scheduler); name what to change' });
+        const parsed = parseSelector(text);
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
+      }),
+    disabled: z.boolean({ error: 'disabled: true to disable, false to enable' }),
+    reason,
+  }),
+  'POST /api/v1/bulk/intent: disable or enable every scheduler the selector matches, one reason for all',
+);
+
+export const BulkIntentResponseSchema = named(
+  'BulkIntentResponse',
+  z.object({
+    selector: z.string(),
+    to: enabledOrDisabled,
+    changed: z.array(z.string()).describe('Schedulers changed (one audit row each)'),
+    unchanged: z.array(z.string()).describe('Schedulers matched that were already so'),
+    by: z.string(),
+    at: time,
+  }),
+  'What the database committed',
+);
+
+export const TeamOwnerRequestSchema = named(
+  'TeamOwnerRequest',
+  z.strictObject({
+    contact: z
+      .string({ error: 'contact: how to reach the team, e.g. #payments-oncall' })
+      .trim()
+      .min(1, 'contact: how to reach the team, e.g. #payments-oncall')
+      .max(200, 'contact: at most 200 characters')
+      .regex(/^[^\u0000-\u001f\u007f]+$/, 'contact: no control characters'),
+    runbookUrl: z
+      .url({ protocol: /^https?$/, error: 'runbookUrl: an http(s) URL' })
+      .max(500, 'runbookUrl: at most 500 characters')
+      .nullable()
+      .optional()
+      .describe("The team's runbook (absent or null: none)"),
+    reason,
+  }),
+  'PUT /api/v1/teams/{team}/owner: the contact and runbook carried in the alerts of the schedulers labelled team=<team>',
+);
+
+export const TeamOwnerSchema = named(
+  'TeamOwner',
+  z.object({ team: z.string(), contact: z.string(), runbookUrl: z.string().nullable(), by: z.string(), reason: z.string(), at: time }),
+  "A team's owner details, as an operator set them",
+);
+
+export const TeamOwnerResponseSchema = named(
+  'TeamOwnerResponse',
+  z.object({ from: TeamOwnerSchema.nullable().describe('Before (null: none set)'), owner: TeamOwnerSchema }),
+  'What the database committed',
+);
+
 export const AlertModeRequestSchema = named(
   'AlertModeRequest',
   z.strictObject({
@@ -682,8 +1035,21 @@ export const AuditEntrySchema = named(
       .describe(
         'How `who` was established: sso (the SSO proxy), token (the operator token, with a name typed at sign-in), cli (a command run with database access); null: not recorded (before this was kept)',
       ),
-    action: z.enum(['scheduler.disable', 'scheduler.enable', 'scheduler.labels', 'alert.mode', 'demo.fault', 'report_token.create', 'report_token.revoke']),
-    target: z.string().describe('The scheduler, rule or demo process acted on'),
+    action: z.enum([
+      'scheduler.disable',
+      'scheduler.enable',
+      'scheduler.labels',
+      'scheduler.run_now',
+      'alert.mode',
+      'demo.fault',
+      'report_token.create',
+      'report_token.revoke',
+      'maintenance.create',
+      'maintenance.edit',
+      'maintenance.cancel',
+      'team.owner',
+    ]),
+    target: z.string().describe('The scheduler, rule, demo process, maintenance window or team acted on'),
     scheduler: z.string().nullable().describe('The scheduler concerned (null: a rule as a whole)'),
     rule: AlertNameSchema.nullable().describe('For alert.mode: the rule'),
     fault: z
@@ -704,7 +1070,7 @@ export const SessionResponseSchema = named(
   z.object({
     role: z.enum(['viewer', 'operator', 'admin']).describe('admin may do everything operator may'),
     who: z.string().nullable(),
-    via: z.enum(['anonymous', 'proxy', 'session', 'oidc']),
+    via: z.enum(['anonymous', 'proxy', 'session', 'oidc', 'service_token']),
     localSignIn: z.boolean().describe('Whether signing in with the local operator token is possible here'),
     oidcSignIn: z.boolean().describe('Whether signing in with OpenID Connect (GET /api/v1/session/oidc/login) is possible here'),
     providerSignOut: z
@@ -738,3 +1104,34 @@ const conditionMatches: Same<z.infer<typeof ConditionSchema>, status.Condition> 
 void conditionMatches;
 const durabilityMatches: Same<z.infer<typeof DurabilitySchema>, Durability> = true;
 void durabilityMatches;
+
+const INCIDENT_ENTRY_KINDS = ['holder', 'lapse', 'release', 'health', 'stale_write', 'operator', 'maintenance', 'alert'] as const;
+
+export const IncidentEntrySchema = named(
+  'IncidentEntry',
+  z.object({
+    at: time,
+    kind: z
+      .enum(INCIDENT_ENTRY_KINDS)
+      .describe(
+        'holder: a grant or takeover (a new epoch); lapse: a tenure expired (nobody held it until the next grant); release: a holder let go; health: the derived health changed; stale_write: a fenced write refused; operator: an audited action, with its reason; maintenance: a maintenance window covering the scheduler opened, ended or was cancelled (its alerts were not delivered in between); alert: an alert transition',
+      ),
+    text: z.string().describe('One line saying what happened'),
+    link: z.string().describe("The scheduler's page at that moment (`/schedulers/NAME?at=ISO`, under the dashboard's URL)"),
+  }),
+  'One thing that happened, with a link to the moment',
+);
+
+export const IncidentResponseSchema = named(
+  'IncidentResponse',
+  z.object({
+    scheduler: z.string(),
+    from: time,
+    to: time.describe('The end asked for, clamped to the database time of the read'),
+    readAt: time,
+    healthResolutionMs: ms.describe('Health is judged at bucket ends this far apart; a shorter episode can fall between two'),
+    truncated: z.boolean().describe('Some list hit its cap (lease events, refusals or audit entries): the oldest of the range may be missing'),
+    entries: z.array(IncidentEntrySchema).describe('Oldest first'),
+  }),
+  'What happened on one scheduler over a range: holders and epochs, lapses, health changes, refused stale writes, operator actions, maintenance windows, alerts',
+);

@@ -15,6 +15,8 @@ import type * as schemas from './schemas';
 export type Observation = z.infer<typeof schemas.ObservationSchema>;
 /** GET /api/v1/schedulers */
 export type SchedulerListResponse = z.infer<typeof schemas.SchedulerListResponseSchema>;
+/** One group of a list grouped by a label (`group=KEY`). */
+export type GroupSummary = z.infer<typeof schemas.GroupSummarySchema>;
 export type Durability = z.infer<typeof schemas.DurabilitySchema>;
 /** One epoch's tenure `[from, to)`; `to` null while it lasts. */
 export type Tenure = z.infer<typeof schemas.TenureSchema>;
@@ -27,6 +29,9 @@ export type HealthSegment = z.infer<typeof schemas.HealthSegmentSchema>;
 export type HistoryBucket = z.infer<typeof schemas.HistoryBucketSchema>;
 /** GET /api/v1/strips */
 export type StripsResponse = z.infer<typeof schemas.StripsResponseSchema>;
+export type ReliabilityResponse = z.infer<typeof schemas.ReliabilityResponseSchema>;
+export type GroupReliabilityResponse = z.infer<typeof schemas.GroupReliabilityResponseSchema>;
+export type SchedulerReliability = z.infer<typeof schemas.SchedulerReliabilitySchema>;
 export type StripRow = z.infer<typeof schemas.StripRowSchema>;
 export type StripSegmentBody = z.infer<typeof schemas.StripSegmentSchema>;
 /** GET /api/v1/schedulers/{name}/history?from=&to= */
@@ -43,6 +48,14 @@ export type IntentRequest = z.infer<typeof schemas.IntentRequestSchema>;
 export type IntentResponse = z.infer<typeof schemas.IntentResponseSchema>;
 /** PUT /api/v1/schedulers/{name}/labels: its answer (the request is LabelsRequestSchema's). */
 export type LabelsResponse = z.infer<typeof schemas.LabelsResponseSchema>;
+/** Maintenance windows (GET/POST /api/v1/maintenance-windows, PUT/DELETE …/{id}), bulk intent, team owners. */
+export type MaintenanceWindowRequest = z.infer<typeof schemas.MaintenanceWindowRequestSchema>;
+export type MaintenanceWindowView = z.infer<typeof schemas.MaintenanceWindowSchema>;
+export type MaintenanceListResponse = z.infer<typeof schemas.MaintenanceListResponseSchema>;
+export type MaintenanceChangeResponse = z.infer<typeof schemas.MaintenanceChangeResponseSchema>;
+export type BulkIntentResponse = z.infer<typeof schemas.BulkIntentResponseSchema>;
+export type TeamOwnerView = z.infer<typeof schemas.TeamOwnerSchema>;
+export type TeamOwnerResponse = z.infer<typeof schemas.TeamOwnerResponseSchema>;
 /** Report tokens (POST/DELETE /api/v1/schedulers/{name}/report-tokens) and HTTP reports (POST …/reports). */
 export type ReportTokenResponse = z.infer<typeof schemas.ReportTokenResponseSchema>;
 export type ReportRequest = z.infer<typeof schemas.ReportRequestSchema>;
@@ -86,3 +99,15 @@ export interface DemoProcess {
 export interface DemoProcessesResponse {
   processes: DemoProcess[];
 }
+
+/** Service tokens (GET/POST /api/v1/tokens, DELETE /api/v1/tokens/{id}). */
+export type ServiceTokenInfo = z.infer<typeof schemas.ServiceTokenSchema>;
+export type ServiceTokenCreated = z.infer<typeof schemas.ServiceTokenCreatedSchema>;
+export type ServiceTokenList = z.infer<typeof schemas.ServiceTokenListSchema>;
+export type RunNowResponse = z.infer<typeof schemas.RunNowResponseSchema>;
+export type RunRequestView = z.infer<typeof schemas.RunRequestSchema>;
+export type SchedulerRunsResponse = z.infer<typeof schemas.SchedulerRunsResponseSchema>;
+export type UpcomingResponse = z.infer<typeof schemas.UpcomingResponseSchema>;
+/** GET /api/v1/schedulers/{name}/incident */
+export type IncidentResponse = z.infer<typeof schemas.IncidentResponseSchema>;
+export type IncidentEntry = z.infer<typeof schemas.IncidentEntrySchema>;

@@ -10,12 +10,18 @@
  *   identity: an API path gets 401 `{ error: { code: 'unauthorized' } }`, a
  *   page a 303 to the sign-in page. Metrics are not exempt: they carry
  *   scheduler names and state and have no protection of their own.
+ * - A request carrying a service token (`Authorization: Bearer lbs_…`) is
+ *   decided by it alone, whatever the setting: one that does not verify
+ *   (malformed, unknown, revoked) gets 401, and a read by a token without the
+ *   `read` scope gets 403 — a token never reads more than its scopes, the
+ *   audit included. Its writes are checked by the route (./guard.ts).
  * - An OpenID Connect session whose role is due a refresh is refreshed here
  *   (./oidc/flow.ts) before anything reads it: the request goes on with the
  *   refreshed cookie, and the answer carries it; a session whose refresh
  *   failed goes on as not signed in, and its cookie is cleared.
  */
-import { resolveIdentity, type AuthSources } from './identity';
+import { hasScope } from './grant';
+import { resolveIdentity, serviceTokenIdentity, type AuthSources } from './identity';
 import { clearedOidcSessionCookie, oidcSessionCookie, oidcSessionValue, withOidcSession } from './oidc/cookies';
 import { readOidcSession, refreshSession } from './oidc/flow';
 
@@ -50,11 +56,32 @@ function openWithoutSignIn(method: string, pathname: string): boolean {
   return method === 'POST' && INGEST.test(pathname);
 }
 
-function unauthorized(): Response {
-  return new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'sign in first: this dashboard allows no anonymous reading' } }), {
-    status: 401,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+function refusal(status: 401 | 403, code: string, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
+}
+
+const unauthorized = () => refusal(401, 'unauthorized', 'sign in first: this dashboard allows no anonymous reading');
+
+const READS = new Set(['GET', 'HEAD']);
+
+/** The verdict for a request that carries a service token; null when it carries none. */
+async function serviceTokenVerdict(sources: AuthSources, request: { method: string; pathname: string; headers: Headers }): Promise<AccessVerdict | null> {
+  const identity = await serviceTokenIdentity(sources, request.headers);
+  if (identity === null) return null;
+  const pass: AccessVerdict = { cookieHeader: null, setCookies: [], refusal: null };
+  if (identity === 'refused') {
+    return {
+      ...pass,
+      refusal: refusal(401, 'unauthorized', 'this service token is not valid: malformed, unknown or revoked', { 'www-authenticate': 'Bearer' }),
+    };
+  }
+  if (READS.has(request.method) && !hasScope(identity.grant, 'read') && !openWithoutSignIn(request.method, request.pathname)) {
+    return { ...pass, refusal: refusal(403, 'forbidden', `the service token ${identity.who} has no read scope`) };
+  }
+  return pass;
 }
 
 /** `pathname` without the base path; `search` with its `?`. */
@@ -64,6 +91,8 @@ export async function checkAccess(
   nowMs: number,
 ): Promise<AccessVerdict> {
   const { auth } = sources;
+  const byToken = await serviceTokenVerdict(sources, request);
+  if (byToken !== null) return byToken;
   let cookieHeader: string | null = null;
   const setCookies: string[] = [];
   // An open OIDC session, current or just refreshed, is a signed-in identity: no second read of it below.

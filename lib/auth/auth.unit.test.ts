@@ -105,7 +105,7 @@ describe('identity', () => {
     const stamp = enablePeerStamping();
     const from = (peer: string, extra: Record<string, string> = {}) =>
       headers({ [PEER_HEADER]: stamp(peer), 'x-forwarded-email': 'alice@example.org', ...extra });
-    expect(await resolveIdentity(config, from('10.0.0.40'), NOW)).toEqual({ role: 'operator', who: 'alice@example.org', via: 'proxy' });
+    expect(await resolveIdentity(config, from('10.0.0.40'), NOW)).toEqual({ role: 'operator', who: 'alice@example.org', via: 'proxy', grant: null });
     expect(await resolveIdentity(config, from('::ffff:192.168.1.7'), NOW)).toMatchObject({ role: 'operator' });
     // Given a forged header from an untrusted address, then it is ignored.
     expect(await resolveIdentity(config, from('127.0.0.1'), NOW)).toMatchObject({ role: 'viewer', via: 'anonymous' });
@@ -133,7 +133,7 @@ describe('identity', () => {
     const config = sources(parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN, LEASEBOARD_SESSION_TTL: '1m' }));
     const { value } = await issueSession(config, 'carol', NOW);
     const withCookie = (cookie: string) => headers({ cookie: `other=1; ${SESSION_COOKIE}=${cookie}` });
-    expect(await resolveIdentity(config, withCookie(value), NOW + 1_000)).toEqual({ role: 'operator', who: 'carol', via: 'session' });
+    expect(await resolveIdentity(config, withCookie(value), NOW + 1_000)).toEqual({ role: 'operator', who: 'carol', via: 'session', grant: null });
     expect(await resolveIdentity(config, withCookie(`${value.slice(0, -2)}xx`), NOW)).toMatchObject({ role: 'viewer' });
     expect(await resolveIdentity(config, withCookie(value), NOW + 61_000)).toMatchObject({ role: 'viewer' });
     const otherSecret = { ...config, auth: parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN }) };
@@ -192,6 +192,25 @@ describe('session cookie', () => {
     expect(secure).not.toContain('Domain');
     // Without a public URL, a proxy's X-Forwarded-Proto is not believed: the cookie is not Secure.
     expect(sessionCookie(parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN }), value, '')).not.toContain('Secure');
+  });
+  it('carries no unsalted digest of the operator token: its generation is keyed with the session secret', async () => {
+    const { createHash } = await import('node:crypto');
+    const { decodeJwt } = await import('jose');
+    const withSecret = (secret: string) => parseAuthConfig({ LEASEBOARD_OPERATOR_TOKEN: TOKEN, LEASEBOARD_SESSION_SECRET: secret });
+    const issued = await issueSession(sources(withSecret('s'.repeat(32))), 'carol', NOW);
+    const { gen } = decodeJwt(issued.value);
+    const plain = createHash('sha256').update(`leaseboard-token-generation:${TOKEN}`).digest('base64url');
+    expect(typeof gen).toBe('string');
+    expect(plain.startsWith(gen as string)).toBe(false);
+    expect(
+      createHash('sha256')
+        .update(TOKEN)
+        .digest('base64url')
+        .startsWith(gen as string),
+    ).toBe(false);
+    // Another server secret, another generation: a guess cannot be checked without the secret.
+    expect(withSecret('t'.repeat(32)).tokenGeneration).not.toBe(withSecret('s'.repeat(32)).tokenGeneration);
+    expect(withSecret('s'.repeat(32)).tokenGeneration).toBe(gen);
   });
 });
 

@@ -27,7 +27,7 @@
  * `notes` lists what the server must say at start (accepted risks,
  * deprecated settings).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { checkedEnv, type Env, settingsOf } from '../config';
 import { parsePublicUrl, type PublicUrl, PublicUrlError } from '../api/public-url';
@@ -54,9 +54,11 @@ export interface AuthConfig {
   /** The local operator token, or null when local sign-in is off. */
   operatorToken: string | null;
   /**
-   * The token's generation: a digest of the token, carried by every session
-   * and compared on every request, so rotating the token ends every session
-   * issued under the old one. Null when local sign-in is off.
+   * The token's generation: an HMAC of the token keyed with the session
+   * secret, carried by every session and compared on every request, so
+   * rotating the token ends every session issued under the old one. Keyed,
+   * never a plain hash: a cookie's holder cannot test guesses of the token
+   * against it offline. Null when local sign-in is off.
    */
   tokenGeneration: string | null;
   sessionSecret: Uint8Array;
@@ -107,13 +109,15 @@ export function parseAuthConfig(env: Env): AuthConfig {
   const ttl = setting('sessionTtl');
   const proxies = proxyTrust(env);
   const url = publicUrl(env);
+  const sessionSecret = secret !== null ? new TextEncoder().encode(secret) : randomBytes(32);
   return Object.freeze({
     proxies,
     operators: new Set(operators.data),
     operatorGroups: new Set(list(setting('operatorGroups') ?? undefined)),
     operatorToken: token,
-    tokenGeneration: token === null ? null : createHash('sha256').update(`leaseboard-token-generation:${token}`).digest('base64url').slice(0, 22),
-    sessionSecret: secret !== null ? new TextEncoder().encode(secret) : randomBytes(32),
+    tokenGeneration:
+      token === null ? null : createHmac('sha256', sessionSecret).update(`leaseboard-token-generation:${token}`).digest('base64url').slice(0, 22),
+    sessionSecret,
     sessionTtlMs: ttl,
     publicUrl: url,
     anonymous: setting('anonymous'),

@@ -8,7 +8,7 @@
  *
  * Two kinds of command, each loaded only when named (no command pays for
  * loading another's code):
- * - a module of lib/cli with `run(argv)` (`run`, `scheduler`, `config`, `status`);
+ * - a module of lib/cli with `run(argv)` (`run`, `scheduler`, `config`, `status`, `maintenance`, `tokens`);
  * - a program of the repository (`start`, `migrate`, `alerts`,
  *   `intent`, `failover-drill`), run in this process with the arguments after
  *   its name — the same program its `npm run …` name runs.
@@ -52,6 +52,14 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   scheduler: { summary: 'run one named job (--job NAME) under its lease, one JSON line per event', load: () => import('./scheduler') },
   config: { summary: 'print the effective configuration and where each value came from; refuse a bad one', load: () => import('./config') },
   status: { summary: "the schedulers' health as a Nagios/Icinga check (exit 0/1/2/3, perfdata) or the API's JSON", load: () => import('./status') },
+  maintenance: {
+    summary: 'list, schedule or cancel maintenance windows (by selector or names; audited)',
+    load: () => import('./maintenance'),
+  },
+  tokens: {
+    summary: 'list, create or revoke service tokens (scoped, shown once, audited) with the actions login',
+    load: () => import('./tokens'),
+  },
   start: {
     summary: 'the dashboard server, production build (npm start)',
     program: 'scripts/serve.ts',
@@ -79,17 +87,19 @@ Exit codes: 0 migrated; 1 a migration failed; 2 no DATABASE_URL.
     program: 'scripts/alerts.ts',
     help: `usage: leaseboard alerts rules [--out FILE]
        leaseboard alerts rule-tests --out DIR [GOLDEN_FILE …]
-       leaseboard alerts alertmanager-config [--out FILE] [--webhook URL]
+       leaseboard alerts alertmanager-config [--out FILE] [--webhook URL] [--team NAME]…
        leaseboard alerts mode --rule R [--scheduler S] --mode on|shadow|off --by WHO --reason WHY
 Exit codes: 0 done (also: already in that mode); 2 usage, bad configuration, unknown rule or scheduler.
 `,
   },
   intent: {
-    summary: "an operator's audited choice: disable or enable a scheduler (npm run intent)",
+    summary: "an operator's audited choice: disable or enable a scheduler, or every one a selector matches (npm run intent)",
     program: 'scripts/intent.ts',
-    help: `usage: leaseboard intent --lease NAME (--disable | --enable) --by WHO --reason WHY
-A disabled scheduler drains its occurrence in flight and releases its lease. Audited.
-Database: DATABASE_URL, else the running demo's. Exit codes: 0 recorded; 2 bad input (nothing written).
+    help: `usage: leaseboard intent (--lease NAME | --selector 'team=payments,env!=dev') (--disable | --enable) --by WHO --reason WHY
+A disabled scheduler drains its occurrence in flight and releases its lease. Audited, one row per scheduler;
+with --selector, every match changes in one transaction, under one reason (Kubernetes label-selector syntax).
+Database: LEASEBOARD_ACTIONS_DATABASE_URL, else DATABASE_URL, else the running demo's.
+Exit codes: 0 recorded (or already so); 2 bad input, or a selector that matches nothing (nothing written).
 `,
   },
   'failover-drill': {

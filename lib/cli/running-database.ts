@@ -1,35 +1,46 @@
 /**
- * Where a running demo's database can be found: the demo writes its URL to
+ * Where a running demo's database can be found: the demo writes the LOGIN
+ * roles of its kinds of work (db/roles.ts: reader, operator, scheduler) to
  * `.data/running.json` (mode 0600) while it runs and removes it on exit, so
- * `npm run scheduler` can join it without `DATABASE_URL`.
+ * `npm run scheduler`, `npm run intent`, `leaseboard status`… can join it
+ * without `DATABASE_URL` — each as the least role its command needs, never
+ * as the migrator (the database's owner, a superuser in the embedded one).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { config, ConfigError } from '../config';
 
+/** The kinds of work a command does, each with its own login (db/roles.ts ROLES). */
+type LoginKind = 'reader' | 'operator' | 'scheduler';
+type Logins = Record<LoginKind, string>;
+
 const file = () => path.resolve(config().settings.dataDir ?? '.data', 'running.json');
 
-export function writeRunningDatabase(url: string): void {
+/** Records the per-role logins; the migrator's URL is never written. */
+export function writeRunningDatabase(logins: Logins): void {
   mkdirSync(path.dirname(file()), { recursive: true });
-  writeFileSync(file(), JSON.stringify({ url }), { mode: 0o600 });
+  const { reader, operator, scheduler } = logins;
+  writeFileSync(file(), JSON.stringify({ logins: { reader, operator, scheduler } }), { mode: 0o600 });
 }
 
 export function clearRunningDatabase(): void {
   rmSync(file(), { force: true });
 }
 
-export function runningDatabaseUrl(): string | null {
+/** The running demo's login for `kind`, or null (no demo, or a file of an older demo that recorded one URL: ignored). */
+export function runningDatabaseUrl(kind: LoginKind): string | null {
   if (!existsSync(file())) return null;
   try {
-    return (JSON.parse(readFileSync(file(), 'utf8')) as { url?: string }).url ?? null;
+    const url = (JSON.parse(readFileSync(file(), 'utf8')) as { logins?: Partial<Logins> }).logins?.[kind];
+    return typeof url === 'string' ? url : null;
   } catch {
     return null;
   }
 }
 
 /**
- * The database a command runs against: DATABASE_URL, else the running demo's. Resolving it checks
- * every setting first (lib/config), so a mistyped LEASEBOARD_ variable stops the command, named.
+ * The database a scheduler command runs against: DATABASE_URL, else the running demo's scheduler login.
+ * Resolving it checks every setting first (lib/config), so a mistyped LEASEBOARD_ variable stops the command, named.
  */
 export function databaseUrl(fail: (message: string) => never): string {
   let url: string | null;
@@ -39,5 +50,19 @@ export function databaseUrl(fail: (message: string) => never): string {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
-  return url ?? runningDatabaseUrl() ?? fail('no database: set DATABASE_URL, or start `npm run demo` first');
+  return url ?? runningDatabaseUrl('scheduler') ?? fail('no database: set DATABASE_URL, or start `npm run demo` first');
+}
+
+/**
+ * The database an operator's command acts on: LEASEBOARD_ACTIONS_DATABASE_URL (the operator actions' login, which
+ * may write intents, modes, windows, tokens and their audit; nothing more), else DATABASE_URL, else the running
+ * demo's operator login.
+ */
+export function actionsDatabaseUrl(fail: (message: string) => never): string {
+  return (
+    process.env.LEASEBOARD_ACTIONS_DATABASE_URL ||
+    process.env.DATABASE_URL ||
+    runningDatabaseUrl('operator') ||
+    fail('no database: set DATABASE_URL, or start `npm run demo` first')
+  );
 }

@@ -7,8 +7,9 @@
  * (`PLUGIN_CODE`): stalled and no_leader CRITICAL (2), unknown UNKNOWN (3),
  * disabled WARNING (1), idle and progressing OK (0) — the order of
  * HEALTH_SEVERITY read as Icinga's critical > unknown > warning > ok, so the
- * worst health of a fleet is also its worst code. A store that could not be
- * read, an empty fleet, an unknown name and bad usage are UNKNOWN (3): the
+ * worst health of a fleet (or of the schedulers a selector matches) is also
+ * its worst code. A store that could not be
+ * read, an empty fleet or selection, an unknown name and bad usage are UNKNOWN (3): the
  * check could not judge, and missing evidence is never OK. The line is one
  * line, without `|` in its text; perfdata values without evidence are `U`.
  * Non-guarantees: the text is for people (names of at most a few schedulers
@@ -63,26 +64,34 @@ const NAMES_SHOWN = 5;
 /** Thresholds in the perfdata say which counts the code alarms on: `0` = alarm above zero. */
 const COUNT_THRESHOLDS: Record<Health, string> = { stalled: ';;0', no_leader: ';;0', unknown: ';;', disabled: ';0;', idle: ';;', progressing: ';;' };
 
-/** The whole fleet, from the list's counts (every scheduler) and its first page (worst first, for names). */
-export function fleetCheck(list: SchedulerListResponse, lastError: string | null): Check {
+/**
+ * The whole fleet, or the schedulers a label selector matches (`selector`, as the user wrote it):
+ * from the list's counts over what it matched and its first page (worst first, for names).
+ */
+export function fleetCheck(list: SchedulerListResponse, lastError: string | null, selector: string | null = null): Check {
   if (!list.observation.ok) {
     const last = list.observation.lastObservedAt === null ? 'never read' : `last read ${list.observation.lastObservedAt}`;
     return unknownCheck(`status store unreadable (${lastError ?? 'unknown error'}; ${last}): every scheduler unknown`);
   }
-  const present = HEALTH_SEVERITY.filter((health) => list.counts[health] > 0);
-  const total = HEALTH_SEVERITY.reduce((sum, health) => sum + list.counts[health], 0);
-  const perfdata = [...HEALTH_SEVERITY.map((health) => `${health}=${list.counts[health]}${COUNT_THRESHOLDS[health]};0`), `total=${total};;;0`];
+  const counts = list.matched;
+  const present = HEALTH_SEVERITY.filter((health) => counts[health] > 0);
+  const total = HEALTH_SEVERITY.reduce((sum, health) => sum + counts[health], 0);
+  const perfdata = [...HEALTH_SEVERITY.map((health) => `${health}=${counts[health]}${COUNT_THRESHOLDS[health]};0`), `total=${total};;;0`];
   const worst = worstHealth(present);
-  if (worst === null) return { code: 3, text: 'no schedulers in this database: nothing to judge', perfdata };
+  if (worst === null) {
+    const none = selector === null ? 'no schedulers in this database' : `no scheduler matches the selector ${JSON.stringify(selector)}`;
+    return { code: 3, text: `${none}: nothing to judge`, perfdata };
+  }
   const parts = present.map((health) => {
-    const count = list.counts[health];
+    const count = counts[health];
     if (pluginCode(health) === 0) return `${count} ${health}`;
     const names = list.schedulers.filter((s) => s.health === health).map((s) => s.name);
     const shown = names.slice(0, NAMES_SHOWN).join(', ');
     const more = count > Math.min(names.length, NAMES_SHOWN) ? ', …' : '';
     return `${count} ${health} (${shown}${more})`;
   });
-  return { code: pluginCode(worst), text: `${total} scheduler${total === 1 ? '' : 's'}: ${parts.join(', ')}`, perfdata };
+  const which = selector === null ? '' : ` matching ${selector}`;
+  return { code: pluginCode(worst), text: `${total} scheduler${total === 1 ? '' : 's'}${which}: ${parts.join(', ')}`, perfdata };
 }
 
 const seconds = (ms: number | null) => (ms === null ? 'U' : `${(ms / 1000).toFixed(3)}s`);

@@ -46,6 +46,8 @@ function list(healths: Health[], over: Partial<SchedulerListResponse> = {}): Sch
     observation: { ok: true, lastObservedAt: NOW },
     pollIntervalMs: 2_000,
     counts,
+    matched: counts,
+    groups: null,
     total: healths.length,
     limit: 100,
     offset: 0,

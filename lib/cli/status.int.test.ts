@@ -17,6 +17,7 @@ import { forceExpire } from '../../db/testing/pools';
 import { READER_ROLE } from '../../db/reader-role';
 import { withDatabase } from '../../db/testing/worker-database';
 import { SchedulerDetailResponseSchema, SchedulerListResponseSchema } from '../api/schemas';
+import { changeLabels } from '../actions/labels';
 import { setIntent } from '../lease';
 import { acquire, register, reporter, serviceOn, sleep } from '../server/testing/seed';
 import { entryArgs, ROOT } from '../child/json-line-process';
@@ -242,18 +243,66 @@ describe('leaseboard status', () => {
     expect(missing.code).toBe(3);
   });
 
+  it('--selector judges the schedulers it matches: each exit code from its worst, counts as perfdata, --json the API body', async () => {
+    const teams: Record<string, string> = { 'p-one': 'payments', 'i-one': 'payments', 'd-one': 'web', 'u-one': 'search', 's-one': 'core', 'n-one': 'core' };
+    for (const [name, team] of Object.entries(teams)) {
+      const changed = await changeLabels(pool, name, { labels: { team }, by: 'sre-on-call', reason: 'team ownership' }, { identifiedBy: 'token' });
+      expect(changed.kind).toBe('changed');
+    }
+    const [ok, warning, critical, unknown, either, none, json] = await Promise.all([
+      status('--selector', 'team=payments'),
+      status('-l', 'team=web'),
+      status('--selector', 'team=core'),
+      status('--selector', 'team=search'),
+      status('--selector', 'team in (payments, web)'),
+      status('--selector', 'team=nobody'),
+      status('--selector', 'team=core', '--json'),
+    ]);
+    expect(ok.stdout).toBe(
+      'LEASEBOARD OK - 2 schedulers matching team=payments: 1 idle, 1 progressing | stalled=0;;0;0 no_leader=0;;0;0 unknown=0;;;0 disabled=0;0;;0 idle=1;;;0 progressing=1;;;0 total=2;;;0\n',
+    );
+    expect(ok.code).toBe(0);
+    expect(warning.stdout).toMatch(/^LEASEBOARD WARNING - 1 scheduler matching team=web: 1 disabled \(d-one\) \| .*disabled=1;0;;0 .*total=1;;;0\n$/);
+    expect(warning.code).toBe(1);
+    expect(critical.stdout).toMatch(
+      /^LEASEBOARD CRITICAL - 2 schedulers matching team=core: 1 stalled \(s-one\), 1 no_leader \(n-one\) \| stalled=1;;0;0 no_leader=1;;0;0 unknown=0;;;0 /,
+    );
+    expect(critical.code).toBe(2);
+    expect(unknown.stdout).toMatch(/^LEASEBOARD UNKNOWN - 1 scheduler matching team=search: 1 unknown \(u-one\) \| /);
+    expect(unknown.code).toBe(3);
+    expect(either.stdout).toMatch(/^LEASEBOARD WARNING - 3 schedulers matching team in \(payments, web\): 1 disabled \(d-one\), 1 idle, 1 progressing \| /);
+    expect(either.code).toBe(1);
+    // Nothing matched is nothing judged: never OK.
+    expect(none.stdout).toMatch(/^LEASEBOARD UNKNOWN - no scheduler matches the selector "team=nobody": nothing to judge \| .*total=0;;;0\n$/);
+    expect(none.code).toBe(3);
+    const body = SchedulerListResponseSchema.parse(JSON.parse(json.stdout));
+    expect(body.schedulers.map((s) => [s.name, s.labels])).toEqual([
+      ['s-one', { team: 'core' }],
+      ['n-one', { team: 'core' }],
+    ]);
+    expect(body.matched).toEqual({ stalled: 1, no_leader: 1, unknown: 0, disabled: 0, idle: 0, progressing: 0 });
+    expect(body.total).toBe(2);
+    expect(json.code).toBe(2);
+  });
+
   it('given an unknown name: UNKNOWN (3), naming it', async () => {
     const run = await status('nobody-here');
     expect(run.stdout).toBe('LEASEBOARD UNKNOWN - no scheduler "nobody-here"\n');
     expect(run.code).toBe(3);
   });
 
-  it('given bad usage: UNKNOWN (3) on stdout, naming it; --selector refused as not available', async () => {
-    const [selector, timeout, two] = await Promise.all([status('--selector', 'team=payments'), status('--timeout', '5'), status('a', 'b')]);
-    expect(selector.stdout).toContain('LEASEBOARD UNKNOWN - status: --selector is not available: the check does not select by labels yet');
+  it("given bad usage: UNKNOWN (3) on stdout, naming it; a malformed selector with the parser's own words", async () => {
+    const [selector, both, timeout, two] = await Promise.all([
+      status('--selector', 'team in (a'),
+      status('p-one', '--selector', 'team=payments'),
+      status('--timeout', '5'),
+      status('a', 'b'),
+    ]);
+    expect(selector.stdout).toBe('LEASEBOARD UNKNOWN - status: --selector: selector: unclosed "(" in "team in (a" (leaseboard status --help)\n');
+    expect(both.stdout).toContain('LEASEBOARD UNKNOWN - status: --selector judges the schedulers it matches: give a NAME or a selector, not both');
     expect(timeout.stdout).toContain('LEASEBOARD UNKNOWN - status: --timeout: "5" has no unit');
     expect(two.stdout).toContain('LEASEBOARD UNKNOWN - status: one scheduler name at most, got 2');
-    for (const run of [selector, timeout, two]) expect(run.code).toBe(3);
+    for (const run of [selector, both, timeout, two]) expect(run.code).toBe(3);
   });
 
   it('given a store that refuses connections: UNKNOWN (3), one line naming why', async () => {

@@ -19,8 +19,8 @@ import type {
   StripsResponse,
 } from '@/lib/api/types';
 import type { RetentionRefusal } from '@/lib/api/types';
-import type { AuditResponse, IntentRequest, IntentResponse, SessionResponse, SignInRequest } from '@/lib/api/types';
-import type { AlertModeRequest, AlertModeResponse, AlertRuleName, AlertsResponse } from '@/lib/api/types';
+import type { AuditResponse, GroupReliabilityResponse, IntentRequest, IntentResponse, RunNowResponse, SessionResponse, SignInRequest } from '@/lib/api/types';
+import type { AlertModeRequest, AlertModeResponse, AlertRuleName, AlertsResponse, MaintenanceListResponse } from '@/lib/api/types';
 import { withBasePath } from './base-path';
 import { retentionRefusalOf, type HistoryAnswer } from './history-answer';
 import { localNow, type LocalStamp } from './local-clock';
@@ -137,6 +137,11 @@ export function fetchAlerts(limit: number, signal?: AbortSignal) {
   return getJson<AlertsResponse>(`/api/v1/alerts?limit=${limit}`, signal);
 }
 
+/** Every maintenance window kept, newest first. */
+export function fetchMaintenanceWindows(signal?: AbortSignal) {
+  return getJson<MaintenanceListResponse>('/api/v1/maintenance-windows', signal);
+}
+
 export function fetchSession(signal?: AbortSignal) {
   return getJson<SessionResponse>('/api/v1/session', signal);
 }
@@ -151,4 +156,21 @@ export function signOut(): Promise<SessionResponse> {
 
 export function fetchAudit(scheduler: string | null, signal?: AbortSignal) {
   return getJson<AuditResponse>(`/api/v1/audit${scheduler === null ? '' : `?scheduler=${encodeURIComponent(scheduler)}`}`, signal);
+}
+
+/** The reliability report of every scheduler a label selector picks ('': all), over a window. */
+export function reliabilityPath(window: string, selector: string, format: 'json' | 'csv' = 'json'): string {
+  const q = new URLSearchParams({ window });
+  if (selector.trim() !== '') q.set('selector', selector);
+  if (format === 'csv') q.set('format', 'csv');
+  return `/api/v1/reliability?${q.toString()}`;
+}
+
+export function fetchGroupReliability(window: string, selector: string, signal?: AbortSignal) {
+  return getJson<GroupReliabilityResponse>(reliabilityPath(window, selector), signal);
+}
+
+/** Ask the current holder to start an occurrence now, with the operator's reason (audited). */
+export function postRunNow(name: string, reason: string): Promise<RunNowResponse> {
+  return send<RunNowResponse>('POST', `/api/v1/schedulers/${encodeURIComponent(name)}/run-now`, { reason });
 }

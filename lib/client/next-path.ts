@@ -18,15 +18,35 @@
 
 const UNSAFE = /[\\\u0000-\u001f\u007f]/;
 
-export function safeNextPath(next: string | null, origin: string): string {
-  if (next === null || UNSAFE.test(next) || !next.startsWith('/') || next.startsWith('//')) return '/';
+/** One pass of the check: the path the value resolves to on `origin`, or null. */
+function resolvedOnce(next: string, origin: string): string | null {
+  if (UNSAFE.test(next) || !next.startsWith('/') || next.startsWith('//')) return null;
   let url: URL;
   try {
     url = new URL(next, origin);
   } catch {
-    return '/';
+    return null;
   }
-  return url.origin === origin ? `${url.pathname}${url.search}${url.hash}` : '/';
+  return url.origin === origin ? `${url.pathname}${url.search}${url.hash}` : null;
+}
+
+/** Enough passes for any value a URL parser leaves unstable; one that is still changing after them is refused. */
+const MAX_PASSES = 8;
+
+/**
+ * The check is repeated on its own answer until the answer no longer changes:
+ * one pass can turn a path into another origin's (`/.//evil.example` resolves
+ * to the path `//evil.example`, which a browser reads as a host), so only a
+ * value that is its own answer is kept.
+ */
+export function safeNextPath(next: string | null, origin: string): string {
+  let current = next;
+  for (let pass = 0; pass < MAX_PASSES && current !== null; pass++) {
+    const resolved = resolvedOnce(current, origin);
+    if (resolved === current) return resolved;
+    current = resolved;
+  }
+  return '/';
 }
 
 /** Any origin will do for the server's check: a path lands on the origin it is resolved against, whichever it is. */

@@ -23,6 +23,11 @@ describe('where a sign-in may lead', () => {
     'evil.example',
     ' /x',
     '',
+    // One pass of resolution makes these `//evil.example…`: the check repeats until its answer is stable.
+    '/.//evil.example/x',
+    '/x/..//evil.example',
+    '/%2e//evil.example',
+    '/a/../..//evil.example',
   ])('%j → the overview, never another origin', (next) => {
     expect(safeNextPath(next, ORIGIN)).toBe('/');
     expect(nextPathOnServer(next)).toBe('/');

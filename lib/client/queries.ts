@@ -15,6 +15,7 @@ import { queryOptions } from '@tanstack/react-query';
 import {
   fetchAlerts,
   fetchAudit,
+  fetchMaintenanceWindows,
   fetchDemoProcesses,
   fetchSession,
   fetchHistoryAnswer,
@@ -22,6 +23,7 @@ import {
   fetchSchedulerList,
   fetchStrips,
   type Observed,
+  fetchGroupReliability,
 } from './api';
 import type { SchedulerListParams } from './list-params';
 
@@ -48,7 +50,9 @@ export const queryKeys = {
   session: ['session'] as const,
   audit: (scheduler: string | null) => ['audit', scheduler] as const,
   alerts: ['alerts'] as const,
+  reliability: (window: string, selector: string) => ['reliability', window, selector] as const,
   alertList: (limit: number) => ['alerts', limit] as const,
+  maintenance: ['maintenance-windows'] as const,
 };
 
 /** The Alerts page's list; the header badge asks for counts only (limit 0), less often. */
@@ -63,6 +67,17 @@ export function alertsQuery(limit: number) {
     refetchInterval: limit === 0 ? BADGE_POLL_MS : ALERTS_POLL_MS,
     refetchOnWindowFocus: true,
     refetchOnReconnect: true,
+    staleTime: 1_000,
+  });
+}
+
+/** The maintenance windows (the Alerts page): polled as the alerts are. */
+export function maintenanceQuery() {
+  return queryOptions({
+    queryKey: queryKeys.maintenance,
+    queryFn: ({ signal }) => fetchMaintenanceWindows(signal),
+    refetchInterval: ALERTS_POLL_MS,
+    refetchOnWindowFocus: true,
     staleTime: 1_000,
   });
 }
@@ -180,4 +195,14 @@ export function servedBy<TBody, TOptions extends { queryKey: readonly unknown[] 
   read: () => Promise<TBody>,
 ): TOptions & { queryFn: () => Promise<Observed<TBody>> } {
   return { ...options, queryFn: async () => ({ body: await read(), via: 'server' as const }) };
+}
+
+/** A reliability report (every scheduler a selector picks); the rollup behind it changes once a round at most. */
+export function reliabilityQuery(window: string, selector: string) {
+  return queryOptions({
+    queryKey: queryKeys.reliability(window, selector),
+    queryFn: ({ signal }) => fetchGroupReliability(window, selector, signal),
+    refetchInterval: 60_000,
+    refetchOnWindowFocus: true,
+  });
 }

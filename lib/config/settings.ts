@@ -300,7 +300,8 @@ export const SETTINGS = {
   oidcRoles: text({
     env: 'LEASEBOARD_OIDC_ROLES',
     group: 'identity',
-    description: 'Groups to roles, comma-separated group=role (viewer, operator, admin), e.g. sre-admins=admin,payments=operator.',
+    description:
+      'Groups to roles, comma-separated group=role (viewer, operator, admin); an operator role may be limited to a label selector in brackets, e.g. sre-admins=admin,payments=operator[team=payments].',
   }),
   oidcRefreshEvery: duration({
     env: 'LEASEBOARD_OIDC_REFRESH_EVERY',

@@ -30,7 +30,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { pageSearchParams, parseListParams } from '../client/list-params';
+import { pageKey } from '../client/list-params';
 import { PEER_HEADER } from '../http/peer';
 import { refuseEarly } from '../http/request-limits';
 import type { HeavyGate } from '../server/http/heavy-gate';
@@ -78,7 +78,7 @@ export function frontDoor(options: FrontDoorOptions): (req: http.IncomingMessage
   const overview = pageCache({
     paths: [basePath || '/', `${basePath}/`],
     maxAgeMs: dev ? 0 : options.pageCacheMs,
-    keyOf: (query) => pageSearchParams(parseListParams(query)),
+    keyOf: pageKey,
   });
   const hostAllowed = allowedHosts({ publicUrl: options.publicUrl, extra: options.allowedHosts, listenHost: options.listenHost });
   const hsts = options.publicUrl?.startsWith('https:') ?? false;

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { databaseUrl, forceExpire, uniqueLease, usePool } from '../../db/testing/pools';
 import { LeaseAuthority } from './authority';
 import { leaseTerms } from './config';
@@ -109,7 +109,13 @@ describe('lease authority on real PostgreSQL', () => {
       it('extends expires_at on the database clock', async () => {
         const grant = await acquired(uniqueLease());
         const before = await library.read(grant.name);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        // Until the database clock has reached the next millisecond after the last renewal (expires_at − ttl).
+        await vi.waitFor(async () => {
+          const { rows } = await pool.query(`SELECT clock_timestamp() >= $1::timestamptz + interval '1 millisecond' AS later`, [
+            new Date(before!.expiresAt.getTime() - TTL),
+          ]);
+          expect(rows[0].later).toBe(true);
+        });
         const renewed = await authority.renew(grant);
         if (renewed.kind !== 'renewed') throw new Error(renewed.kind);
         expect(renewed.expiresAt.getTime()).toBeGreaterThan(before!.expiresAt.getTime());

@@ -37,5 +37,6 @@ export { fencedWrites } from './fenced-statements';
 export type { FencedStatement, FencedTable, FencedWrites, OnConflict, Returned, RowOf, Selection, SetOf, Value } from './fenced-statements';
 export { changeIntent, IntentError, intentChangeSchema, readIntent, setIntent } from './intent';
 export type { Intent, IntentChange, IntentChangeResult } from './intent';
+export { changeIntentBySelector, type BulkIntentChange, type BulkIntentResult } from './bulk-intent';
 export { occurrenceKey, occurrenceKeySql } from './occurrence-key';
 export { INSTANCE_TOKEN_PATTERN, LABEL_PATTERN, newInstanceToken } from './token';

@@ -16,8 +16,10 @@ export const OPERATOR_NAME_MAX_LENGTH = 64;
 /**
  * How an audited operator's identity was established: `sso` — the SSO proxy's header, from a trusted
  * address; `token` — the local operator token, with a name typed at sign-in; `cli` — a command run
- * by someone with database access (`npm run intent`, `npm run alerts -- mode`). The audit tables'
- * CHECK (migration 0016_operator_identity) and db/schema.ts list the same (lib/api/limits.unit.test.ts compares them).
+ * by someone with database access (`npm run intent`, `npm run alerts -- mode`); `service_token` — a
+ * service token an admin made (lib/auth/service-tokens.ts), `by` being its name. The audit tables'
+ * CHECK (db/schema.sql, last set by migration 0038_service_tokens) and db/schema.ts list the same
+ * (lib/api/limits.unit.test.ts compares them).
  */
-export const IDENTIFIED_BY = ['sso', 'token', 'cli'] as const;
+export const IDENTIFIED_BY = ['sso', 'token', 'cli', 'service_token'] as const;
 export type IdentifiedBy = (typeof IDENTIFIED_BY)[number];

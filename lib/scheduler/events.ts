@@ -28,6 +28,8 @@ export type RuntimeEvent =
   | { event: 'frozen'; on: boolean }
   | { event: 'dropping_reports'; on: boolean }
   | { event: 'draining'; lease: string; epoch: number; by: string; reason: string }
+  /** An operator's "run now" request taken: its occurrence is claimed under this epoch. */
+  | { event: 'run_now_taken'; occurrence: string; epoch: number }
   | { event: 'released'; lease: string; epoch: number }
   | { event: 'error'; where: string; message: string }
   | { event: 'stopped'; lease: string; writes: WriteStats };

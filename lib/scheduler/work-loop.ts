@@ -14,6 +14,9 @@
  * - While frozen (fault drill) no batch starts; renewals and reports go on.
  * - When an operator has disabled the scheduler, no new occurrence starts;
  *   the one in flight finishes, then the tenure ends and the lease is released.
+ * - An operator's "run now" request (./run-requests.ts) is taken at the next
+ *   pass (within IDLE_CHECK_MS while idle): occurrence `lease@requested` is
+ *   claimed through the fence like a slot's, then the request marked taken.
  * - Every fenced side effect is counted once, by the rule in ./tenure-state.ts.
  * - A delegated step (./job.ts) starts only with a current fence; its
  *   progress moves the reported cursor; a failure is written (fenced) as the
@@ -31,6 +34,7 @@ import type { SchedulerConfig } from './config';
 import { type EventSink, safeMessage, type SideEffect } from './events';
 import type { DelegatedStep, ExternalStep, FencedStep, Job, OccurrenceInfo, PlanInput, TenureView } from './job';
 import { advanceOccurrence, claimOccurrence, completeOccurrence, failOccurrence, nextOccurrenceStep } from './occurrences';
+import { markRunRequestTaken, pendingRunRequest } from './run-requests';
 import type { Tenure } from './tenure';
 import type { TenureState } from './tenure-state';
 
@@ -128,11 +132,18 @@ async function runOnce(work: TenureWork): Promise<void> {
     emit({ event: 'draining', lease: config.lease.name, epoch: tenure.epoch, by: intent.by, reason: intent.reason });
     return tenure.end('drained');
   }
-  const { slotAt, nextInMs } = await currentSlot(db, deps.everyMs);
-  const key = occurrenceKey(config.lease.name, slotAt);
+  const { slotAt: slot, nextInMs } = await currentSlot(db, deps.everyMs);
   const idle = () => clock.sleep(Math.min(nextInMs + SLOT_WAKE_MS, IDLE_CHECK_MS), signal);
-  if (state.isCompleted(key)) return idle();
+  // An operator asked to run now: that occurrence first, at the request's instant, else the slot's.
+  const asked = await pendingRunRequest(db, config.lease.name);
+  const slotAt = asked?.requestedAt ?? slot;
+  const key = occurrenceKey(config.lease.name, slotAt);
+  if (asked === null && state.isCompleted(key)) return idle();
   const claim = await claimOccurrence(db, fence, key, slotAt);
+  if (asked !== null && (claim.kind === 'claimed' || claim.kind === 'already_completed')) {
+    await markRunRequestTaken(db, asked, tenure.epoch, key);
+    emit({ event: 'run_now_taken', occurrence: key, epoch: tenure.epoch });
+  }
   switch (claim.kind) {
     case 'already_completed':
       state.count({ kind: 'written' }); // the claim went through the fence and found nothing left to run

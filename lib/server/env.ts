@@ -19,6 +19,7 @@ import { checkedEnv, config, type Env, formatDuration, SETTINGS, settingsOf } fr
 import { parseRetentionPolicy, RetentionConfigError, type RetentionPolicy } from '../retention';
 import { parseBasePath as parseServedPath } from '../api/base-path';
 import { PublicUrlError } from '../api/public-url-error';
+import { parsePublicUrl } from '../api/public-url';
 
 /** LEASEBOARD_BASE_PATH, parsed once for every reader (lib/api/base-path.ts); a bad value is an EnvError naming it. */
 export function parseBasePath(raw: string | undefined): string {
@@ -36,6 +37,21 @@ let basePath: string | null = null;
 export function servedBasePath(): string {
   basePath ??= parseBasePath(config().settings.basePath ?? undefined);
   return basePath;
+}
+
+let publicUrl: { url: string | null } | null = null;
+
+/** LEASEBOARD_PUBLIC_URL (or its deprecated aliases), with the base path; null when unset (links then follow the request's origin). */
+export function servedPublicUrl(): string | null {
+  if (publicUrl === null) {
+    try {
+      publicUrl = { url: parsePublicUrl(checkedEnv())?.url ?? null };
+    } catch (error) {
+      if (error instanceof PublicUrlError) throw new EnvError(error.message);
+      throw error;
+    }
+  }
+  return publicUrl.url;
 }
 
 /** The first ALERTMANAGER_URL as a link base (no credentials, query or fragment; trailing slashes dropped), else null. */

@@ -21,11 +21,25 @@ import type { ListParams } from './live/list-params';
 export type { HttpResult } from './http/result';
 export type { ListParams } from './live/list-params';
 export { heavyGate, statusService } from './instance';
-export { detailRoute, healthzRoute, historyRoute, listRoute, metricsRoute, openApiRoute, stripsRoute } from './http/handlers';
+export {
+  detailRoute,
+  groupReliabilityRoute,
+  healthzRoute,
+  historyRoute,
+  incidentRoute,
+  listRoute,
+  metricsRoute,
+  openApiRoute,
+  reliabilityRoute,
+  runsRoute,
+  stripsRoute,
+  upcomingRoute,
+} from './http/handlers';
 export { auditRoute } from './http/audit-route';
+export { maintenanceListRoute } from './http/maintenance-route';
 export { alertsRoute } from './http/alerts-route';
 export { readRunbook } from './runbooks';
-export { servedBasePath } from './env';
+export { servedBasePath, servedPublicUrl } from './env';
 
 /** GET /api/v1/schedulers. Numbers are clamped; the result is always ok (a dead store is reported inside). */
 export async function readSchedulerList(params: ListParams = {}): Promise<HttpResult<SchedulerListResponse>> {

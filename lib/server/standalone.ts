@@ -14,6 +14,7 @@
  * the pool (a connection attempt still under way ends at its connect timeout).
  */
 import type { SchedulerDetailResponse, SchedulerListResponse } from '../api/types';
+import type { Selector } from '../limits/selector';
 import type { ServerEnv } from './env';
 import { detailAnswer } from './http/answers';
 import type { HttpResult } from './http/result';
@@ -22,8 +23,8 @@ import { StatusService } from './service';
 
 export type { ServerEnv } from './env';
 export interface StatusReader {
-  /** The list's first page (worst first) with the counts by health over every scheduler. */
-  list(): Promise<SchedulerListResponse>;
+  /** The list's first page (worst first) with the counts by health over every scheduler, and over those `selector` matches (absent: all). */
+  list(selector?: Selector): Promise<SchedulerListResponse>;
   /** One scheduler now; a bad name is a 400, an unknown one a 404, an unreadable store a 503. */
   detail(name: string): Promise<HttpResult<SchedulerDetailResponse>>;
   /** Why the last read failed (a code or class, never a host or a secret), or null. */
@@ -44,7 +45,7 @@ export function openStatusReader(env: ServerEnv, options: { applicationName: str
     log: () => {},
   });
   return {
-    list: () => service.list({}, { fresh: true }),
+    list: (selector) => service.list(selector === undefined ? {} : { selector }, { fresh: true }),
     detail: (name) => detailAnswer(service, name),
     lastError: () => service.observer.snapshot().lastError,
     close: () => pool.end(),

@@ -2,7 +2,7 @@
  * The dashboard build the `leaseboard` package ships: Next's standalone output, made by
  * scripts/build-packages.ts. Next's own standalone server.js hands the build's configuration to Next
  * through __NEXT_PRIVATE_STANDALONE_CONFIG (next/dist/server/config.js then reads no next.config.js,
- * which is not shipped); our server (scripts/serve.ts) does the same before it loads Next.
+ * which is not shipped); our server (lib/cli/start.ts) does the same before it loads Next.
  *
  * Guarantees: the base path is the one the build baked in — LEASEBOARD_BASE_PATH, when set, must
  * equal it (else exit 2, naming both), and is set to it when unset, so the server's own routes

@@ -6,13 +6,24 @@
  * must refuse before it acts (and would hit a scheduler that does not
  * exist). Probes that spend this client's budgets (failed sign-ins, heavy
  * reads, history pages, made-up report tokens) run only with `--include-lockout`; probes that need the operator
- * token only with `--operator-token`; the archive's only with `--archive`.
+ * token only with `--operator-token`; the service tokens' with `--service-token-file` (a live token with
+ * the intents scope only) and `--revoked-token-file`; the archive's only with `--archive`.
  */
 import { type Answer, basePath, send, sleep, type Target } from './wire';
 
 export interface Context {
   target: Target;
   operatorToken: string | null;
+  /** A live service token with the intents scope only (no read), whose schedulers do not include the probe's made-up one. */
+  serviceToken: string | null;
+  /** A service token that has been revoked. */
+  revokedToken: string | null;
+  /**
+   * Whether the target refuses anonymous reading (LEASEBOARD_ANONYMOUS=none): then a request without an
+   * identity is refused in front of every route (401, or a page's 303 to sign-in) before the check a probe
+   * aims at, which counts as held; the heavy-read probes sign in first to reach their budget.
+   */
+  signInRequired: boolean;
   includeLockout: boolean;
   archive: Target | null;
 }
@@ -63,15 +74,33 @@ function said(answer: Answer): string {
 
 const verdict = (expected: string, answer: Answer, ok: boolean): Verdict => ({ expected, got: said(answer), ok });
 
+/** Refused for want of an identity, in front of every route (LEASEBOARD_ANONYMOUS=none): nothing behind it ran. */
+const refusedUnsigned = (context: Context, answer: Answer) =>
+  context.signInRequired &&
+  ((answer.status === 401 && codeOf(answer) === 'unauthorized') || (answer.status === 303 && /\/login\?next=/.test(String(answer.headers.location ?? ''))));
+const orUnsigned = (context: Context, expected: string) => (context.signInRequired ? `${expected}, or refused unsigned (401 / 303 to sign-in)` : expected);
+
 async function get(context: Context, target: string, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<Answer> {
   return send(context.target, { method: 'GET', path: target, headers: { host: host(context), ...headers }, timeoutMs });
+}
+
+/**
+ * `count` requests at once, as a flood sends them: the first 429 among the answers, else the last answer. Sent one
+ * after another, a budget per time window is never spent when the server answers slower than the window refills.
+ * Each waits up to BURST_TIMEOUT_MS: the admitted ones render while the rest queue behind them on a loaded server.
+ */
+const BURST_TIMEOUT_MS = 60_000;
+
+async function burst(count: number, request: (attempt: number, timeoutMs: number) => Promise<Answer>): Promise<Answer> {
+  const answers = await Promise.all(Array.from({ length: count }, (_, attempt) => request(attempt, BURST_TIMEOUT_MS)));
+  return answers.find((answer) => answer.status === 429) ?? answers.at(-1)!;
 }
 
 const intentPath = (context: Context) => path(context, `/api/v1/schedulers/${NOBODY}/intent`);
 const disable = JSON.stringify({ disabled: true, reason: 'attack probe' });
 
-async function signIn(context: Context, token: string, extra: Record<string, string> = {}): Promise<Answer> {
-  const body = JSON.stringify({ token, name: 'attack-probe' });
+async function signIn(context: Context, token: string, extra: Record<string, string> = {}, name = 'attack-probe'): Promise<Answer> {
+  const body = JSON.stringify({ token, name });
   return send(context.target, {
     method: 'POST',
     path: path(context, '/api/v1/session'),
@@ -82,6 +111,19 @@ async function signIn(context: Context, token: string, extra: Record<string, str
 }
 
 const cookieOf = (answer: Answer) => answer.setCookies[0]?.split(';', 1)[0] ?? null;
+
+/**
+ * Headers that let this client read: none while anonymous reading is allowed, else a session of the operator
+ * token, signed in under a name of its own (the guessing probe locks out only the name it guessed under);
+ * null: no token to sign in with; a Verdict: the sign-in was refused.
+ */
+async function readerIdentity(context: Context): Promise<{ headers: Record<string, string> } | { refused: Verdict } | null> {
+  if (!context.signInRequired) return { headers: {} };
+  if (context.operatorToken === null) return null;
+  const answer = await signIn(context, context.operatorToken, {}, 'attack-probe-reader');
+  const cookie = cookieOf(answer);
+  return cookie === null ? { refused: verdict('a session to read with', answer, false) } : { headers: { cookie } };
+}
 
 const IDENTITY_HEADERS = {
   'x-forwarded-email': 'attacker@example.org',
@@ -123,7 +165,11 @@ export const PROBES: Probe[] = [
         body: disable,
         timeoutMs: 10_000,
       });
-      return verdict('403 cross_site', answer, answer.status === 403 && codeOf(answer) === 'cross_site');
+      return verdict(
+        orUnsigned(context, '403 cross_site'),
+        answer,
+        (answer.status === 403 && codeOf(answer) === 'cross_site') || refusedUnsigned(context, answer),
+      );
     },
   },
   {
@@ -142,7 +188,7 @@ export const PROBES: Probe[] = [
         body,
         timeoutMs: 10_000,
       });
-      return verdict('403 cross_site', answer, answer.status === 403);
+      return verdict(orUnsigned(context, '403 cross_site'), answer, answer.status === 403 || refusedUnsigned(context, answer));
     },
   },
   {
@@ -177,7 +223,11 @@ export const PROBES: Probe[] = [
         body: disable,
         timeoutMs: 10_000,
       });
-      return verdict('403 forbidden', answer, answer.status === 403 && codeOf(answer) === 'forbidden');
+      return verdict(
+        orUnsigned(context, '403 forbidden'),
+        answer,
+        (answer.status === 403 && codeOf(answer) === 'forbidden') || refusedUnsigned(context, answer),
+      );
     },
   },
   {
@@ -390,9 +440,9 @@ export const PROBES: Probe[] = [
       const answer = await get(context, path(context, rest));
       const leaked = /"dependencies"|root:x:0:0|"devDependencies"/.test(answer.body);
       return {
-        expected: '4xx, no file contents',
+        expected: orUnsigned(context, '4xx, no file contents'),
         got: `${said(answer)}${leaked ? ', FILE CONTENTS' : ''}`,
-        ok: answer.status >= 400 && answer.status < 500 && !leaked,
+        ok: ((answer.status >= 400 && answer.status < 500) || refusedUnsigned(context, answer)) && !leaked,
       };
     },
   })),
@@ -496,7 +546,52 @@ export const PROBES: Probe[] = [
         body: disable,
         timeoutMs: 10_000,
       });
-      return verdict('403 forbidden (the session ended)', write, write.status === 403 && codeOf(write) === 'forbidden');
+      return verdict(
+        orUnsigned(context, '403 forbidden (the session ended)'),
+        write,
+        (write.status === 403 && codeOf(write) === 'forbidden') || refusedUnsigned(context, write),
+      );
+    },
+  },
+  {
+    name: 'made-up service token (a real shape, no such token)',
+    async run(context) {
+      const answer = await get(context, path(context, '/api/v1/schedulers'), { authorization: `Bearer lbs_000000000000.${'A'.repeat(43)}` });
+      return verdict('401 unauthorized', answer, answer.status === 401 && codeOf(answer) === 'unauthorized');
+    },
+  },
+  {
+    name: 'revoked service token',
+    async run(context) {
+      if (context.revokedToken === null) return { skipped: 'needs --revoked-token-file' };
+      const answer = await get(context, path(context, '/api/v1/schedulers'), { authorization: `Bearer ${context.revokedToken}` });
+      return verdict('401 unauthorized', answer, answer.status === 401 && codeOf(answer) === 'unauthorized');
+    },
+  },
+  {
+    name: 'service token outside its schedulers (intent on a scheduler it does not cover)',
+    async run(context) {
+      if (context.serviceToken === null) return { skipped: 'needs --service-token-file' };
+      const answer = await send(context.target, {
+        method: 'POST',
+        path: intentPath(context),
+        headers: { ...json(context), 'x-leaseboard-action': '1', authorization: `Bearer ${context.serviceToken}`, 'content-length': String(disable.length) },
+        body: disable,
+        timeoutMs: 10_000,
+      });
+      return verdict(
+        '403 forbidden (never 404: a limited token learns nothing of what it does not cover)',
+        answer,
+        answer.status === 403 && codeOf(answer) === 'forbidden',
+      );
+    },
+  },
+  {
+    name: 'service token without the read scope reads the audit',
+    async run(context) {
+      if (context.serviceToken === null) return { skipped: 'needs --service-token-file' };
+      const answer = await get(context, path(context, '/api/v1/audit'), { authorization: `Bearer ${context.serviceToken}` });
+      return verdict('403 forbidden', answer, answer.status === 403 && codeOf(answer) === 'forbidden');
     },
   },
   {
@@ -534,11 +629,13 @@ export const PROBES: Probe[] = [
     name: 'history pages (?at=) past the heavy-read budget',
     async run(context) {
       if (!context.includeLockout) return { skipped: 'spends this client’s heavy-read budget for 10 s: --include-lockout' };
-      let last: Answer | null = null;
-      for (let attempt = 0; attempt < 60 && last?.status !== 429; attempt++) {
-        last = await get(context, path(context, `/schedulers/${NOBODY}?at=2026-01-01T00%3A00%3A${String(attempt % 60).padStart(2, '0')}Z`));
-      }
-      return verdict('429 rate_limited within 60 pages', last!, last!.status === 429);
+      const reader = await readerIdentity(context);
+      if (reader === null) return { skipped: 'LEASEBOARD_ANONYMOUS=none: needs --operator-token to read at all' };
+      if ('refused' in reader) return reader.refused;
+      const last = await burst(60, (attempt, timeoutMs) =>
+        get(context, path(context, `/schedulers/${NOBODY}?at=2026-01-01T00%3A00%3A${String(attempt % 60).padStart(2, '0')}Z`), reader.headers, timeoutMs),
+      );
+      return verdict('429 rate_limited within 60 pages', last, last.status === 429);
     },
   },
   {
@@ -564,11 +661,18 @@ export const PROBES: Probe[] = [
     name: 'heavy-read budget reset by rotating X-Forwarded-For',
     async run(context) {
       if (!context.includeLockout) return { skipped: 'spends this client’s heavy-read budget for 10 s: --include-lockout' };
-      let last: Answer | null = null;
-      for (let attempt = 0; attempt < 60 && last?.status !== 429; attempt++) {
-        last = await get(context, path(context, '/api/v1/audit?limit=1'), { 'x-forwarded-for': `203.0.113.${attempt}`, 'x-real-ip': `203.0.113.${attempt}` });
-      }
-      return verdict('429 rate_limited within 60 reads', last!, last!.status === 429);
+      const reader = await readerIdentity(context);
+      if (reader === null) return { skipped: 'LEASEBOARD_ANONYMOUS=none: needs --operator-token to read at all' };
+      if ('refused' in reader) return reader.refused;
+      const last = await burst(60, (attempt, timeoutMs) =>
+        get(
+          context,
+          path(context, '/api/v1/audit?limit=1'),
+          { ...reader.headers, 'x-forwarded-for': `203.0.113.${attempt}`, 'x-real-ip': `203.0.113.${attempt}` },
+          timeoutMs,
+        ),
+      );
+      return verdict('429 rate_limited within 60 reads', last, last.status === 429);
     },
   },
   {

@@ -1,6 +1,7 @@
 /**
- * The fleet's faults, one every `faultEveryMs`, the kinds in turn: a process
- * paused (SIGSTOP, then SIGCONT), a lease whose progress freezes (the
+ * The fleet's faults, one every `faultEveryMs`, the kinds in turn, each in a
+ * real or a simulated process (./targets.ts): a process
+ * paused (SIGSTOP, then SIGCONT; a simulated one stops sending), a lease whose progress freezes (the
  * runtime's drill: reports go on, the cursor stops), a lease whose reports
  * are dropped (the seq keeps counting, so they resume with a jump), a
  * process killed (SIGKILL, restarted once its leases expired).
@@ -15,7 +16,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Fault, FleetJudge } from './judge';
 import { FAULT_KINDS, type FaultKind, type FleetPlan } from './plan';
-import type { FleetWorkers } from './workers';
+import type { FaultTargets } from './targets';
 
 export class FaultInjector {
   /** Per process: its faults in progress or recovering, and whether one of them takes the whole process. */
@@ -27,7 +28,7 @@ export class FaultInjector {
 
   constructor(
     private readonly plan: FleetPlan,
-    private readonly workers: FleetWorkers,
+    private readonly workers: FaultTargets,
     private readonly judge: FleetJudge,
     private readonly log: (line: string) => void,
     private readonly onError: (message: string) => void,
@@ -78,9 +79,9 @@ export class FaultInjector {
     const lasts = fault.timing.lastsMs;
     switch (fault.kind) {
       case 'pause':
-        this.workers.signal(worker, 'SIGSTOP');
+        this.workers.pause(worker, true);
         await sleep(lasts);
-        this.workers.signal(worker, 'SIGCONT');
+        this.workers.pause(worker, false);
         return;
       case 'freeze':
       case 'drop': {

@@ -22,7 +22,7 @@ export class FleetUsageError extends Error {
   }
 }
 
-const FLEET_DEFAULTS = { schedulers: 300, processes: 3, minutes: 2, faultEveryS: 15 } as const;
+const FLEET_DEFAULTS = { schedulers: 300, processes: 3, minutes: 2, faultEveryS: 15, real: 100, simulatedPerProcess: 100 } as const;
 
 /** Targets the verdict holds a run to. */
 export const FLEET_TARGETS = { listP99Ms: 100, alertRoundMs: 2_000 } as const;
@@ -41,13 +41,21 @@ export interface FaultTiming {
 }
 
 export interface FleetPlan {
+  /** Every scheduler of the run: `real` in real runtime processes, the rest simulated by the generator (./simulator.ts). */
   schedulers: number;
+  real: number;
+  simulated: number;
+  /** Leases per simulated process (each batches its renewals and reports as one process of the library). */
+  simulatedPerProcess: number;
+  /** Connections of the generator's one pool (every simulated process shares it). */
+  simulatorPoolMax: number;
   /**
    * Whether the speed targets (list p99, alert round) fail the run (`judge`, the default) or are printed as
    * figures (`report`): the short run in `npm test` shares the 2 cores with every other tier, and a speed
    * target is a benchmark's to measure, never a test's to time; its correctness rules are the same.
    */
   speedTargets: 'judge' | 'report';
+  /** Real scheduler processes (holding the `real` leases between them). */
   processes: number;
   durationMs: number;
   faultEveryMs: number;
@@ -105,24 +113,45 @@ export function parseFleetArgs(argv: string[]): FleetPlan {
         minutes: { type: 'string' },
         'fault-every': { type: 'string' },
         'speed-targets': { type: 'string' },
+        simulated: { type: 'string' },
+        real: { type: 'string' },
+        'simulated-per-process': { type: 'string' },
       },
     }) as { values: Record<string, string | undefined> });
   } catch (error) {
     throw new FleetUsageError((error as Error).message);
   }
-  const schedulers = whole('schedulers', values.schedulers, FLEET_DEFAULTS.schedulers, 2, 100_000);
+  // With --simulated, the run is `--real` schedulers in real processes beside the generator's; without, --schedulers real ones.
+  const simulated = values.simulated === undefined ? 0 : whole('simulated', values.simulated, 0, 1, 100_000);
+  if (simulated > 0 && values.schedulers !== undefined) throw new FleetUsageError('--schedulers and --simulated: give --simulated N --real M instead');
+  if (simulated === 0 && (values.real !== undefined || values['simulated-per-process'] !== undefined))
+    throw new FleetUsageError('--real and --simulated-per-process go with --simulated');
+  const real =
+    simulated > 0 ? whole('real', values.real, FLEET_DEFAULTS.real, 2, 100_000) : whole('schedulers', values.schedulers, FLEET_DEFAULTS.schedulers, 2, 100_000);
+  const simulatedPerProcess = whole('simulated-per-process', values['simulated-per-process'], FLEET_DEFAULTS.simulatedPerProcess, 1, 10_000);
   const processes = whole('processes', values.processes, FLEET_DEFAULTS.processes, 1, 64);
-  if (processes > schedulers) throw new FleetUsageError(`--processes (${processes}) cannot exceed --schedulers (${schedulers})`);
+  if (processes > real) throw new FleetUsageError(`--processes (${processes}) cannot exceed the real schedulers (${real})`);
   const minutes = positive('minutes', values.minutes, FLEET_DEFAULTS.minutes, 24 * 60);
   const faultEveryS = positive('fault-every', values['fault-every'], FLEET_DEFAULTS.faultEveryS, 3_600);
   const speedTargets = values['speed-targets'] ?? 'judge';
   if (speedTargets !== 'judge' && speedTargets !== 'report')
     throw new FleetUsageError(`--speed-targets: expected judge or report, got ${JSON.stringify(speedTargets)}`);
-  return planFleet({ schedulers, processes, durationMs: Math.round(minutes * MIN), faultEveryMs: Math.round(faultEveryS * SEC), speedTargets });
+  return planFleet({
+    schedulers: real,
+    simulated,
+    simulatedPerProcess,
+    processes,
+    durationMs: Math.round(minutes * MIN),
+    faultEveryMs: Math.round(faultEveryS * SEC),
+    speedTargets,
+  });
 }
 
+/** `schedulers`: the real ones; `simulated` (default none) run beside them in the generator. */
 export function planFleet(input: {
   schedulers: number;
+  simulated?: number;
+  simulatedPerProcess?: number;
   processes: number;
   durationMs: number;
   faultEveryMs: number;
@@ -148,8 +177,14 @@ export function planFleet(input: {
   };
   const recoveryMs = ttlMs + advanceEveryMs + 2 * reportEveryMs + 2 * pollMs;
   const longest = Math.max(...Object.values(faults).map((fault) => fault.lastsMs));
+  const simulated = input.simulated ?? 0;
   return {
-    schedulers: input.schedulers,
+    schedulers: input.schedulers + simulated,
+    real: input.schedulers,
+    simulated,
+    simulatedPerProcess: input.simulatedPerProcess ?? FLEET_DEFAULTS.simulatedPerProcess,
+    // About a connection per 1,000 simulated schedulers (2 to 16): what their statements keep busy at the default cadence.
+    simulatorPoolMax: Math.min(16, Math.max(2, Math.ceil(simulated / 1_000) + 1)),
     speedTargets: input.speedTargets ?? 'judge',
     processes: input.processes,
     durationMs: input.durationMs,

@@ -40,11 +40,17 @@ export interface FleetSample {
   listReads: number;
   alertRoundMs: number | null;
   prunerLagMs: number | null;
-  /** CPU of the scheduler processes together, and of the housekeeping processes and the fleet's own (list reads) together, in cores. */
+  /** CPU, in cores: the real scheduler processes together; the generator (simulated schedulers); the dashboard's list reads (this process). */
   schedulerCores: number | null;
+  generatorCores: number | null;
+  dashboardCores: number | null;
   /** The slowest scheduler process's event-loop delay (p99 and max, ms). */
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  /** The generator's event-loop delay (max, ms; null without a generator) and the most statements seen waiting for a pool connection (any process). */
+  generatorLoopMaxMs: number | null;
+  poolWaitMax: number;
+  /** The alert evaluator's and the pruner's processes together, in cores. */
   otherCores: number | null;
   /** RSS of the largest scheduler process, and of all of them together (bytes); the housekeeping processes and the fleet's own. */
   workerRssMax: number;
@@ -62,8 +68,12 @@ const COLUMNS: [string, number, (s: FleetSample) => string][] = [
   ['t s', 5, (s) => s.atS.toFixed(0)],
   ['db cpu', 6, (s) => cores(s.dbCores)],
   ['sched cpu', 9, (s) => cores(s.schedulerCores)],
+  ['gen cpu', 7, (s) => cores(s.generatorCores)],
+  ['dash cpu', 8, (s) => cores(s.dashboardCores)],
   ['other cpu', 9, (s) => cores(s.otherCores)],
   ['loop p99/max', 12, (s) => `${ms(s.loopDelayP99Ms)}/${ms(s.loopDelayMaxMs)}`],
+  ['gen loop', 8, (s) => ms(s.generatorLoopMaxMs)],
+  ['pool wait', 9, (s) => s.poolWaitMax.toString()],
   ['host', 5, (s) => (s.hostBusy === null ? '—' : `${Math.round(s.hostBusy * 100)}%`)],
   ['xact/s', 7, (s) => Math.round(s.transactionsPerS).toString()],
   ['rows/s', 7, (s) => Math.round(s.rowsPerS).toString()],
@@ -85,6 +95,28 @@ const COLUMNS: [string, number, (s: FleetSample) => string][] = [
 
 export const sampleHeader = () => COLUMNS.map(([name, width]) => name.padStart(width)).join(' ');
 export const sampleLine = (s: FleetSample) => COLUMNS.map(([, width, cell]) => cell(s).padStart(width)).join(' ');
+
+const mean = (values: readonly (number | null)[]) => {
+  const known = values.filter((v): v is number => v !== null && Number.isFinite(v));
+  return known.length === 0 ? null : known.reduce((sum, v) => sum + v, 0) / known.length;
+};
+
+/**
+ * What each 1,000 schedulers cost, averaged over the samples: the database's backends' CPU, the
+ * dashboard's (its list reads), the generator's own (apart: it is the load, not the authority), WAL
+ * and rows written per second. `—` where a figure was not measured.
+ */
+export function perThousandLine(samples: readonly FleetSample[], schedulers: number): string {
+  const per = (value: number | null, digits: number, unit: string) => (value === null ? '—' : `${((value * 1_000) / schedulers).toFixed(digits)}${unit}`);
+  const walKB = mean(samples.map((s) => s.walBytesPerS));
+  return (
+    `per 1,000 schedulers: database CPU ${per(mean(samples.map((s) => s.dbCores)), 3, ' cores')}, ` +
+    `dashboard CPU ${per(mean(samples.map((s) => s.dashboardCores)), 3, ' cores')}, ` +
+    `generator CPU ${per(mean(samples.map((s) => s.generatorCores)), 3, ' cores')} (apart), ` +
+    `WAL ${per(walKB === null ? null : walKB / 1024, 1, ' kB/s')}, rows written ${per(mean(samples.map((s) => s.rowsPerS)), 0, '/s')} ` +
+    `(${schedulers} schedulers, ${samples.length} samples)`
+  );
+}
 
 export interface FleetOutcome {
   samples: FleetSample[];

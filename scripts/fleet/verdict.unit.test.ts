@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FaultJudgement } from './judge';
 import { FAULT_KINDS, planFleet } from './plan';
-import { type FleetOutcome, type FleetSample, fleetVerdict } from './verdict';
+import { type FleetOutcome, type FleetSample, fleetVerdict, perThousandLine } from './verdict';
 
 const plan = planFleet({ schedulers: 4, processes: 2, durationMs: 120_000, faultEveryMs: 10_000 });
 
@@ -66,5 +66,15 @@ describe('fleetVerdict', () => {
     expect(verdict.pass).toBe(true);
     expect(verdict.lines.filter((line) => line.startsWith('--'))).toHaveLength(2);
     expect(fleetVerdict({ ...slow, falseCount: 1, falseStatuses: [{ at: 0, lease: 'fleet-00002', health: 'stalled' }] }).pass).toBe(false);
+  });
+});
+
+describe('the per-1,000 line', () => {
+  it('scales the sampled means to 1,000 schedulers, the generator apart, and says — for what was not measured', () => {
+    const at = (dbCores: number | null, rowsPerS: number) =>
+      ({ dbCores, dashboardCores: 0.1, generatorCores: null, walBytesPerS: 2_048_000, rowsPerS }) as FleetSample;
+    expect(perThousandLine([at(0.5, 1_000), at(null, 3_000)], 2_000)).toBe(
+      'per 1,000 schedulers: database CPU 0.250 cores, dashboard CPU 0.050 cores, generator CPU — (apart), WAL 1000.0 kB/s, rows written 1000/s (2000 schedulers, 2 samples)',
+    );
   });
 });

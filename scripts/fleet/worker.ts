@@ -79,7 +79,10 @@ const timing = {
   missedBy: { late: 0, lost: 0, unknown: 0, error: 0 },
   reportErrors: 0,
   errors: 0,
+  poolWaitMax: 0,
 };
+/** How often the pool's queue (statements waiting for a connection) is looked at. */
+const POOL_SAMPLE_MS = 100;
 
 /** Times the renewal and report statements this pool sends (by the functions they call). */
 function timeStatements(pool: pg.Pool): void {
@@ -208,11 +211,13 @@ async function main() {
   // How late this process's event loop runs its callbacks: a renewal or report late here waited for CPU, not for the database.
   const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   loopDelay.enable();
+  const poolSampler = setInterval(() => (timing.poolWaitMax = Math.max(timing.poolWaitMax, pool.waitingCount)), POOL_SAMPLE_MS);
   const timers = new Set<NodeJS.Timeout>();
   const shutdown = shutdownWithin(
     SHUTDOWN_DEADLINE_MS,
     async () => {
       for (const timer of timers) clearTimeout(timer);
+      clearInterval(poolSampler);
       loopDelay.disable();
       await Promise.all([...runtimes.values()].map((runtime) => runtime.stop()));
       await Promise.all([pool.end(), readDb.end()]);
@@ -242,6 +247,7 @@ async function main() {
           reportStatement: timing.reportStatement.take(),
           loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
           loopDelayMaxMs: loopDelay.max / 1e6,
+          poolWaitMax: timing.poolWaitMax,
           missed: timing.missed,
           misses: timing.misses.splice(0),
           missedBy: { ...timing.missedBy },
@@ -251,6 +257,7 @@ async function main() {
         timing.missed = 0;
         timing.missedBy = { late: 0, lost: 0, unknown: 0, error: 0 };
         timing.reportErrors = 0;
+        timing.poolWaitMax = 0;
         loopDelay.reset();
       }
     },

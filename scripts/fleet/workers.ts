@@ -2,7 +2,7 @@
  * The fleet's scheduler processes, as the runtime's other children are
  * started (lib/child/json-line-process.ts: `node --import tsx ENTRY`, JSON
  * lines out, commands in, real signals): process i holds the i-th slice of
- * `fleet-00001 … fleet-N`.
+ * `fleet-00001 … fleet-R` (R: the real schedulers; the simulated ones follow).
  *
  * Guarantees: `kill(i)` is a real SIGKILL and `restart(i)` a new process with
  * new instance tokens for the same leases; a process that exits unless
@@ -25,6 +25,8 @@ export interface WorkerStats {
   /** How late the process's event loop ran (ms, p99 and max over the window). */
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
+  /** The most statements seen waiting for a connection of the process's pool (sampled every POOL_SAMPLE_MS). */
+  poolWaitMax: number;
   missed: number;
   misses: number[];
   missedBy: { late: number; lost: number; unknown: number; error: number };
@@ -38,7 +40,7 @@ export interface WorkerIncident {
   line: JsonLine;
 }
 
-const leaseName = (n: number) => `fleet-${String(n).padStart(5, '0')}`;
+export const leaseName = (n: number) => `fleet-${String(n).padStart(5, '0')}`;
 
 export class FleetWorkers {
   readonly slices: string[][];
@@ -53,9 +55,9 @@ export class FleetWorkers {
     private readonly databaseUrl: string,
     private readonly onExit: (worker: number, code: number | null, lastLines: string[]) => void,
   ) {
-    const per = Math.ceil(plan.schedulers / plan.processes);
+    const per = Math.ceil(plan.real / plan.processes);
     this.slices = Array.from({ length: plan.processes }, (_, i) =>
-      Array.from({ length: Math.max(0, Math.min(per, plan.schedulers - i * per)) }, (_, j) => leaseName(i * per + j + 1)),
+      Array.from({ length: Math.max(0, Math.min(per, plan.real - i * per)) }, (_, j) => leaseName(i * per + j + 1)),
     ).filter((slice) => slice.length > 0);
     this.slices.forEach((_, i) => this.spawn(i));
   }

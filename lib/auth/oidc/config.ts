@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { SETTINGS, type Settings } from '../../config';
 import type { PublicUrl } from '../../api/public-url';
-import { parseRoleMapping, type RoleMapping, RoleMappingError } from './roles';
+import { parseRoles, type RoleMapping, RoleMappingError, type RoleSelectors } from './roles';
 
 const OIDC_CALLBACK_PATH = '/api/v1/session/oidc/callback';
 
@@ -27,6 +27,8 @@ export interface OidcConfig {
   scopes: string;
   groupsClaim: string;
   roles: RoleMapping;
+  /** Operator groups limited to a label selector (`payments=operator[team=payments]`). */
+  roleSelectors: RoleSelectors;
   refreshEveryMs: number;
   redirectUrl: string;
   /** Where the provider sends the browser after signing out there. */
@@ -80,8 +82,9 @@ export function parseOidcConfig(setting: Setting, refuse: Refuse, publicUrl: Pub
   if (publicUrl === null)
     throw refuse('LEASEBOARD_PUBLIC_URL', 'required with LEASEBOARD_OIDC_ISSUER (the redirect URL registered at the provider is derived from it)');
   let roles: RoleMapping;
+  let roleSelectors: RoleSelectors;
   try {
-    roles = parseRoleMapping(setting('oidcRoles') ?? '');
+    ({ roles, selectors: roleSelectors } = parseRoles(setting('oidcRoles') ?? ''));
   } catch (error) {
     if (error instanceof RoleMappingError) throw refuse('LEASEBOARD_OIDC_ROLES', error.message);
     throw error;
@@ -96,6 +99,7 @@ export function parseOidcConfig(setting: Setting, refuse: Refuse, publicUrl: Pub
     scopes: scopes.split(' ').includes('openid') ? scopes : `openid ${scopes}`,
     groupsClaim: setting('oidcGroupsClaim') ?? 'groups',
     roles,
+    roleSelectors,
     refreshEveryMs: setting('oidcRefreshEvery'),
     redirectUrl: `${publicUrl.url}${OIDC_CALLBACK_PATH}`,
     postLogoutUrl: `${publicUrl.url}/`,

@@ -27,7 +27,7 @@ import * as client from 'openid-client';
 import type { AuthConfig } from '../config';
 import type { SessionStore } from '../session';
 import type { OidcConfig } from './config';
-import { groupsOf, type Role, roleFor, ROLES } from './roles';
+import { groupsOf, type Role, roleFor, ROLES, selectorsFor } from './roles';
 import { seal, unseal } from './sealed';
 
 /** How long a started sign-in may take at the provider. */
@@ -40,6 +40,8 @@ export interface OidcSession {
   sub: string;
   who: string;
   role: Role;
+  /** The selectors an operator is limited to (./roles.ts), or null: unlimited. */
+  selectors: string[] | null;
   refreshToken: string | null;
   refreshAtMs: number;
   expiresAtMs: number;
@@ -110,8 +112,8 @@ function auditName(claims: Record<string, unknown>, sub: string): string {
 }
 
 async function sealSession(auth: AuthConfig, session: OidcSession, nowMs: number): Promise<string> {
-  const { id, sub, who, role, refreshToken, refreshAtMs, expiresAtMs } = session;
-  return seal(auth.sessionSecret, 'oidc-session', { sid: id, sub, who, role, rt: refreshToken, ra: refreshAtMs }, expiresAtMs, nowMs);
+  const { id, sub, who, role, selectors, refreshToken, refreshAtMs, expiresAtMs } = session;
+  return seal(auth.sessionSecret, 'oidc-session', { sid: id, sub, who, role, sel: selectors, rt: refreshToken, ra: refreshAtMs }, expiresAtMs, nowMs);
 }
 
 /** Finishes a sign-in at the callback: the verified session, or why not (nothing signed in). */
@@ -171,6 +173,7 @@ export async function completeSignIn(
     sub,
     who,
     role,
+    selectors: role === 'operator' ? selectorsFor(groups, oidc.roles, oidc.roleSelectors) : null,
     refreshToken: tokens.refresh_token ?? null,
     refreshAtMs: nowMs + oidc.refreshEveryMs,
     expiresAtMs: nowMs + auth.sessionTtlMs,
@@ -186,15 +189,17 @@ export async function readOidcSession(
 ): Promise<{ session: OidcSession; stale: boolean } | null> {
   const payload = await unseal(sources.auth.sessionSecret, 'oidc-session', value, nowMs);
   if (payload === null) return null;
-  const { sid, sub, who, role, rt, ra, exp } = payload;
+  const { sid, sub, who, role, sel, rt, ra, exp } = payload;
   if (typeof sid !== 'string' || typeof sub !== 'string' || typeof who !== 'string' || typeof ra !== 'number' || typeof exp !== 'number') return null;
+  const selectors = sel === null || sel === undefined ? null : Array.isArray(sel) && sel.every((s) => typeof s === 'string') ? (sel as string[]) : undefined;
+  if (selectors === undefined) return null;
   if (!(ROLES as readonly unknown[]).includes(role) || (rt !== null && typeof rt !== 'string')) return null;
   try {
     if (!(await sources.sessions.isOpen(sid))) return null;
   } catch {
     return null;
   }
-  const session: OidcSession = { id: sid, sub, who, role: role as Role, refreshToken: rt, refreshAtMs: ra, expiresAtMs: exp * 1000 };
+  const session: OidcSession = { id: sid, sub, who, role: role as Role, selectors, refreshToken: rt, refreshAtMs: ra, expiresAtMs: exp * 1000 };
   return { session, stale: nowMs >= ra };
 }
 
@@ -237,7 +242,8 @@ async function redeem(sources: OidcSources, session: OidcSession, nowMs: number)
     const { groups } = await claimsAndGroups(oidc, config, tokens, sub);
     const role = roleFor(groups, oidc.roles, auth.anonymous === 'viewer');
     if (role === null) return end();
-    refreshed = { ...session, role, refreshToken: tokens.refresh_token ?? session.refreshToken, refreshAtMs: nowMs + oidc.refreshEveryMs };
+    const selectors = role === 'operator' ? selectorsFor(groups, oidc.roles, oidc.roleSelectors) : null;
+    refreshed = { ...session, role, selectors, refreshToken: tokens.refresh_token ?? session.refreshToken, refreshAtMs: nowMs + oidc.refreshEveryMs };
   } catch {
     return end();
   }

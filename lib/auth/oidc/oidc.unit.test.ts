@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuthConfigError, parseAuthConfig } from '../config';
-import { groupsOf, parseRoleMapping, roleFor } from './roles';
+import { groupsOf, parseRoleMapping, parseRoles, roleFor, selectorsFor } from './roles';
 
 const BASE = {
   LEASEBOARD_PUBLIC_URL: 'https://ops.example.org/leaseboard',
@@ -94,6 +94,31 @@ describe('groups → roles', () => {
   it('reads only for an unmapped user when anonymous viewing is allowed, no session otherwise', () => {
     expect(roleFor(['marketing'], mapping, true)).toBe('viewer');
     expect(roleFor([], mapping, false)).toBeNull();
+  });
+
+  it('limits an operator group to a selector; an unlimited operator or admin group lifts the limit', () => {
+    const { roles, selectors } = parseRoles(
+      'sre=admin, payments=operator[team=payments], billing=operator[team in (billing, invoices),env!=dev], ops=operator',
+    );
+    expect(roles.get('billing')).toBe('operator');
+    expect([...selectors]).toEqual([
+      ['payments', 'team=payments'],
+      ['billing', 'team in (billing,invoices),env!=dev'],
+    ]);
+    expect(selectorsFor(['payments'], roles, selectors)).toEqual(['team=payments']);
+    expect(selectorsFor(['payments', 'billing'], roles, selectors)).toEqual(['team=payments', 'team in (billing,invoices),env!=dev']);
+    expect(selectorsFor(['payments', 'ops'], roles, selectors)).toBeNull();
+    expect(selectorsFor(['payments', 'sre'], roles, selectors)).toBeNull();
+  });
+
+  it.each([
+    ['sre=admin[team=payments]', /only an operator/],
+    ['payments=operator[team in (a]', /selector/],
+    ['payments=operator[]', /empty selector/],
+    ['payments=operator[team=a', /unbalanced/],
+    ['payments=operator[team=a],payments=operator', /twice/],
+  ])('refuses %j', (raw, problem) => {
+    expect(() => parseRoles(raw)).toThrow(problem);
   });
 
   it('takes the groups claim as a list or one string, anything else as none', () => {

@@ -15,7 +15,7 @@ import { serviceOn } from '../../server/testing/seed';
 import { EXTERNAL, POLL, useEvaluatorFixture } from './testing/evaluator-fixture';
 
 describe('the alert evaluator with a real Alertmanager', () => {
-  const { pool, env, evaluator, scheduler, setMode, stateOf, eventsOf, notified, untilNotified, moreRounds } = useEvaluatorFixture();
+  const { pool, env, evaluator, scheduler, setMode, stateOf, eventsOf, notified, untilNotified, moreRounds, firingUndelivered } = useEvaluatorFixture();
 
   it('freeze progress: SchedulerStalled goes pending, then fires after `for`; delivered, its generatorURL reads stalled then; unfreeze: the resolution is delivered', async () => {
     const name = uniqueLease('stall');
@@ -72,14 +72,7 @@ describe('the alert evaluator with a real Alertmanager', () => {
     const e = evaluator('E1');
     await e.waitFor((line) => line.event === 'acquired', POLL);
     s.signal('SIGUSR1');
-    await poll(
-      () => stateOf('SchedulerStalled', name),
-      (row) => row?.state === 'firing',
-      POLL,
-    );
-    await moreRounds(e, 3);
-    expect(await stateOf('SchedulerStalled', name)).toMatchObject({ state: 'firing', sent_at: null, sent_as: null });
-    expect(notified(name, 'SchedulerStalled', 'firing')).toEqual([]);
+    await firingUndelivered(e, name);
     expect((await env.am.alerts()).filter((a) => a.labels.scheduler === name)).toEqual([]); // Alertmanager's own view: nothing
     expect((await eventsOf(name)).map((x) => [x.rule, x.to, x.mode])).toContainEqual(['SchedulerStalled', 'firing', 'shadow']);
 

@@ -21,7 +21,9 @@ import {
   type AlertTransition,
   type ModeTable,
   type OutgoingAlert,
+  type Routing,
   type SchedulerEvidence,
+  type Suppression,
   type ServiceEvidence,
 } from '../../alerts';
 import type { DeliveryCounters } from '../../alerts/store/delivery';
@@ -35,6 +37,10 @@ export interface RoundData {
   service: ServiceEvidence;
   schedulers: SchedulerEvidence[];
   modes: ModeTable;
+  /** Schedulers in an open maintenance window (absent: none): their alerts are not delivered. */
+  suppressed?: ReadonlyMap<string, Suppression>;
+  /** Schedulers with a team (absent: none): their alerts' team label and owner annotations. */
+  routing?: ReadonlyMap<string, Routing>;
   stored: StoredAlert[];
   /** The health rollup's newest row per scheduler (absent: none yet). */
   recordedHealth: ReadonlyMap<string, Health>;
@@ -122,7 +128,16 @@ export function planRound(data: RoundData, config: AlertConfig): RoundPlan {
     previous.set(a.key, a.record);
     stored.set(a.key, a);
   }
-  const round = evaluateRound({ now: data.now, service: data.service, schedulers: data.schedulers, modes: data.modes, previous, config });
+  const round = evaluateRound({
+    now: data.now,
+    service: data.service,
+    schedulers: data.schedulers,
+    modes: data.modes,
+    previous,
+    config,
+    suppressed: data.suppressed,
+    routing: data.routing,
+  });
 
   const ackFor = (key: string, record: AlertRecord) => {
     const sentAt = data.acks.get(key);
@@ -158,6 +173,6 @@ export function planRound(data: RoundData, config: AlertConfig): RoundPlan {
     healthChanges: healthChanges(data.schedulers, data.recordedHealth),
     delivery: data.delivery,
     outgoing: round.outgoing,
-    reopen: () => reopenSends(round.records, clock, config.externalUrl),
+    reopen: () => reopenSends(round.records, clock, config.externalUrl, data.routing),
   };
 }

@@ -9,6 +9,8 @@
  *   of the last one that did (an unreadable store degrades every status to
  *   unknown, as the dashboard shows it);
  * - the modes in force and the stored alert state (the previous records);
+ * - the maintenance windows open at the status read's time (whose alerts
+ *   not to deliver) and the team owners (what the alerts say of routing);
  * - the health rollup's newest row per scheduler (./health-rollup.ts);
  * - what this process's delivery knows: acknowledgements not yet stored, and
  *   each Alertmanager's status.
@@ -20,7 +22,8 @@
  * Not guaranteed: one snapshot across the statements (the status read and
  * the alert tables are read in turn; only this evaluator writes the latter).
  */
-import { schedulerEvidence, type ModeTable, type SchedulerEvidence } from '../../alerts';
+import { schedulerEvidence, type ModeTable, type Routing, type SchedulerEvidence, type Suppression } from '../../alerts';
+import { maintenanceAt, readLiveWindows, readTeamOwners, routingOf } from '../../alerts/store/maintenance';
 import { readModeTable } from '../../alerts/store/modes';
 import { readStoredAlerts } from '../../alerts/store/state';
 import type { ReadOnlyPool } from '../../scheduler';
@@ -60,6 +63,17 @@ export class RoundReader {
     const rejections = new Map(live.reads.map((r) => [r.facts.name, r.lastRejectionAt]));
     const schedulers: SchedulerEvidence[] = live.statuses.map((status) => schedulerEvidence(status, rejections.get(status.name) ?? null));
     const modes: ModeTable = await readModeTable(db);
+    // Windows and owners are judged at the status read's database time: a window that closed counts no more.
+    const maintenance = maintenanceAt(await readLiveWindows(db), Date.parse(live.now));
+    const owners = await readTeamOwners(db);
+    const suppressed = new Map<string, Suppression>();
+    const routing = new Map<string, Routing>();
+    for (const status of live.statuses) {
+      const window = maintenance.of(status.name, status.labels);
+      if (window !== null) suppressed.set(status.name, window);
+      const routed = routingOf(status.labels, owners);
+      if (routed !== null) routing.set(status.name, routed);
+    }
     const stored = await readStoredAlerts(db);
     const recorded = await db.query<{ name: string; health: Health }>({
       text: RECORDED_HEALTH_SQL,
@@ -70,6 +84,8 @@ export class RoundReader {
       service: { storeReadable: live.ok, lastObservedAt: live.lastObservedAt },
       schedulers,
       modes,
+      suppressed,
+      routing,
       stored,
       recordedHealth: new Map(recorded.rows.map((r) => [r.name, r.health])),
       acks: this.delivery.pendingAcks(),

@@ -92,12 +92,14 @@ interface FoldRule {
 /**
  * Old rows no live read takes folded into packed rows, a batch per write: occurrences into hours
  * (migration 0031_occurrence_hours), alert transitions into days (migration 0032_alert_event_days),
- * lease events into days (migration 0034_lease_event_days).
+ * lease events into days (migration 0034_lease_event_days), the health rollup into time per health by hour and day
+ * (migration 0040_reliability, for the reliability reports).
  */
 const FOLD_RULES: readonly FoldRule[] = [
   { step: 'occurrence-fold', foldable: 'occurrences_foldable', fn: 'leaseboard_fold_occurrences', resource: 'occurrences' },
   { step: 'alert-events-fold', foldable: 'alert_events_foldable', fn: 'leaseboard_fold_alert_events', resource: 'alert_events' },
   { step: 'lease-events-fold', foldable: 'lease_events_foldable', fn: 'leaseboard_fold_lease_events', resource: 'lease_events' },
+  { step: 'health-rollup-fold', foldable: 'health_rollup_foldable', fn: 'leaseboard_fold_health_rollup', resource: 'health_changes' },
 ];
 
 function foldStep(rule: FoldRule, policy: RetentionPolicy): Step {

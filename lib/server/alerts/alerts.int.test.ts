@@ -3,7 +3,7 @@
 // evaluator's own statements (lib/jobs/alert-evaluator/write.ts) under a
 // fence — and the detail (live and as of an instant), the history's alert
 // spans and GET /api/v1/alerts say so, with the mode in force.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { uniqueLease, usePool } from '../../../db/testing/pools';
 import { changeAlertMode } from '../../alerts/store/modes';
 import { fenceFor, writeFenced } from '../../lease';
@@ -11,7 +11,7 @@ import { roundStatements } from '../../jobs/alert-evaluator/write';
 import { quietPlan, type RoundPlan } from '../../jobs/alert-evaluator/plan';
 import { toIso } from '../../status/time';
 import { dbNow } from '../testing/scenario';
-import { acquire, register, reporter, serviceOn, sleep } from '../testing/seed';
+import { acquire, register, reporter, serviceOn } from '../testing/seed';
 import { answersOf } from '../testing/answers';
 
 const AM = 'http://alertmanager.test:9093';
@@ -58,8 +58,12 @@ describe('alerts in the status API (real PostgreSQL)', () => {
         transitions: [{ rule: 'SchedulerStalled', scheduler: name, from: 'inactive', to: 'pending', at: t1, mode: 'on' }],
       }),
     );
-    await sleep(30);
-    firingAt = await dbNow(pool);
+    // Firing at a later instant than pending, on the database clock.
+    firingAt = await vi.waitFor(async () => {
+      const ms = await dbNow(pool);
+      if (ms <= pendingAt) throw new Error('the database clock is still at the pending instant');
+      return ms;
+    });
     const t2 = toIso(firingAt);
     await write(
       plan({

@@ -3,9 +3,11 @@
  * overrides, the alerts that are not inactive (worst first, at most
  * `limit`), and the delivering evaluator's view of each Alertmanager.
  *
- * Guarantees: four small statements (the database's now, alert_state,
- * alert_modes, alert_delivery — all bounded by rules × schedulers or by
- * configuration); counts are over ALL alerts, before the limit; modes in
+ * Guarantees: six small statements (the database's now, alert_state,
+ * alert_modes, alert_delivery, the maintenance windows and the labels of the
+ * schedulers with alerts — all bounded by rules × schedulers, configuration
+ * or the windows' cap); an alert whose scheduler an open window covers says
+ * so (`suppressedBy`) and counts with shadow (not delivered); counts are over ALL alerts, before the limit; modes in
  * force resolve as the evaluator resolves them; ids only for Alertmanagers
  * (`alertmanager-N`), the URL of the first one only for UI links.
  * Non-guarantees: one snapshot across the four (only the evaluator writes
@@ -16,6 +18,7 @@ import { ALERT_NAMES, isSchedulerAlert, resolveMode, ruleInfo, modeTable } from 
 import { readDeliveryTargets } from '../../alerts/store/delivery';
 import { readModeRows } from '../../alerts/store/modes';
 import { readStoredAlerts } from '../../alerts/store/state';
+import { maintenanceAt, readLabelsOf, readLiveWindows } from '../../alerts/store/maintenance';
 import { toIso } from '../../status/time';
 import { dbNowMs, type Queryable } from '../live/facts';
 import { liveAlert } from './view';
@@ -28,7 +31,7 @@ const zero = (): Counts => ({ firing: 0, pending: 0, shadow: 0 });
 
 function count(counts: Counts, alert: AlertEntry): void {
   if (alert.state === 'resolved' || alert.mode === 'off') return;
-  if (alert.mode === 'shadow') counts.shadow += 1;
+  if (alert.mode === 'shadow' || alert.suppressedBy !== null) counts.shadow += 1;
   else counts[alert.state] += 1;
 }
 
@@ -53,6 +56,11 @@ export async function readAlerts(db: Queryable, options: { limit: number; alertm
   const modeRows = await readModeRows(db);
   const targets = await readDeliveryTargets(db);
   const modes = modeTable(modeRows);
+  // Why an `on` alert is not delivered: the window covering its scheduler, judged as the evaluator judges it.
+  const maintenance = maintenanceAt(await readLiveWindows(db), nowMs);
+  const labels = await readLabelsOf(db, [...new Set(stored.flatMap((a) => (a.scheduler === null ? [] : [a.scheduler])))]);
+  const suppression = (scheduler: string | null, mode: AlertEntry['mode']) =>
+    scheduler === null || mode !== 'on' ? null : maintenance.of(scheduler, labels.get(scheduler) ?? {});
 
   const counts = zero();
   const perRule = new Map(ALERT_NAMES.map((rule) => [rule, zero()]));
@@ -60,7 +68,7 @@ export async function readAlerts(db: Queryable, options: { limit: number; alertm
   for (const a of stored) {
     const view = liveAlert(a, modes, options.alertmanagerUrl);
     if (view === null) continue;
-    const entry: AlertEntry = { ...view, scheduler: a.scheduler, severity: ruleInfo(a.rule).severity };
+    const entry: AlertEntry = { ...view, scheduler: a.scheduler, severity: ruleInfo(a.rule).severity, suppressedBy: suppression(a.scheduler, view.mode) };
     count(counts, entry);
     count(perRule.get(a.rule)!, entry);
     alerts.push(entry);

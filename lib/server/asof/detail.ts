@@ -18,6 +18,8 @@ import type { SchedulerAlert, SchedulerAlertMode, SchedulerDetailResponse, Stale
 import { modeTable, resolveMode, SCHEDULER_ALERT_NAMES } from '../../alerts';
 import { toStoredModes, type ModeRow } from '../../alerts/store/modes';
 import { toStoredAlerts, type StateRow } from '../../alerts/store/state';
+import { maintenanceAt, readLiveWindows, readTeamOwners, routingOf, type TeamOwner } from '../../alerts/store/maintenance';
+import type { SchedulerLabels as Labels } from '../../status/types';
 import { alertsAt, liveAlert } from '../alerts/view';
 import { answeredTooFarBehind, conditionsOf, judgeDurability, project } from '../../status';
 import { factsAt, ReportStates } from './facts-at';
@@ -107,6 +109,12 @@ function rejections(row: RecentRow): StaleWriteRejection[] {
   }));
 }
 
+/** Its team (the `team` label) and what an operator gave for that team, or null without a team. */
+function ownerOf(labels: Labels, owners: ReadonlyMap<string, TeamOwner>): SchedulerDetailResponse['owner'] {
+  const routing = routingOf(labels, owners);
+  return routing === null ? null : { team: routing.team, contact: routing.contact, runbookUrl: routing.runbook };
+}
+
 /** The status of `name` now, or as of `atMs` (epoch ms) rebuilt from the logs. */
 export async function readDetail(deps: ReadDeps, name: string, atMs: number | null): Promise<ReadResult<SchedulerDetailResponse>> {
   if (atMs !== null) return readDetailAsOf(deps, name, atMs);
@@ -116,7 +124,9 @@ export async function readDetail(deps: ReadDeps, name: string, atMs: number | nu
       async () => {
         const facts = await readOneFacts(deps.db, name);
         const recent = facts.schedulers.length === 0 ? null : await readRecent(deps.db, name, null);
-        return { facts, recent, replication: await readReplicationFacts(deps.db) };
+        const windows = recent === null ? [] : await readLiveWindows(deps.db);
+        const owners = recent === null ? new Map() : await readTeamOwners(deps.db);
+        return { facts, recent, windows, owners, replication: await readReplicationFacts(deps.db) };
       },
       (r) => Date.parse(r.facts.now),
     );
@@ -139,6 +149,8 @@ export async function readDetail(deps: ReadDeps, name: string, atMs: number | nu
       estimated: [],
       alerts: currentAlerts(read.recent, deps.alertmanagerUrl),
       alertModes: modesHere(read.recent, name),
+      maintenance: maintenanceAt(read.windows, nowMs).of(name, status.labels),
+      owner: ownerOf(status.labels, read.owners),
       durability,
     });
   } catch (error) {
@@ -188,6 +200,8 @@ async function readDetailAsOf(deps: ReadDeps, name: string, atMs: number): Promi
     estimated,
     alerts: alertsAt(logs.alerts, atMs),
     alertModes: [],
+    maintenance: null,
+    owner: null,
     durability: null,
   });
 }

@@ -3,8 +3,11 @@
  * established), what, from → to, why, when — scheduler intent
  * (intent_audit), alert modes (alert_mode_audit), the demo's fault drills
  * (fault_drill_audit), report tokens created or revoked
- * (report_token_audit) and scheduler labels set by hand (label_audit), none
- * ever pruned. An intent's "from" is the previous
+ * (report_token_audit), scheduler labels set by hand (label_audit),
+ * maintenance windows (maintenance_audit), team owners (team_owner_audit) and
+ * "run now" requests with their state now, pending, taken or expired
+ * (run_requests), none ever pruned; windows and owners are fleet-wide, listed
+ * unfiltered only. An intent's "from" is the previous
  * row of the same scheduler (every change is appended in the same
  * transaction that makes it, lib/lease/intent.ts); a mode change records its
  * own from (the setting at that level, or the mode it inherited).
@@ -16,7 +19,7 @@
  */
 import { DRILL_ACTIONS } from '../../api/drill-actions';
 import type { IdentifiedBy } from '../../limits';
-import type { AuditEntry, DrillAction } from '../../api/types';
+import type { AuditEntry, DrillAction, MaintenanceWindowView } from '../../api/types';
 import { isAlertName } from '../../alerts';
 import { formatLabels, type Labels } from '../../limits/labels';
 import type { Queryable } from '../live/facts';
@@ -42,8 +45,33 @@ type AuditRow = Who &
       }
     // The union's columns are named by its first branch: a token's id comes as `instance`, its action as `drill`.
     | { kind: 'token'; id: number; scheduler: string; instance: string; drill: 'create' | 'revoke'; reason: string; at: string }
+    // A run-now request: the holder asked comes as `process`, its occurrence (once taken) as `instance`, its state now as `from_state`.
+    | {
+        kind: 'run';
+        id: number;
+        scheduler: string;
+        process: string;
+        instance: string | null;
+        from_state: 'pending' | 'taken' | 'expired';
+        reason: string;
+        at: string;
+      }
     // A label change's from and to come as jsonb text in `from_state` / `to_state` (null: the registration's labels).
     | { kind: 'labels'; id: number; scheduler: string; from_state: string | null; to_state: string | null; reason: string; at: string }
+    // A window change: its number as `instance`, its action as `drill`, the window before and after as jsonb text.
+    | {
+        kind: 'window';
+        id: number;
+        scheduler: null;
+        instance: string;
+        drill: 'create' | 'edit' | 'cancel';
+        from_state: string | null;
+        to_state: string;
+        reason: string;
+        at: string;
+      }
+    // A team owner change: the team as `instance`, before and after as jsonb text.
+    | { kind: 'owner'; id: number; scheduler: null; instance: string; from_state: string | null; to_state: string; reason: string; at: string }
     | {
         kind: 'mode';
         id: number;
@@ -64,6 +92,20 @@ function labelState(text: string | null): string {
   if (text === null) return '(registration)';
   const labels = JSON.parse(text) as Labels;
   return Object.keys(labels).length === 0 ? '(none)' : formatLabels(labels);
+}
+
+/** A maintenance window as the trail shows it: what it covers, when, and where it stood. */
+function windowState(text: string | null): string {
+  if (text === null) return 'none';
+  const w = JSON.parse(text) as MaintenanceWindowView;
+  const covers = w.selector ?? (w.schedulers ?? []).join(',');
+  return `${covers} ${w.startsAt} – ${w.endsAt}${w.weekly ? ' weekly' : ''} (${w.state})`;
+}
+
+function ownerState(text: string | null): string {
+  if (text === null) return 'none';
+  const o = JSON.parse(text) as { contact: string; runbookUrl: string | null };
+  return o.runbookUrl === null ? o.contact : `${o.contact}, ${o.runbookUrl}`;
 }
 
 const isDrill = (drill: string): drill is DrillAction => (DRILL_ACTIONS as readonly string[]).includes(drill);
@@ -120,6 +162,42 @@ function entry(row: AuditRow): AuditEntry | null {
         from: labelState(row.from_state),
         to: labelState(row.to_state),
       };
+    case 'window':
+      return {
+        ...common,
+        id: `window-${row.id}`,
+        action: `maintenance.${row.drill}`,
+        target: `maintenance window #${row.instance}`,
+        scheduler: null,
+        rule: null,
+        fault: null,
+        from: windowState(row.from_state),
+        to: windowState(row.to_state),
+      };
+    case 'owner':
+      return {
+        ...common,
+        id: `owner-${row.id}`,
+        action: 'team.owner',
+        target: `team ${row.instance}`,
+        scheduler: null,
+        rule: null,
+        fault: null,
+        from: ownerState(row.from_state),
+        to: ownerState(row.to_state),
+      };
+    case 'run':
+      return {
+        ...common,
+        id: `run-${row.id}`,
+        action: 'scheduler.run_now',
+        target: row.instance ?? row.scheduler,
+        scheduler: row.scheduler,
+        rule: null,
+        fault: null,
+        from: `asked ${row.process}`,
+        to: row.from_state === 'taken' && row.instance !== null ? `taken: ${row.instance}` : row.from_state,
+      };
     case 'mode':
       if (!isAlertName(row.rule)) return null;
       return {
@@ -172,6 +250,23 @@ export async function readAudit(db: Queryable, filter: { scheduler: string | nul
                   NULL, NULL, NULL, l.from_labels::text, l.to_labels::text, l.by, l.identified_by, l.reason, l.at
            FROM label_audit l WHERE $1::text IS NULL OR l.scheduler = $1
            ORDER BY l.at DESC, l.id DESC LIMIT $2)
+          UNION ALL
+          (SELECT 'window', w.id, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                  NULL, w.window_id::text, w.action, w.from_window::text, w.to_window::text, w.by, w.identified_by, w.reason, w.at
+           FROM maintenance_audit w WHERE $1::text IS NULL
+           ORDER BY w.at DESC, w.id DESC LIMIT $2)
+          UNION ALL
+          (SELECT 'owner', o.id, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                  NULL, o.team, NULL, o.from_owner::text, o.to_owner::text, o.by, o.identified_by, o.reason, o.at
+           FROM team_owner_audit o WHERE $1::text IS NULL
+           ORDER BY o.at DESC, o.id DESC LIMIT $2)
+          UNION ALL
+          (SELECT 'run', r.id, r.lease, NULL, NULL, NULL, NULL, NULL, NULL,
+                  r.holder, r.occurrence, NULL,
+                  CASE WHEN r.taken_at IS NOT NULL THEN 'taken' WHEN r.expires_at > clock_timestamp() THEN 'pending' ELSE 'expired' END,
+                  NULL, r.by, r.identified_by, r.reason, r.requested_at
+           FROM run_requests r WHERE $1::text IS NULL OR r.lease = $1
+           ORDER BY r.requested_at DESC, r.id DESC LIMIT $2)
         ) u ORDER BY u.at DESC, u.kind DESC, u.id DESC LIMIT $2) x), '[]'::json) AS entries`,
     values: [filter.scheduler, filter.limit],
   })) as { rows: { now_ms: number; entries: AuditRow[] }[] };

@@ -15,7 +15,7 @@
 import type { RetentionRefusal } from '../../api/types';
 
 export type ReadError =
-  | { kind: 'invalid'; code: 'invalid_span' | 'at_in_future'; message: string }
+  | { kind: 'invalid'; code: 'invalid_span' | 'at_in_future' | 'range_too_long'; message: string }
   | { kind: 'not_found'; message: string }
   | { kind: 'outside_retention'; message: string; retention: RetentionRefusal }
   | { kind: 'unreadable'; message: string }

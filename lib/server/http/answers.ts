@@ -8,10 +8,28 @@
  * Guarantees: input is parsed before any read; bad input → 400 naming the
  * field, and the service is not asked.
  */
-import type { AlertsResponse, SchedulerDetailResponse, SchedulerHistoryResponse, StripsResponse } from '../../api/types';
+import type {
+  IncidentResponse,
+  SchedulerRunsResponse,
+  UpcomingResponse,
+  AlertsResponse,
+  GroupReliabilityResponse,
+  ReliabilityResponse,
+  SchedulerDetailResponse,
+  SchedulerHistoryResponse,
+  StripsResponse,
+} from '../../api/types';
 import { checkName } from '../../http/params';
 import type { StatusService } from '../service';
-import { parseInstant, parseOptionalInstant, parseStripsQuery } from './params';
+import {
+  parseRunsLimit,
+  parseUpcomingQuery,
+  parseGroupReliabilityQuery,
+  parseInstant,
+  parseOptionalInstant,
+  parseReliabilityWindow,
+  parseStripsQuery,
+} from './params';
 import { httpResult, type HttpResult } from './result';
 
 /** GET /api/v1/schedulers/{name}[?at=ISO]: absent `at` is live; an empty one is bad input. */
@@ -49,4 +67,47 @@ export async function stripsAnswer(service: StatusService, query: URLSearchParam
   const parsed = parseStripsQuery(query);
   if (!parsed.ok) return parsed;
   return httpResult(await service.strips(parsed.value));
+}
+
+/** GET /api/v1/schedulers/{name}/reliability?window=24h|7d|30d */
+export async function reliabilityAnswer(service: StatusService, rawName: string, query: URLSearchParams): Promise<HttpResult<ReliabilityResponse>> {
+  const name = checkName(rawName);
+  if (!name.ok) return name;
+  const window = parseReliabilityWindow(query);
+  if (!window.ok) return window;
+  return httpResult(await service.reliability(name.value, window.value));
+}
+
+/** GET /api/v1/reliability?window=…&selector=… */
+export async function groupReliabilityAnswer(service: StatusService, query: URLSearchParams): Promise<HttpResult<GroupReliabilityResponse>> {
+  const parsed = parseGroupReliabilityQuery(query);
+  if (!parsed.ok) return parsed;
+  return httpResult(await service.groupReliability(parsed.value));
+}
+
+/** GET /api/v1/schedulers/{name}/runs?limit=N */
+export async function runsAnswer(service: StatusService, rawName: string, query: URLSearchParams): Promise<HttpResult<SchedulerRunsResponse>> {
+  const name = checkName(rawName);
+  if (!name.ok) return name;
+  const limit = parseRunsLimit(query);
+  if (!limit.ok) return limit;
+  return httpResult(await service.runs(name.value, limit.value));
+}
+
+/** GET /api/v1/upcoming?selector=… */
+export async function upcomingAnswer(service: StatusService, query: URLSearchParams): Promise<HttpResult<UpcomingResponse>> {
+  const picks = parseUpcomingQuery(query);
+  if (!picks.ok) return picks;
+  return httpResult(await service.upcoming(picks.value));
+}
+
+/** GET /api/v1/schedulers/{name}/incident?from=&to=: both instants required; links under `linkBase`. */
+export async function incidentAnswer(service: StatusService, rawName: string, query: URLSearchParams, linkBase: string): Promise<HttpResult<IncidentResponse>> {
+  const name = checkName(rawName);
+  if (!name.ok) return name;
+  const from = parseInstant(query.get('from') ?? '', 'from');
+  if (!from.ok) return from;
+  const to = parseInstant(query.get('to') ?? '', 'to');
+  if (!to.ok) return to;
+  return httpResult(await service.incident(name.value, from.value, to.value, linkBase));
 }

@@ -19,10 +19,12 @@ import { gzip } from 'node:zlib';
 import { acceptsGzip } from '../../http/accept-encoding';
 import { errorResponse, guarded, json, jsonText, text } from '../../http/respond';
 import type { StatusService } from '../service';
-import { detailAnswer, historyAnswer, stripsAnswer } from './answers';
+import { detailAnswer, groupReliabilityAnswer, historyAnswer, incidentAnswer, reliabilityAnswer, runsAnswer, stripsAnswer, upcomingAnswer } from './answers';
 import { type HeavyGate, OPEN_GATE } from './heavy-gate';
 import { openApiDocument } from './openapi';
-import { parseListQuery } from './params';
+import { parseExportFormat, parseListQuery } from './params';
+import { groupReliabilityCsv, reliabilityCsv } from './reliability-csv';
+import { incidentMarkdown } from './incident-markdown';
 import type { HttpResult } from './result';
 
 export type ServiceSource = () => StatusService;
@@ -90,6 +92,82 @@ export function stripsRoute(request: Request, service: ServiceSource, gate: Heav
     const refused = await gate.admit(request.headers);
     if (refused) return errorResponse(refused);
     return respond(await stripsAnswer(service(), query(request)));
+  });
+}
+
+/** GET /api/v1/schedulers/{name}/runs?limit=N */
+export function runsRoute(request: Request, name: string, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
+  return guarded('runs', async () => {
+    const refused = await gate.admit(request.headers);
+    if (refused) return errorResponse(refused);
+    return respond(await runsAnswer(service(), name, query(request)));
+  });
+}
+
+/** GET /api/v1/upcoming?selector=… */
+export function upcomingRoute(request: Request, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
+  return guarded('upcoming', async () => {
+    const refused = await gate.admit(request.headers);
+    if (refused) return errorResponse(refused);
+    return respond(await upcomingAnswer(service(), query(request)));
+  });
+}
+
+/** An export: JSON, or CSV (`format=csv`) as an attachment named `file`.csv; errors always JSON. */
+function exported<T>(result: HttpResult<T>, format: 'json' | 'csv', csv: (value: T) => string, file: string): Response {
+  if (!result.ok || format === 'json') return respond(result);
+  return text(csv(result.value), 'text/csv; charset=utf-8', 200, { 'content-disposition': `attachment; filename="${file}.csv"` });
+}
+
+/** GET /api/v1/schedulers/{name}/reliability?window=24h|7d|30d[&format=csv] */
+export function reliabilityRoute(request: Request, name: string, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
+  return guarded('reliability', async () => {
+    const refused = await gate.admit(request.headers);
+    if (refused) return errorResponse(refused);
+    const q = query(request);
+    const format = parseExportFormat(q);
+    if (!format.ok) return errorResponse(format.error);
+    const result = await reliabilityAnswer(service(), name, q);
+    return exported(result, format.value, reliabilityCsv, `reliability-${result.ok ? `${result.value.scheduler.name}-${result.value.window}` : 'error'}`);
+  });
+}
+
+/** GET /api/v1/reliability?window=…&selector=…[&format=csv] */
+export function groupReliabilityRoute(request: Request, service: ServiceSource, gate: HeavyGate = OPEN_GATE): Promise<Response> {
+  return guarded('group reliability', async () => {
+    const refused = await gate.admit(request.headers);
+    if (refused) return errorResponse(refused);
+    const q = query(request);
+    const format = parseExportFormat(q);
+    if (!format.ok) return errorResponse(format.error);
+    const result = await groupReliabilityAnswer(service(), q);
+    return exported(result, format.value, groupReliabilityCsv, `reliability-${result.ok ? result.value.window : 'error'}`);
+  });
+}
+
+/**
+ * GET /api/v1/schedulers/{name}/incident?from=…&to=…[&format=md|json]: JSON, or Markdown
+ * (`format=md`) as an attachment; errors always JSON. `linkBase`: the dashboard's URL with
+ * its base path (LEASEBOARD_PUBLIC_URL), or null to link under the origin the request came to.
+ */
+export function incidentRoute(
+  request: Request,
+  name: string,
+  service: ServiceSource,
+  gate: HeavyGate = OPEN_GATE,
+  linkBase: string | null = null,
+  basePath = '',
+): Promise<Response> {
+  return guarded('incident', async () => {
+    const refused = await gate.admit(request.headers);
+    if (refused) return errorResponse(refused);
+    const q = query(request);
+    const format = q.get('format') ?? 'json';
+    if (format !== 'json' && format !== 'md') return errorResponse({ status: 400, code: 'invalid_parameter', message: 'format: expected json or md' });
+    const result = await incidentAnswer(service(), name, q, linkBase ?? `${new URL(request.url).origin}${basePath}`);
+    if (!result.ok || format === 'json') return respond(result);
+    const file = `incident-${result.value.scheduler.replace(/[^A-Za-z0-9._-]/g, '_')}-${result.value.from.replace(/[:.]/g, '')}`;
+    return text(incidentMarkdown(result.value), 'text/markdown; charset=utf-8', 200, { 'content-disposition': `attachment; filename="${file}.md"` });
   });
 }
 

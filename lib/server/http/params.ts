@@ -13,9 +13,14 @@ import { HEALTH_SEVERITY, isStripWindow, STRIP_WINDOWS } from '../../status';
 import { checkName } from '../../http/params';
 import type { StripsQuery } from '../asof/strips';
 import type { Health } from '../../status/types';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX, type ListParams } from '../live/list-params';
+import type { ListParams } from '../live/list-params';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX } from '../../api/list-query';
 import { badInput, type HttpResult } from './result';
-import { parseSelector, type Selector } from '../../limits/selector';
+import { labelKeyProblem } from '../../limits/labels';
+import { formatSelector, matchesSelector, parseSelector, type Selector } from '../../limits/selector';
+import { isReliabilityWindow, RELIABILITY_WINDOWS } from '../../status/reliability';
+import type { GroupReliabilityQuery } from '../asof/reliability';
+import { RUNS_LIMIT_DEFAULT, RUNS_LIMIT_MAX } from '../asof/runs';
 
 /**
  * No instant before this is ever in the logs (and year-0 dates never reach SQL): refused as invalid
@@ -101,6 +106,14 @@ function parseSelectorParam(query: URLSearchParams): HttpResult<Selector | null>
   return { ok: true, value: parsed.selector.length === 0 ? null : parsed.selector };
 }
 
+/** `group=` a label key (lib/limits/labels.ts) to group by; absent or blank: not grouped. */
+function parseGroupParam(query: URLSearchParams): HttpResult<string | null> {
+  const raw = query.get('group')?.trim() ?? '';
+  if (raw === '') return { ok: true, value: null };
+  const problem = labelKeyProblem(raw);
+  return problem === null ? { ok: true, value: raw } : badInput(`group: ${problem}`);
+}
+
 /** GET /api/v1/schedulers query → ListParams. */
 export function parseListQuery(query: URLSearchParams): HttpResult<ListParams> {
   const health = parseHealths(query.get('health'), 'health');
@@ -111,6 +124,8 @@ export function parseListQuery(query: URLSearchParams): HttpResult<ListParams> {
   if (!page.ok) return page;
   const selector = parseSelectorParam(query);
   if (!selector.ok) return selector;
+  const group = parseGroupParam(query);
+  if (!group.ok) return group;
   const { q, limit, offset } = page.value;
   return {
     ok: true,
@@ -121,6 +136,7 @@ export function parseListQuery(query: URLSearchParams): HttpResult<ListParams> {
       offset,
       ...(names.value === null ? {} : { names: names.value }),
       ...(selector.value === null ? {} : { selector: selector.value }),
+      ...(group.value === null ? {} : { group: group.value }),
     },
   };
 }
@@ -142,4 +158,45 @@ export function parseStripsQuery(query: URLSearchParams): HttpResult<StripsQuery
     ok: true,
     value: { window, names: null, q: needle === '' ? null : needle, worst: worst.value.length === 0 ? null : new Set(worst.value), limit, offset },
   };
+}
+
+/** `window=` of a reliability report: 24h (default), 7d or 30d; anything else is refused, never widened. */
+export function parseReliabilityWindow(query: URLSearchParams): HttpResult<GroupReliabilityQuery['window']> {
+  const window = query.get('window') ?? '24h';
+  return isReliabilityWindow(window) ? { ok: true, value: window } : badInput(`window: expected one of ${RELIABILITY_WINDOWS.join(', ')}`);
+}
+
+/** GET /api/v1/reliability query: `window` and `selector` (absent: every scheduler). */
+export function parseGroupReliabilityQuery(query: URLSearchParams): HttpResult<GroupReliabilityQuery> {
+  const window = parseReliabilityWindow(query);
+  if (!window.ok) return window;
+  const selector = parseSelectorParam(query);
+  if (!selector.ok) return selector;
+  const chosen = selector.value;
+  return {
+    ok: true,
+    value:
+      chosen === null
+        ? { window: window.value, picks: null, selectorText: '' }
+        : { window: window.value, picks: (labels) => matchesSelector(chosen, labels), selectorText: formatSelector(chosen) },
+  };
+}
+
+/** `format=`: json (default) or csv. */
+export function parseExportFormat(query: URLSearchParams): HttpResult<'json' | 'csv'> {
+  const format = query.get('format') ?? 'json';
+  return format === 'json' || format === 'csv' ? { ok: true, value: format } : badInput('format: expected json or csv');
+}
+
+/** `limit=` of a runs read, clamped to [1, RUNS_LIMIT_MAX]. */
+export function parseRunsLimit(query: URLSearchParams): HttpResult<number> {
+  return parseCount(query.get('limit'), 'limit', RUNS_LIMIT_DEFAULT, 1, RUNS_LIMIT_MAX);
+}
+
+/** GET /api/v1/upcoming query: `selector` (absent: every scheduler), as a predicate over labels. */
+export function parseUpcomingQuery(query: URLSearchParams): HttpResult<GroupReliabilityQuery['picks']> {
+  const selector = parseSelectorParam(query);
+  if (!selector.ok) return selector;
+  const chosen = selector.value;
+  return { ok: true, value: chosen === null ? null : (labels) => matchesSelector(chosen, labels) };
 }

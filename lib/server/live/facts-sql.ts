@@ -59,7 +59,7 @@ export const dueSlotOf = (o: string, s: string) => `CASE
       + (ceil(extract(epoch FROM ${s}.registered_at) * 1000 / ${s}.every_ms) * ${s}.every_ms)::float8 * interval '1 millisecond'
   END`;
 
-/** Column order of a facts row (rowMode 'array'); FACT_COLUMNS[i] names column i. */
+/** Column order of a facts row (rowMode 'array'); FACT_COLUMNS[i] names column i. Every select list is written by these names (selectList), never by position. */
 export const FACT_COLUMNS = [
   'name',
   'now',
@@ -168,17 +168,66 @@ function namesSql(source: FactsSource): string {
   }
 }
 
+/** A select list in FACT_COLUMNS order, each expression given by its column's name; the columns not given are NULL. */
+function selectList(values: Partial<Record<(typeof FACT_COLUMNS)[number], string>>): string {
+  return FACT_COLUMNS.map((column) => values[column] ?? 'NULL').join(',\n  ');
+}
+
 /** A times row per touched lease or summary not read whole (the `names`): the moved times only. Last: a UNION types its NULLs by the rows before. */
 function timesRowsSql(): string {
-  const row = (values: Partial<Record<(typeof FACT_COLUMNS)[number], string>>) => FACT_COLUMNS.map((column) => values[column] ?? 'NULL').join(', ');
   const notWhole = 'NOT t.changed AND NOT EXISTS (SELECT 1 FROM names n WHERE n.name = t.name)';
   return `
-SELECT ${row({ name: 't.name', epoch: 't.epoch::float8', renewed_at: utcOf('t.renewed_at'), expires_at: utcOf('t.expires_at'), touched: 'true' })}
+SELECT ${selectList({ name: 't.name', epoch: 't.epoch::float8', renewed_at: utcOf('t.renewed_at'), expires_at: utcOf('t.expires_at'), touched: 'true' })}
 FROM lease_touches t WHERE ${notWhole}
 UNION ALL
-SELECT ${row({ name: 't.name', p_epoch: 't.epoch::float8', p_last_report_at: utcOf('t.last_report_at'), p_last_seq: 't.last_seq', touched: 'true' })}
+SELECT ${selectList({ name: 't.name', p_epoch: 't.epoch::float8', p_last_report_at: utcOf('t.last_report_at'), p_last_seq: 't.last_seq', touched: 'true' })}
 FROM summary_touches t WHERE ${notWhole}`;
 }
+
+/** A scheduler's row of a facts read, by column (the joins are factsSql's). */
+const schedulerRow: Partial<Record<(typeof FACT_COLUMNS)[number], string>> = {
+  name: 'n.name',
+  holder: 'l.holder',
+  holder_label: 'l.holder_label',
+  epoch: 'l.epoch::float8',
+  acquired_at: utcOf('l.acquired_at'),
+  renewed_at: utcOf('l.renewed_at'),
+  expires_at: utcOf('l.expires_at'),
+  ttl_ms: 'l.ttl_ms',
+  released: 'l.released_at IS NOT NULL',
+  i_disabled: 'i.disabled',
+  i_by: 'i.by',
+  i_reason: 'i.reason',
+  i_at: utcOf('i.at'),
+  p_epoch: 'p.epoch::float8',
+  p_last_report_at: utcOf('p.last_report_at'),
+  p_last_seq: 'p.last_seq',
+  p_last_advance_at: utcOf('p.last_advance_at'),
+  p_in_flight: 'p.in_flight',
+  p_cursor: 'p.cursor::float8',
+  p_report_every_ms: 'p.report_every_ms',
+  p_gap_from: utcOf('p.gap_from'),
+  p_gap_to: utcOf('p.gap_to'),
+  p_gap_reason: 'p.gap_reason',
+  s_every_ms: 's.every_ms',
+  s_report_every_ms: 's.report_every_ms',
+  s_stall_after_ms: 's.stall_after_ms',
+  s_overdue_after_ms: 's.overdue_after_ms',
+  due_key: 'd.key',
+  due_at: utcOf('d.slot'),
+  // The newest stale-write rejection of the lease (index stale_write_rejections_lease_at): a store fact for alerts.
+  last_rejection_at: utcOf('(SELECT max(r.at) FROM stale_write_rejections r WHERE r.lease = n.name)'),
+  lr_newest_key: 'lo.key',
+  lr_newest_state: 'lo.state',
+  lr_newest_epoch: 'lo.epoch::float8',
+  lr_ended_key: 'en.key',
+  lr_ended_state: 'en.state',
+  lr_ended_epoch: 'en.epoch::float8',
+  lr_ended_exit_code: 'en.exit_code',
+  lr_ended_at: utcOf('en.completed_at'),
+  labels: 'COALESCE(lb.labels, s.labels)::text',
+  present: '(s.name IS NOT NULL OR l.name IS NOT NULL OR i.lease IS NOT NULL)',
+};
 
 /**
  * ONE statement: a header row (name NULL) with the database's `now`, the
@@ -190,7 +239,6 @@ export function factsSql(source: FactsSource): string {
     source === 'changed'
       ? `EXISTS (SELECT 1 FROM status_resets r WHERE r.change_xid >= pg_snapshot_xmin($1::pg_snapshot) AND NOT pg_visible_in_snapshot(r.change_xid, $1::pg_snapshot))`
       : 'false';
-  const nulls = (count: number) => Array.from({ length: count }, () => 'NULL').join(', ');
   const touches =
     source === 'changed'
       ? `lease_touches AS MATERIALIZED (${touchedSince('leases', 'name', 't.renewed_at, t.expires_at')}),
@@ -200,21 +248,10 @@ export function factsSql(source: FactsSource): string {
   return `
 WITH c AS MATERIALIZED (SELECT clock_timestamp() AS now, pg_current_snapshot() AS snap),
   ${touches}names AS (${namesSql(source)})
-SELECT NULL::text, ${utcOf('c.now')}, ${nulls(FACT_COLUMNS.length - 6)}, NULL::boolean, c.snap::text, ${reset}, NULL::boolean FROM c
+SELECT ${selectList({ name: 'NULL::text', now: utcOf('c.now'), present: 'NULL::boolean', snapshot: 'c.snap::text', reset, touched: 'NULL::boolean' })}
+FROM c
 UNION ALL
-SELECT n.name, NULL,
-  l.holder, l.holder_label, l.epoch::float8, ${utcOf('l.acquired_at')}, ${utcOf('l.renewed_at')}, ${utcOf('l.expires_at')},
-  l.ttl_ms, l.released_at IS NOT NULL,
-  i.disabled, i.by, i.reason, ${utcOf('i.at')},
-  p.epoch::float8, ${utcOf('p.last_report_at')}, p.last_seq, ${utcOf('p.last_advance_at')}, p.in_flight, p.cursor::float8,
-  p.report_every_ms, ${utcOf('p.gap_from')}, ${utcOf('p.gap_to')}, p.gap_reason,
-  s.every_ms, s.report_every_ms, s.stall_after_ms, s.overdue_after_ms,
-  d.key, ${utcOf('d.slot')},
-  -- The newest stale-write rejection of the lease (index stale_write_rejections_lease_at): a store fact for alerts.
-  ${utcOf('(SELECT max(r.at) FROM stale_write_rejections r WHERE r.lease = n.name)')},
-  lo.key, lo.state, lo.epoch::float8, en.key, en.state, en.epoch::float8, en.exit_code, ${utcOf('en.completed_at')},
-  COALESCE(lb.labels, s.labels)::text,
-  (s.name IS NOT NULL OR l.name IS NOT NULL OR i.lease IS NOT NULL), NULL, NULL, NULL
+SELECT ${selectList(schedulerRow)}
 FROM names n
 LEFT JOIN leases l ON l.name = n.name
 LEFT JOIN scheduler_intents i ON i.lease = n.name

@@ -47,6 +47,15 @@ describe('status list read (real PostgreSQL)', () => {
     return status;
   }
 
+  /** Reads until `name`'s work is stalled for `code` (the database clock decides when), polling: no fixed wait. */
+  async function untilStalledFor(name: string, code: string) {
+    const stalledFor = async () => {
+      const status = await statusOf(name);
+      return status.work.state === 'stalled' && status.reasons.some((x) => x.code === code);
+    };
+    await expect.poll(stalledFor, { timeout: 15_000, interval: 100 }).toBe(true);
+  }
+
   it('a holder whose cursor moves is progressing', async () => {
     const name = uniqueLease('progress');
     await register(pool, name);
@@ -113,7 +122,7 @@ describe('status list read (real PostgreSQL)', () => {
     await register(pool, name, { everyMs: 200, stallAfterMs: 1_000, reportEveryMs: 200, overdueAfterMs: 0 });
     const grant = await acquire(pool, name);
     const reports = reportingEvery50ms(reporter(pool, grant, 200));
-    await sleep(1_300); // past the stall window since the first report (the epoch's one advance)
+    await untilStalledFor(name, 'work_overdue');
     const status = await reports.whileReading(() => statusOf(name));
     expect(status.work.state).toBe('stalled');
     expect(status.reasons.map((x) => x.code)).toContain('work_overdue');
@@ -130,6 +139,7 @@ describe('status list read (real PostgreSQL)', () => {
     expect((await writeFenced(pool, fence, (w) => [completeOccurrence(w, key)])).kind).toBe('written');
     // Alive and reporting — and never starting the next occurrence.
     const reports = reportingEvery50ms(reporter(pool, grant, 200));
+    // A fixed wait: the as-of rebuild below reads an instant 50 ms before the live read, which must be overdue too.
     await sleep(1_500);
     const status = await reports.whileReading(() => statusOf(name));
     expect(status.work.state).toBe('stalled');

@@ -244,6 +244,6 @@ function toRead(rows: Cell[][]): FactsRead {
 
 /** ONE query: the database clock, alone (epoch ms). */
 export async function dbNowMs(db: Queryable): Promise<number> {
-  const { rows } = await db.query({ text: 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8', rowMode: 'array' });
-  return (rows[0] as Cell[])[0] as number;
+  const { rows } = await db.query({ text: 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms' });
+  return (rows[0] as { now_ms: number }).now_ms;
 }

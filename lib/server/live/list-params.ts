@@ -1,33 +1,21 @@
 /**
  * The list's parameters, clamped to server ceilings (docs/design.md,
  * invariant 11): page size, offset, health filter, name query and label
- * selector (parsed by lib/limits/selector.ts, bounded there).
+ * selector (parsed by lib/limits/selector.ts, bounded there). The ceilings
+ * are the list query's (lib/api/list-query.ts).
  * Pure: no I/O, no clock.
  */
 import { HEALTH_SEVERITY } from '../../status';
 import type { Health } from '../../status/types';
 import type { Selector } from '../../limits/selector';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, LIST_OFFSET_MAX, NAME_QUERY_MAX, type ListQuery } from '../../api/list-query';
 
-export const LIST_LIMIT_DEFAULT = 100;
-export const LIST_LIMIT_MAX = 500;
-export const LIST_OFFSET_MAX = 1_000_000;
-export const NAME_QUERY_MAX = 200;
-
-/** Query of GET /api/v1/schedulers after parsing (lib/server/http/params.ts); clamped again here. */
-export interface ListParams {
-  /** Only these healths (empty or absent: all). */
-  health?: readonly Health[];
-  /** Case-insensitive substring of the scheduler name. */
-  q?: string;
-  /** Only these names (absent: any); at most LIST_LIMIT_MAX are kept. */
-  names?: readonly string[];
-  /** Only schedulers whose labels satisfy it (absent or empty: any). */
-  selector?: Selector;
-  /** Page size; clamped to [1, LIST_LIMIT_MAX], default LIST_LIMIT_DEFAULT. */
-  limit?: number;
-  /** Clamped to [0, LIST_OFFSET_MAX], default 0. */
-  offset?: number;
-}
+/**
+ * The list query (lib/api/list-query.ts) after parsing (lib/server/http/params.ts), its selector parsed;
+ * clamped again here: at most LIST_LIMIT_MAX names kept, limit in [1, LIST_LIMIT_MAX] (default
+ * LIST_LIMIT_DEFAULT), offset in [0, LIST_OFFSET_MAX], an absent or empty selector or health list: any.
+ */
+export type ListParams = Omit<ListQuery, 'selector'> & { selector?: Selector };
 
 export interface NormalizedListParams {
   health: ReadonlySet<Health> | null;
@@ -37,6 +25,8 @@ export interface NormalizedListParams {
   names: ReadonlySet<string> | null;
   /** A label selector with at least one requirement, or null for any labels. */
   selector: Selector | null;
+  /** A label key to group by, or null. */
+  group: string | null;
   limit: number;
   offset: number;
 }
@@ -52,6 +42,7 @@ export function normalizeListParams(params: ListParams = {}): NormalizedListPara
     q: q === '' ? null : q,
     names: params.names === undefined ? null : new Set(params.names.slice(0, LIST_LIMIT_MAX)),
     selector: params.selector === undefined || params.selector.length === 0 ? null : params.selector,
+    group: params.group === undefined || params.group === '' ? null : params.group,
     limit: clampInt(params.limit, LIST_LIMIT_DEFAULT, 1, LIST_LIMIT_MAX),
     offset: clampInt(params.offset, 0, 0, LIST_OFFSET_MAX),
   };

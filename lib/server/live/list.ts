@@ -77,13 +77,15 @@ export interface ListInput {
 
 export function buildList(input: ListInput, params: ListParams = {}): SchedulerListResponse {
   const p = normalizeListParams(params);
-  const { total, schedulers } = input.view.page(p);
+  const { total, schedulers, matched, groups } = input.view.page(p);
   return {
     observedAt: input.observedAt,
     observation: input.observation,
     pollIntervalMs: input.pollIntervalMs,
     counts: { ...input.view.counts },
     total,
+    matched,
+    groups,
     limit: p.limit,
     offset: p.offset,
     schedulers,

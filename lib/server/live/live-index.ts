@@ -35,10 +35,11 @@
 import { HEALTH_SEVERITY, healthRank, project, zeroCounts } from '../../status';
 import { movableTimesBoundaryMs, nextJudgementChangeMs } from '../../status/next-change';
 import { nowToMs, toMs } from '../../status/time';
-import type { Health, SchedulerStatus } from '../../status/types';
+import { type Health, NO_LABELS, type SchedulerStatus } from '../../status/types';
 import type { SchedulerRead, TimesMoved } from './facts';
 import type { NormalizedListParams } from './list-params';
-import { type Judgement, judgementOf, type LiveView, matchesFilter, type MetricRow } from './view';
+import { filterPage } from './filter-page';
+import { type Judgement, judgementOf, type LiveView, type MetricRow, type ViewPage } from './view';
 
 /** A scheduler's judgement, its ages at `judgedAtMs` (they grow one for one with time), and when time alone next changes it. */
 interface Entry extends Judgement {
@@ -214,6 +215,9 @@ export class LiveIndex {
   }
 }
 
+/** What the list's filters read of an entry. */
+const ENTRY_FIELDS = { name: (e: Entry) => e.name, labels: (e: Entry) => e.read.facts.labels, health: (e: Entry) => e.health };
+
 class IndexView implements LiveView {
   readonly counts: Readonly<Record<Health, number>>;
 
@@ -236,29 +240,24 @@ class IndexView implements LiveView {
     return project(entry.read.facts, this.now, entry.read.thresholds);
   }
 
-  page(p: NormalizedListParams): { total: number; schedulers: SchedulerStatus[] } {
+  page(p: NormalizedListParams): ViewPage {
+    if (p.q !== null || p.names !== null || p.selector !== null || p.group !== null) {
+      const { picked, ...rest } = filterPage(this.ordered, p, ENTRY_FIELDS);
+      return { ...rest, schedulers: picked.map((entry) => this.status(entry)) };
+    }
+    // No name or label filter: whole health buckets, sliced, never scanned.
     const picked: Entry[] = [];
     let total = 0;
-    if (p.q === null && p.names === null && p.selector === null) {
-      // Whole health buckets: slice, never scan.
-      HEALTH_SEVERITY.forEach((health, rank) => {
-        if (p.health !== null && !p.health.has(health)) return;
-        const from = this.starts[rank]!;
-        const to = this.starts[rank + 1]!;
-        const skip = Math.max(0, p.offset - total);
-        const take = Math.min(to - from - Math.min(skip, to - from), p.limit - picked.length);
-        if (take > 0) picked.push(...this.ordered.slice(from + skip, from + skip + take));
-        total += to - from;
-      });
-    } else {
-      for (const entry of this.ordered) {
-        if (p.health !== null && !p.health.has(entry.health)) continue;
-        if (!matchesFilter(entry.name, entry.read.facts.labels, p)) continue;
-        if (total >= p.offset && picked.length < p.limit) picked.push(entry);
-        total += 1;
-      }
-    }
-    return { total, schedulers: picked.map((entry) => this.status(entry)) };
+    HEALTH_SEVERITY.forEach((health, rank) => {
+      if (p.health !== null && !p.health.has(health)) return;
+      const from = this.starts[rank]!;
+      const to = this.starts[rank + 1]!;
+      const skip = Math.max(0, p.offset - total);
+      const take = Math.min(to - from - Math.min(skip, to - from), p.limit - picked.length);
+      if (take > 0) picked.push(...this.ordered.slice(from + skip, from + skip + take));
+      total += to - from;
+    });
+    return { total, schedulers: picked.map((entry) => this.status(entry)), matched: { ...this.counts }, groups: null };
   }
 
   all(): SchedulerStatus[] {
@@ -279,6 +278,7 @@ class IndexView implements LiveView {
         lastAdvanceAgeMs: age(e.lastAdvanceAgeMs),
         lastReportAgeMs: age(e.lastReportAgeMs),
         lastRejectionAt: e.read.lastRejectionAt,
+        labels: e.read.facts.labels ?? NO_LABELS,
       };
     });
   }

@@ -11,9 +11,11 @@
  * or `metricRows` where they do).
  */
 import { healthRank, zeroCounts } from '../../status';
-import { type Health, NO_LABELS, type SchedulerLabels, type SchedulerStatus } from '../../status/types';
-import { matchesSelector } from '../../limits/selector';
+import type { Health, SchedulerLabels, SchedulerStatus } from '../../status/types';
+import { filterPage, type FilteredPage } from './filter-page';
 import type { NormalizedListParams } from './list-params';
+
+export type ViewPage = Omit<FilteredPage<SchedulerStatus>, 'picked'> & { schedulers: SchedulerStatus[] };
 
 /** What a status says that /api/metrics exports: its judgement and its ages at the status's `now`. */
 export interface Judgement {
@@ -44,6 +46,8 @@ export function judgementOf(s: SchedulerStatus): Judgement {
 export interface MetricRow extends Judgement {
   /** The newest stale-write rejection logged for the lease (a store fact, not judged), or null. */
   readonly lastRejectionAt: string | null;
+  /** Its labels (the info metric's team, and what a maintenance window's selector matches). */
+  readonly labels: SchedulerLabels;
 }
 
 export interface LiveView {
@@ -51,8 +55,8 @@ export interface LiveView {
   readonly size: number;
   /** By health, over all schedulers. */
   readonly counts: Readonly<Record<Health, number>>;
-  /** Filtered by health, name and labels, in list order: the matching total and the statuses of one page. */
-  page(params: NormalizedListParams): { total: number; schedulers: SchedulerStatus[] };
+  /** Filtered by health, name and labels, in list order (grouped first when asked): the page and what ./filter-page.ts summarises. */
+  page(params: NormalizedListParams): ViewPage;
   /** Every status, in list order (projects every scheduler). */
   all(): SchedulerStatus[];
   metricRows(): MetricRow[];
@@ -68,15 +72,8 @@ export function sortStatuses(statuses: readonly SchedulerStatus[]): SchedulerSta
     .map((x) => x.status);
 }
 
-const matchesName = (name: string, q: string | null) => q === null || name.toLowerCase().includes(q);
-
-/** The name query and the exact names of a list's parameters (each null: any). */
-const matchesNames = (name: string, p: { q: string | null; names: ReadonlySet<string> | null }) =>
-  matchesName(name, p.q) && (p.names === null || p.names.has(name));
-
-/** The name filters and the label selector of a list's parameters (each null: any). */
-export const matchesFilter = (name: string, labels: SchedulerLabels | undefined, p: NormalizedListParams) =>
-  matchesNames(name, p) && (p.selector === null || matchesSelector(p.selector, labels ?? NO_LABELS));
+/** What the list's filters read of a status. */
+const STATUS_FIELDS = { name: (s: SchedulerStatus) => s.name, labels: (s: SchedulerStatus) => s.labels, health: (s: SchedulerStatus) => s.health };
 
 /** A view over statuses already projected (and sorted by `sortStatuses`): the degraded answer, tests. */
 export function statusesView(sorted: readonly SchedulerStatus[]): LiveView {
@@ -86,17 +83,10 @@ export function statusesView(sorted: readonly SchedulerStatus[]): LiveView {
     size: sorted.length,
     counts,
     page(p) {
-      const schedulers: SchedulerStatus[] = [];
-      let total = 0;
-      for (const status of sorted) {
-        if (p.health !== null && !p.health.has(status.health)) continue;
-        if (!matchesFilter(status.name, status.labels, p)) continue;
-        if (total >= p.offset && schedulers.length < p.limit) schedulers.push(status);
-        total += 1;
-      }
-      return { total, schedulers };
+      const { picked, ...rest } = filterPage(sorted, p, STATUS_FIELDS);
+      return { ...rest, schedulers: picked };
     },
     all: () => [...sorted],
-    metricRows: () => sorted.map((s) => ({ ...judgementOf(s), lastRejectionAt: null })),
+    metricRows: () => sorted.map((s) => ({ ...judgementOf(s), lastRejectionAt: null, labels: s.labels })),
   };
 }

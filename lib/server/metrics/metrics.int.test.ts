@@ -15,6 +15,8 @@ import { fenceFor, logRejection, setIntent, writeFenced } from '../../lease';
 import { roundStatements } from '../../jobs/alert-evaluator/write';
 import { quietPlan } from '../../jobs/alert-evaluator/plan';
 import { metricsRoute } from '../http/handlers';
+import { changeLabels } from '../../actions/labels';
+import { createWindow } from '../../actions/maintenance';
 import { acquire, register, reporter, serviceOn, switchable } from '../testing/seed';
 
 const PROMTOOL = ['/usr/bin/promtool', '/usr/local/bin/promtool'].find((p) => existsSync(p));
@@ -40,10 +42,20 @@ describe('Prometheus metrics (real PostgreSQL)', () => {
   const pool = usePool();
   const service = serviceOn(pool);
   const name = uniqueLease('metrics');
+  let windowId = 0;
   beforeAll(async () => {
     await register(pool, name);
     const grant = await acquire(pool, name);
     await reporter(pool, grant).report(`${name}@2026-01-01T00:00:00Z`, 3);
+    // A team (the info series) and an open maintenance window over it (the maintenance series).
+    expect((await changeLabels(pool, name, { labels: { team: 'payments' }, by: 'sre', reason: 'owner' }, { identifiedBy: 'cli' })).kind).toBe('changed');
+    const opened = await createWindow(
+      pool,
+      { selector: null, schedulers: [name], startsAtMs: Date.now() - 60_000, endsAtMs: Date.now() + 3_600_000, weekly: false },
+      { by: 'sre', reason: 'metrics test', identifiedBy: 'cli' },
+    );
+    if (opened.kind !== 'changed') throw new Error(opened.kind);
+    windowId = opened.window.id;
     const off = uniqueLease('metrics-off');
     await register(pool, off);
     await setIntent(pool, off, { disabled: true, by: 'sre', reason: 'test' });
@@ -78,7 +90,10 @@ describe('Prometheus metrics (real PostgreSQL)', () => {
     const check = promtoolCheck(text);
     expect(check.output).toBe('');
     expect(check.status).toBe(0);
-    expect([...labelNames(text)].sort()).toEqual(['alertmanager', 'health', 'mode', 'scheduler']);
+    expect([...labelNames(text)].sort()).toEqual(['alertmanager', 'health', 'mode', 'scheduler', 'team', 'window']);
+    // The team on one info series to join on, the window on one series while it is open; health unchanged by it.
+    expect(text).toContain(`leaseboard_scheduler_info{scheduler="${name}",team="payments"} 1`);
+    expect(text).toContain(`leaseboard_scheduler_maintenance{scheduler="${name}",window="${windowId}"} 1`);
     expect(text).not.toMatch(/inst_/);
     expect(text).toContain(`leaseboard_scheduler_health{scheduler="${name}",health="progressing"} 1`);
     expect(text).toContain(`leaseboard_scheduler_epoch{scheduler="${name}"} 1`);

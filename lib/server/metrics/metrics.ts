@@ -6,6 +6,10 @@
  *
  * Guarantees: labels are ONLY `scheduler` (the lease name) and a state
  * (`health`) — never holder tokens, hosts or IDs (docs/design.md, invariant 10);
+ * a scheduler's team is on one info series (`leaseboard_scheduler_info
+ * {scheduler,team} 1`, Prometheus' practice: join on it, no label set added
+ * to every series), an open maintenance window on `leaseboard_scheduler_
+ * maintenance{scheduler,window} 1` (absent outside one);
  * `leaseboard_scheduler_health` has all six healths as 0/1, so `== 1` alerts
  * work and a missing series means a missing scheduler; numeric gauges (epoch,
  * ages, at-risk) come only from a successful read — when the store is
@@ -35,6 +39,7 @@ import { escapeLabelValue, GaugeFamily } from './exposition';
 import type { ObservationState } from '../store/observer';
 import type { LiveRead } from '../live/list';
 import type { StoredDeliveryTarget } from '../../alerts/store/delivery';
+import { type MaintenanceWindow, maintenanceAt, TEAM_LABEL } from '../../alerts/store/maintenance';
 
 async function serviceGauges(live: LiveRead, observation: ObservationState): Promise<{ text: string; contentType: string }> {
   const registry = new Registry();
@@ -118,6 +123,7 @@ export async function renderMetrics(
   live: LiveRead,
   observation: ObservationState,
   delivery: readonly StoredDeliveryTarget[] = [],
+  windows: readonly MaintenanceWindow[] = [],
 ): Promise<{ contentType: string; body: string }> {
   const own = await serviceGauges(live, observation);
   const health = new GaugeFamily('leaseboard_scheduler_health', 'Health of each scheduler: 1 for its current health, 0 for the others.');
@@ -135,12 +141,26 @@ export async function renderMetrics(
     'Time since the fence last rejected a stale write of this lease (absent: none logged).',
   );
 
+  const info = new GaugeFamily(
+    'leaseboard_scheduler_info',
+    'Always 1: who owns each scheduler that has a `team` label. Join on `scheduler` (e.g. `* on (scheduler) group_left (team) leaseboard_scheduler_info`) instead of a team label on every series.',
+  );
+  const maintenance = new GaugeFamily(
+    'leaseboard_scheduler_maintenance',
+    'Always 1: the scheduler is in an open maintenance window (`window`: its number); absent otherwise. Its health series are unchanged by it.',
+  );
+
   const nowMs = Date.parse(live.now);
+  const inWindow = maintenanceAt(windows, nowMs);
   // Metric rows, not statuses: the view gives these numbers without projecting every scheduler's reasons.
   for (const s of live.view.metricRows()) {
     const scheduler = `scheduler="${escapeLabelValue(s.name)}"`;
     for (const h of HEALTH_SEVERITY) health.add(`${scheduler},health="${h}"`, s.health === h ? 1 : 0);
     gap.add(scheduler, s.gap ? 1 : 0);
+    const team = s.labels[TEAM_LABEL];
+    if (team !== undefined && team !== '') info.add(`${scheduler},team="${escapeLabelValue(team)}"`, 1);
+    const window = inWindow.of(s.name, s.labels);
+    if (window !== null) maintenance.add(`${scheduler},window="${window.window}"`, 1);
     if (!live.ok) continue;
     atRisk.add(scheduler, s.atRisk ? 1 : 0);
     if (s.epoch !== null) epoch.add(scheduler, s.epoch);
@@ -149,6 +169,8 @@ export async function renderMetrics(
     if (s.lastReportAgeMs !== null) reportAge.add(scheduler, s.lastReportAgeMs / 1000);
     if (s.lastRejectionAt !== null) rejectionAge.add(scheduler, Math.max(0, nowMs - Date.parse(s.lastRejectionAt)) / 1000);
   }
-  const families = [health, gap, epoch, atRisk, renewalAge, advanceAge, reportAge, rejectionAge, ...deliveryFamilies(delivery)].map((f) => f.render()).join('');
+  const families = [health, gap, info, maintenance, epoch, atRisk, renewalAge, advanceAge, reportAge, rejectionAge, ...deliveryFamilies(delivery)]
+    .map((f) => f.render())
+    .join('');
   return { contentType: own.contentType, body: `${own.text.endsWith('\n') ? own.text : `${own.text}\n`}${families}` };
 }

@@ -3,11 +3,11 @@
 // observation.ok=false, the last observation time, and every scheduler unknown.
 import net from 'node:net';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../../db/free-port';
 import { createPool } from '../../../db/pool';
 import { usePool } from '../../../db/testing/pools';
-import { acquire, register, serviceOn, sleep, switchable } from '../testing/seed';
+import { acquire, register, serviceOn, switchable } from '../testing/seed';
 import { answersOf } from '../testing/answers';
 
 const READ_TIMEOUT = 500;
@@ -110,10 +110,13 @@ describe('store unreadable (real PostgreSQL, then a dead endpoint)', () => {
     expect(accepted).toBeLessThanOrEqual(1);
     for (let i = 0; i < 4; i++) await service.list();
     // Every connection attempt to the silent server is given up within its read timeout: wait that long at most.
-    const deadline = Date.now() + READ_TIMEOUT + SLACK;
-    while ((p.totalCount > 0 || p.waitingCount > 0 || sockets.size > 0) && Date.now() < deadline) await sleep(20);
-    expect(p.totalCount).toBe(0);
-    expect(p.waitingCount).toBe(0);
-    expect(sockets.size).toBe(0);
+    await vi.waitFor(
+      () => {
+        expect(p.totalCount).toBe(0);
+        expect(p.waitingCount).toBe(0);
+        expect(sockets.size).toBe(0);
+      },
+      { timeout: READ_TIMEOUT + SLACK, interval: 20 },
+    );
   });
 });

@@ -9,7 +9,7 @@
  * so every file judges the same rules with the same `for`.
  */
 import type pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { databaseUrl, usePool } from '../../../../db/testing/pools';
 import { startLocalAlertmanager, type LocalAlertmanager } from '../../../alerts/local/alertmanager';
 import { changeAlertMode } from '../../../alerts/store/modes';
@@ -111,5 +111,17 @@ export function useEvaluatorFixture() {
     );
   };
 
-  return { pool, spawn, env, evaluator, scheduler, setMode, stateOf, eventsOf, notified, untilNotified, moreRounds };
+  /** Resolves once `name`'s SchedulerStalled fires and `process` has completed 3 more rounds, having sent and paged nothing. */
+  const firingUndelivered = async (process: { lines: { event: string }[] }, name: string) => {
+    await poll(
+      () => stateOf('SchedulerStalled', name),
+      (row) => row?.state === 'firing',
+      POLL,
+    );
+    await moreRounds(process, 3);
+    expect(await stateOf('SchedulerStalled', name)).toMatchObject({ state: 'firing', sent_at: null, sent_as: null });
+    expect(notified(name, 'SchedulerStalled', 'firing')).toEqual([]);
+  };
+
+  return { pool, spawn, env, evaluator, scheduler, setMode, stateOf, eventsOf, notified, untilNotified, moreRounds, firingUndelivered };
 }

@@ -1,0 +1,112 @@
+'use client';
+/**
+ * The reliability report: for a window (24 h, 7 d, 30 d) and a label
+ * selector, the share of time each scheduler — and the group — spent in each
+ * health, worst first; time nobody judged is shown as unknown, never as up.
+ * The CSV link exports what is shown. The window and selector live in the URL.
+ */
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+import type { SchedulerReliability } from '@/lib/api/types';
+import { withBasePath } from '@/lib/client/base-path';
+import { reliabilityPath } from '@/lib/client/api';
+import { reliabilityQuery } from '@/lib/client/queries';
+import { HEALTH_SEVERITY } from '@/lib/status/health';
+import { isReliabilityWindow, RELIABILITY_WINDOWS } from '@/lib/status/reliability';
+import { ScrollTable } from '../scroll-table';
+
+const percent = (f: number | null) => (f === null ? '—' : `${(f * 100).toFixed(f > 0 && f < 0.001 ? 3 : 1)} %`);
+
+type Row = Pick<SchedulerReliability, 'fractions' | 'accountedMs'> & { name: string };
+
+function Cells({ row }: { row: Row }) {
+  return (
+    <>
+      {HEALTH_SEVERITY.map((h) => (
+        <td key={h} className="num" data-health={h} data-testid={`reliability-${h}`}>
+          {percent(row.fractions[h])}
+        </td>
+      ))}
+    </>
+  );
+}
+
+export function ReliabilityReport() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const rawWindow = params.get('window');
+  const window = isReliabilityWindow(rawWindow) ? rawWindow : '24h';
+  const selector = params.get('selector') ?? '';
+  const [draft, setDraft] = useState(selector);
+  const query = useQuery(reliabilityQuery(window, selector));
+  const go = (next: { window?: string; selector?: string }) => {
+    const q = new URLSearchParams({ window: next.window ?? window });
+    const s = next.selector ?? selector;
+    if (s.trim() !== '') q.set('selector', s);
+    router.replace(`${pathname}?${q.toString()}`);
+  };
+  const report = query.data?.body;
+  return (
+    <>
+      <form
+        className="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          go({ selector: draft });
+        }}
+      >
+        <label>
+          Window{' '}
+          <select value={window} onChange={(e) => go({ window: e.target.value })} data-testid="reliability-window">
+            {RELIABILITY_WINDOWS.map((w) => (
+              <option key={w} value={w}>
+                {w}
+              </option>
+            ))}
+          </select>
+        </label>{' '}
+        <label>
+          Label selector <input value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="team=payments" data-testid="reliability-selector" />
+        </label>{' '}
+        <button type="submit">Apply</button>{' '}
+        <a href={withBasePath(reliabilityPath(window, selector, 'csv'))} download data-testid="reliability-csv">
+          CSV
+        </a>{' '}
+        <a href={withBasePath(reliabilityPath(window, selector))} data-testid="reliability-json">
+          JSON
+        </a>
+      </form>
+      {query.error ? (
+        <p className="banner tone-unknown" role="alert" data-testid="reliability-error">
+          The report could not be read ({query.error.message}).
+        </p>
+      ) : !report ? (
+        <p className="muted">Reading the health rollup…</p>
+      ) : (
+        <ScrollTable
+          labelledBy="reliability-heading"
+          testId="reliability-table"
+          columns={[{ label: 'Scheduler' }, ...HEALTH_SEVERITY.map((h) => ({ label: h.replace('_', ' '), num: true }))]}
+        >
+          <tr data-testid="reliability-total">
+            <th scope="row">
+              All {report.schedulers.length} {report.selector ? `(${report.selector})` : ''}
+            </th>
+            <Cells row={{ name: 'total', ...report.total }} />
+          </tr>
+          {report.schedulers.map((s) => (
+            <tr key={s.name} data-testid="reliability-row" data-name={s.name}>
+              <td>
+                <Link href={`/schedulers/${encodeURIComponent(s.name)}`}>{s.name}</Link>
+              </td>
+              <Cells row={s} />
+            </tr>
+          ))}
+        </ScrollTable>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+/**
+ * When a scheduler's next occurrence starts (pure: `nowMs` is database time).
+ *
+ * Guarantees: slots are multiples of the cadence since the epoch (UTC), as
+ * the runtime computes them (lib/scheduler/work-loop.ts); the current slot
+ * not yet completed is due now (the holder claims it at its next pass), else
+ * the next slot starts at the next multiple. Without a known cadence (never
+ * registered) the answer is "whenever the holder next runs", never a guess.
+ */
+export type NextRun = { kind: 'slot'; atMs: number; due: boolean } | { kind: 'whenever' };
+
+export function nextRun(everyMs: number | null, nowMs: number, currentSlotDone: boolean): NextRun {
+  if (everyMs === null || !(everyMs > 0)) return { kind: 'whenever' };
+  const current = Math.floor(nowMs / everyMs) * everyMs;
+  return currentSlotDone ? { kind: 'slot', atMs: current + everyMs, due: false } : { kind: 'slot', atMs: current, due: true };
+}
