@@ -1,5 +1,5 @@
 /**
- * `npm run attack -- URL [--operator-token-file FILE] [--service-token-file FILE] [--revoked-token-file FILE] [--archive URL] [--include-lockout] [--source-address A]`
+ * `npm run attack -- URL [--operator-token-file FILE] [--service-token-file FILE] [--revoked-token-file FILE] [--archive URL] [--include-lockout [--heavy-reads-per-10s N]] [--source-address A]`
  *
  * Points the security review's probes, and the usual suspects (oversized headers, slow
  * bodies, path traversal, malformed percent-encoding, JSON bombs, cross-site
@@ -22,13 +22,15 @@
  * - `--revoked-token-file FILE`: a revoked service token: it must get 401.
  * - `--include-lockout`: also probe the per-client limits — this client then
  *   cannot sign in for 10 minutes, and its heavy reads wait 10 s.
+ *   `--heavy-reads-per-10s N`: the target's heavy-read budget when it is not
+ *   the default (LEASEBOARD_HEAVY_READS_PER_10S); its probes send 20 more.
  * - `--archive URL`: also probe the archive service.
  * - `--source-address A`: connect from this local address (a lockout then
  *   hits only it; e.g. 127.0.0.3 against a dashboard on loopback).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { urlPasswordRefusal } from '../lib/config';
+import { SETTINGS, urlPasswordRefusal } from '../lib/config';
 import { type Context, PROBES, type Verdict } from './attack/probes';
 import { basePath, send } from './attack/wire';
 
@@ -49,6 +51,7 @@ function parse(argv: string[]): Context {
         'revoked-token-file': { type: 'string' },
         archive: { type: 'string' },
         'include-lockout': { type: 'boolean' },
+        'heavy-reads-per-10s': { type: 'string' },
         'source-address': { type: 'string' },
       },
       allowPositionals: true,
@@ -60,7 +63,7 @@ function parse(argv: string[]): Context {
   const { values, positionals } = parsed;
   if (positionals.length !== 1) {
     fail(
-      'usage: npm run attack -- URL [--operator-token-file FILE] [--service-token-file FILE] [--revoked-token-file FILE] [--archive URL] [--include-lockout] [--source-address A]',
+      'usage: npm run attack -- URL [--operator-token-file FILE] [--service-token-file FILE] [--revoked-token-file FILE] [--archive URL] [--include-lockout [--heavy-reads-per-10s N]] [--source-address A]',
     );
   }
   const url = (raw: string, what: string) => {
@@ -81,9 +84,21 @@ function parse(argv: string[]): Context {
     serviceToken: tokenFile('--service-token-file', values['service-token-file'] as string | undefined),
     revokedToken: tokenFile('--revoked-token-file', values['revoked-token-file'] as string | undefined),
     includeLockout: values['include-lockout'] === true,
+    heavyReadBudget: heavyReadBudget(values['heavy-reads-per-10s'] as string | undefined),
     signInRequired: false,
     archive: values.archive === undefined ? null : { url: url(values.archive as string, '--archive'), sourceAddress },
   };
+}
+
+/** The target's heavy reads per client per 10 s: the option's whole number within the setting's range, else the setting's default. */
+function heavyReadBudget(raw: string | undefined): number {
+  const setting = SETTINGS.heavyReadsPer10s;
+  if (raw === undefined) return setting.default;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < setting.min || value > setting.max) {
+    fail(`--heavy-reads-per-10s: a whole number from ${setting.min} to ${setting.max} (the target's ${setting.env}), got ${JSON.stringify(raw)}`);
+  }
+  return value;
 }
 
 /** A secret read from a file named by `option` (never a secret on the command line), or null without the option. */

@@ -164,7 +164,7 @@ describe('environment', () => {
       poolMax: 4,
       heavyPoolMax: 4,
       heavyQueueMax: 32,
-      heavyReadsPer10s: 40,
+      heavyReadsPer10s: 120,
       readerDatabaseUrl: 'postgres://x',
       readerRole: 'leaseboard_reader',
       alertmanagerUrl: null,

@@ -25,6 +25,8 @@ export interface Context {
    */
   signInRequired: boolean;
   includeLockout: boolean;
+  /** The target's heavy reads per client per 10 s: the heavy-read probes send 20 more than this at once. */
+  heavyReadBudget: number;
   archive: Target | null;
 }
 
@@ -632,10 +634,11 @@ export const PROBES: Probe[] = [
       const reader = await readerIdentity(context);
       if (reader === null) return { skipped: 'LEASEBOARD_ANONYMOUS=none: needs --operator-token to read at all' };
       if ('refused' in reader) return reader.refused;
-      const last = await burst(60, (attempt, timeoutMs) =>
+      const count = context.heavyReadBudget + 20;
+      const last = await burst(count, (attempt, timeoutMs) =>
         get(context, path(context, `/schedulers/${NOBODY}?at=2026-01-01T00%3A00%3A${String(attempt % 60).padStart(2, '0')}Z`), reader.headers, timeoutMs),
       );
-      return verdict('429 rate_limited within 60 pages', last, last.status === 429);
+      return verdict(`429 rate_limited within ${count} pages`, last, last.status === 429);
     },
   },
   {
@@ -664,7 +667,8 @@ export const PROBES: Probe[] = [
       const reader = await readerIdentity(context);
       if (reader === null) return { skipped: 'LEASEBOARD_ANONYMOUS=none: needs --operator-token to read at all' };
       if ('refused' in reader) return reader.refused;
-      const last = await burst(60, (attempt, timeoutMs) =>
+      const count = context.heavyReadBudget + 20;
+      const last = await burst(count, (attempt, timeoutMs) =>
         get(
           context,
           path(context, '/api/v1/audit?limit=1'),
@@ -672,7 +676,7 @@ export const PROBES: Probe[] = [
           timeoutMs,
         ),
       );
-      return verdict('429 rate_limited within 60 reads', last, last.status === 429);
+      return verdict(`429 rate_limited within ${count} reads`, last, last.status === 429);
     },
   },
   {
