@@ -69,6 +69,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <Link href="/alerts" prefetch={false}>
                 Alerts
               </Link>
+              <Link href="/upcoming" prefetch={false}>
+                Next hour
+              </Link>
               <Link href="/reliability" prefetch={false}>
                 Reliability
               </Link>

@@ -8,17 +8,9 @@
  * got (generatorURL), opened, shows the page as it was then: stalled.
  * Unfrozen: resolved. Runbooks are served at /runbooks/{alertname}.
  */
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/test';
+import { signInAsOperator } from './support/operator';
 import { keepScreenshot } from './support/screenshots';
-
-async function signIn(page: Page, baseUrl: string, token: string, next: string): Promise<void> {
-  await page.goto(`${baseUrl}/login?next=${encodeURIComponent(next)}`);
-  await page.getByTestId('sign-in-name').fill('carol');
-  await page.getByTestId('sign-in-token').fill(token);
-  await page.getByTestId('sign-in-submit').click();
-  await expect(page.getByTestId('identity')).toHaveAttribute('data-role', 'operator');
-}
 
 /** Alertmanager's own view of one scheduler's alerts (active ones). */
 async function atAlertmanager(amUrl: string, scheduler: string): Promise<{ labels: Record<string, string>; generatorURL: string }[]> {
@@ -35,7 +27,7 @@ test('SchedulerStalled on for one scheduler: pending, firing and delivered; its 
 }, testInfo) => {
   test.setTimeout(180_000);
   const a = await schedulers.start(lease, 'A');
-  await signIn(page, env.baseUrl, env.operatorToken, `/schedulers/${lease}`);
+  await signInAsOperator(page, { baseUrl: env.baseUrl, token: env.operatorToken, name: 'carol', next: `/schedulers/${lease}` });
   await schedulerPage.goto(lease);
   await expect(schedulerPage.health).toHaveAttribute('data-health', 'progressing');
 

@@ -6,24 +6,8 @@
  * marks its row beside its health, the Alerts page lists the window open; the
  * window is cancelled, and every page shows it ended — no restart.
  */
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/test';
-
-/** An operator write from the page itself (same origin, its session cookie, the action header), as the UI sends them. */
-async function write(page: Page, method: 'POST' | 'PUT' | 'DELETE', path: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json', 'x-leaseboard-action': '1' },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, json: await response.json() };
-    },
-    { method, path, body },
-  );
-}
+import { writeFromPage as write } from './support/operator';
 
 test('a window shown on the scheduler and on the Alerts page, then ended', async ({ schedulers, lease, page, env, schedulerPage }) => {
   // The dashboard may sit under a base path (behind the prefix proxy): every write goes to the served URL.

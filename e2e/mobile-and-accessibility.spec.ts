@@ -1,7 +1,8 @@
 /**
  * (h) A Pixel 7 (and a 360 px phone) renders the overview, the scheduler
- * page and the Alerts page without horizontal scrolling; axe finds no serious
- * or critical violations on them (and on a runbook), in light and dark.
+ * page, the Alerts page and the next hour without horizontal scrolling; axe
+ * finds no serious or critical violations on them (and on a runbook), in
+ * light and dark.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { devices, type Page } from '@playwright/test';
@@ -39,6 +40,10 @@ test.describe('on a Pixel 7', () => {
     await expect.poll(() => overview.hasHorizontalScroll()).toBe(false);
     await keepScreenshot(page, testInfo, 'alerts-pixel7');
 
+    await page.goto(`${env.baseUrl}/upcoming`);
+    await expect(page.getByTestId('upcoming-row').first()).toBeVisible();
+    await expect.poll(() => overview.hasHorizontalScroll()).toBe(false);
+
     await page.setViewportSize({ width: 360, height: 780 });
     await overview.goto();
     await expect(page.getByTestId('scheduler-row').first()).toBeVisible();
@@ -69,6 +74,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
     await page.goto(`${env.baseUrl}/runbooks/SchedulerStalled`);
     await expect(page.getByTestId('runbook')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.goto(`${env.baseUrl}/upcoming`);
+    await expect(page.getByTestId('upcoming-row').first()).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
 }

@@ -4,9 +4,11 @@
  * its own started as `npm start` starts it, with LEASEBOARD_ANONYMOUS=none:
  * the overview sends a visitor to the sign-in page, single sign-on signs them
  * in as the operator their group maps to, and signing out ends the session
- * here and sends the browser to the provider's end-session page.
+ * here and sends the browser to the provider's end-session page. An admin (by
+ * group) makes, sees used and revokes a service token on the Tokens page.
  */
 import type { ChildProcess } from 'node:child_process';
+import type { Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { freePort } from '../db/free-port';
@@ -36,13 +38,26 @@ async function answers(url: string, deadlineMs: number): Promise<void> {
   throw new Error(`${url} did not answer within ${deadlineMs} ms`);
 }
 
+/** From the overview, through the sign-in page and the provider's own login and consent pages, back to the overview. */
+async function signInThroughProvider(page: Page, login: string): Promise<void> {
+  await page.goto(`${dashboard}/`);
+  await expect(page).toHaveURL(`${dashboard}/login?next=%2F`);
+  await page.getByTestId('oidc-sign-in').click();
+  await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`));
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('any');
+  await page.locator('button[type="submit"]').click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${dashboard}/?$`)); // Next drops the trailing slash
+}
+
 test.beforeAll(async ({ env }) => {
   const port = await freePort();
   dashboard = `http://127.0.0.1:${port}${E2E_BASE_PATH}`;
   provider = await startE2eProvider({
     redirectUri: `${dashboard}/api/v1/session/oidc/callback`,
     postLogoutUri: `${dashboard}/`,
-    accounts: { alice: ['payments'] },
+    accounts: { alice: ['payments'], ada: ['sre-admins'] },
   });
   const serverEnv = { ...E2E_BUILD_ENV };
   delete serverEnv.HOST;
@@ -57,7 +72,7 @@ test.beforeAll(async ({ env }) => {
       LEASEBOARD_OIDC_ISSUER: provider.issuer,
       LEASEBOARD_OIDC_CLIENT_ID: E2E_OIDC_CLIENT.id,
       LEASEBOARD_OIDC_CLIENT_SECRET: E2E_OIDC_CLIENT.secret,
-      LEASEBOARD_OIDC_ROLES: 'payments=operator',
+      LEASEBOARD_OIDC_ROLES: 'payments=operator,sre-admins=admin',
     },
   });
   let log = '';
@@ -81,17 +96,7 @@ test('single sign-on through the provider’s pages, as the operator a group map
   expect(anonymous.status).toBe(401);
   expect((await fetch(`${dashboard}/api/healthz`)).status).toBeLessThan(500);
 
-  await page.goto(`${dashboard}/`);
-  await expect(page).toHaveURL(`${dashboard}/login?next=%2F`);
-  await page.getByTestId('oidc-sign-in').click();
-
-  await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`));
-  await page.locator('input[name="login"]').fill('alice');
-  await page.locator('input[name="password"]').fill('any');
-  await page.locator('button[type="submit"]').click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-
-  await expect(page).toHaveURL(new RegExp(`^${dashboard}/?$`)); // Next drops the trailing slash
+  await signInThroughProvider(page, 'alice');
   const identity = page.getByTestId('identity');
   await expect(identity).toHaveAttribute('data-role', 'operator');
   await expect(identity).toContainText('alice');
@@ -101,4 +106,38 @@ test('single sign-on through the provider’s pages, as the operator a group map
   const after = await page.request.get(`${dashboard}/api/v1/session`);
   expect(await after.json()).toMatchObject({ role: 'viewer', via: 'anonymous' });
   expect((await page.request.get(`${dashboard}/api/v1/schedulers`)).status()).toBe(401);
+});
+
+test('an admin makes a service token on the Tokens page, shown once; a script reads with it and its use shows; revoked, it is refused', async ({ page }) => {
+  await signInThroughProvider(page, 'ada');
+  await expect(page.getByTestId('identity')).toHaveAttribute('data-role', 'admin');
+  await page.getByTestId('tokens-link').click();
+  await expect(page).toHaveURL(`${dashboard}/tokens`);
+
+  const name = `e2e-report-${randomBytes(3).toString('hex')}`;
+  await page.getByTestId('token-create-open').click();
+  await page.getByTestId('token-name').fill(name);
+  await page.getByTestId('token-target').fill('team=payments');
+  await expect(page.getByTestId('token-create-confirm')).toBeDisabled(); // a reason is required
+  await page.getByTestId('token-create-reason').fill('nightly report script');
+  await page.getByTestId('token-create-confirm').click();
+  const secret = (await page.getByTestId('token-secret').textContent())!;
+  expect(secret).toMatch(/^lbs_[0-9a-f]{12}\./);
+  const row = page.locator(`[data-testid="token-row"][data-name="${name}"]`);
+  await expect(row).toContainText('read');
+  await expect(row).toContainText('team=payments');
+  await expect(row.getByTestId('token-last-used')).toHaveText('never');
+
+  // A script with it reads what anonymous visitors may not (LEASEBOARD_ANONYMOUS=none); the page shows the use.
+  const bearer = { authorization: `Bearer ${secret}` };
+  expect((await fetch(`${dashboard}/api/v1/schedulers`, { headers: bearer })).status).toBe(200);
+  await page.reload();
+  await expect(row.getByTestId('token-last-used').locator('time')).toBeVisible();
+  expect(await page.content(), 'the secret is shown once, at creation').not.toContain(secret.split('.')[1]);
+
+  await row.getByTestId('token-revoke-open').click();
+  await page.getByTestId('token-revoke-reason').fill('script retired');
+  await page.getByTestId('token-revoke-confirm').click();
+  await expect(row).toHaveAttribute('data-revoked', 'true');
+  expect((await fetch(`${dashboard}/api/v1/schedulers`, { headers: bearer })).status).toBe(401);
 });

@@ -30,7 +30,18 @@ async function watchCsp(page: Page): Promise<string[]> {
 test('every page carries the security headers and a nonce CSP, with zero violations', async ({ schedulers, lease, page, env }) => {
   await schedulers.start(lease, 'A');
   const violations = await watchCsp(page);
-  for (const path of ['/', `/schedulers/${lease}`, '/alerts', '/runbooks/SchedulerStalled', '/audit', '/login', '/no-such-page']) {
+  for (const path of [
+    '/',
+    `/schedulers/${lease}`,
+    '/alerts',
+    '/upcoming',
+    '/reliability',
+    '/tokens',
+    '/runbooks/SchedulerStalled',
+    '/audit',
+    '/login',
+    '/no-such-page',
+  ]) {
     const response = await page.goto(`${env.baseUrl}${path}`);
     const headers = response!.headers();
     const csp = headers['content-security-policy'] ?? '';

@@ -39,6 +39,11 @@ export function IdentityMenu() {
     return (
       <span className="identity small" data-testid="identity" data-role={body.role}>
         {ROLE_LABEL[body.role]} <strong>{body.who}</strong>
+        {body.role === 'admin' ? (
+          <Link href="/tokens" prefetch={false} data-testid="tokens-link">
+            Tokens
+          </Link>
+        ) : null}
         {signOutButton}
       </span>
     );

@@ -7,8 +7,6 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useState } from 'react';
 import type { SchedulerReliability } from '@/lib/api/types';
 import { withBasePath } from '@/lib/client/base-path';
 import { reliabilityPath } from '@/lib/client/api';
@@ -16,6 +14,7 @@ import { reliabilityQuery } from '@/lib/client/queries';
 import { HEALTH_SEVERITY } from '@/lib/status/health';
 import { isReliabilityWindow, RELIABILITY_WINDOWS } from '@/lib/status/reliability';
 import { ScrollTable } from '../scroll-table';
+import { UrlSelectorForm, useUrlQuery } from '../url-selector-form';
 
 const percent = (f: number | null) => (f === null ? '—' : `${(f * 100).toFixed(f > 0 && f < 0.001 ? 3 : 1)} %`);
 
@@ -34,33 +33,17 @@ function Cells({ row }: { row: Row }) {
 }
 
 export function ReliabilityReport() {
-  const params = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
+  const { params, selector, replace } = useUrlQuery();
   const rawWindow = params.get('window');
   const window = isReliabilityWindow(rawWindow) ? rawWindow : '24h';
-  const selector = params.get('selector') ?? '';
-  const [draft, setDraft] = useState(selector);
   const query = useQuery(reliabilityQuery(window, selector));
-  const go = (next: { window?: string; selector?: string }) => {
-    const q = new URLSearchParams({ window: next.window ?? window });
-    const s = next.selector ?? selector;
-    if (s.trim() !== '') q.set('selector', s);
-    router.replace(`${pathname}?${q.toString()}`);
-  };
   const report = query.data?.body;
   return (
     <>
-      <form
-        className="toolbar"
-        onSubmit={(e) => {
-          e.preventDefault();
-          go({ selector: draft });
-        }}
-      >
+      <UrlSelectorForm testIdPrefix="reliability">
         <label>
           Window{' '}
-          <select value={window} onChange={(e) => go({ window: e.target.value })} data-testid="reliability-window">
+          <select value={window} onChange={(e) => replace({ window: e.target.value })} data-testid="reliability-window">
             {RELIABILITY_WINDOWS.map((w) => (
               <option key={w} value={w}>
                 {w}
@@ -68,17 +51,16 @@ export function ReliabilityReport() {
             ))}
           </select>
         </label>{' '}
-        <label>
-          Label selector <input value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="team=payments" data-testid="reliability-selector" />
-        </label>{' '}
-        <button type="submit">Apply</button>{' '}
+      </UrlSelectorForm>
+      <p className="small">
+        Export:{' '}
         <a href={withBasePath(reliabilityPath(window, selector, 'csv'))} download data-testid="reliability-csv">
           CSV
         </a>{' '}
         <a href={withBasePath(reliabilityPath(window, selector))} data-testid="reliability-json">
           JSON
         </a>
-      </form>
+      </p>
       {query.error ? (
         <p className="banner tone-unknown" role="alert" data-testid="reliability-error">
           The report could not be read ({query.error.message}).

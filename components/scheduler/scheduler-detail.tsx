@@ -1,7 +1,7 @@
 'use client';
 /**
  * One scheduler: health and reasons, the two axes, the last hour's timeline,
- * transitions and stale-write rejections. Live (polled, ticking, greyed when
+ * its runs (live), transitions and stale-write rejections. Live (polled, ticking, greyed when
  * not observed) or "as of" an instant (neither polled nor ticking).
  * The server's HTML and the hydration hold what a first screen shows (the
  * header, reasons, the two axes); the sections below mount right after, one
@@ -32,6 +32,7 @@ import { AxisPanels } from './axis-panels';
 import { IntentControl } from './intent-control';
 import { MaintenanceLine, OwnerLine } from './fleet-lines';
 import { RunNowControl } from './run-now-control';
+import { RunsSection } from './runs-section';
 import { MomentLink } from './moment-link';
 import { AsOfNotKept } from './not-kept';
 import { ReasonsList } from './reasons-list';
@@ -100,6 +101,7 @@ export function SchedulerDetail({ name, at }: { name: string; at: string | null 
         sections={[
           <AlertsSection key="alerts" name={name} alerts={body.alerts} modes={body.alertModes} asOf={body.asOf} />,
           <TimelineSection key="timeline" answer={history.data?.body} error={history.error} />,
+          live ? <RunsSection key="runs" name={name} /> : null,
           <TransitionsTable key="transitions" transitions={body.transitions} observedAt={body.asOf ?? body.observedAt} />,
           <RejectionsTable key="rejections" rejections={body.rejections} />,
           live ? <IntentControl key="intent" name={name} intent={body.status.intent} /> : null,

@@ -18,6 +18,7 @@ import { RELIABILITY_WINDOWS } from '../status/reliability';
 import { IDENTIFIED_BY, OPERATOR_NAME_MAX_LENGTH, REASON_MAX_LENGTH } from '../limits';
 import { DRILL_ACTIONS } from './drill-actions';
 import { ALERT_NAMES } from './alert-names';
+import { SERVICE_TOKEN_SCOPES } from './service-token-scopes';
 import { LabelsSchema } from './labels';
 import { LABELS_MAX } from '../limits/labels';
 import { MAINTENANCE_NAMES_MAX, spanProblem, targetProblem } from '../limits/maintenance';
@@ -527,6 +528,7 @@ export const UpcomingResponseSchema = named(
   z.object({
     observedAt: time,
     until: time.describe('observedAt + 1 h'),
+    total: z.number().int().nonnegative().describe('How many start within the hour in all; `runs` holds the soonest `limit` of them'),
     runs: z
       .array(
         z.object({
@@ -732,8 +734,6 @@ export const ReportTokenResponseSchema = named(
   }),
 );
 
-/** What a service token may do (lib/auth/grant.ts takes this list; the table's CHECK, migration 0038_service_tokens, lists the same). */
-export const SERVICE_TOKEN_SCOPES = ['read', 'intents', 'maintenance', 'reports'] as const;
 const SERVICE_TOKEN_NAME = /^[a-z0-9]([a-z0-9._-]{0,62})$/;
 
 export const ServiceTokenCreateRequestSchema = named(

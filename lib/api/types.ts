@@ -104,6 +104,7 @@ export interface DemoProcessesResponse {
 export type ServiceTokenInfo = z.infer<typeof schemas.ServiceTokenSchema>;
 export type ServiceTokenCreated = z.infer<typeof schemas.ServiceTokenCreatedSchema>;
 export type ServiceTokenList = z.infer<typeof schemas.ServiceTokenListSchema>;
+export type ServiceTokenCreateRequest = z.infer<typeof schemas.ServiceTokenCreateRequestSchema>;
 export type RunNowResponse = z.infer<typeof schemas.RunNowResponseSchema>;
 export type RunRequestView = z.infer<typeof schemas.RunRequestSchema>;
 export type SchedulerRunsResponse = z.infer<typeof schemas.SchedulerRunsResponseSchema>;

@@ -19,7 +19,7 @@
  * scheduler whose labels are unknown (not registered) is covered by a list
  * that names it, never by a selector.
  */
-import { SERVICE_TOKEN_SCOPES } from '../api/schemas';
+import { SERVICE_TOKEN_SCOPES } from '../api/service-token-scopes';
 import { type Labels } from '../limits/labels';
 import { formatSelector, matchesSelector, parseSelector, type Selector } from '../limits/selector';
 

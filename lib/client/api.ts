@@ -20,6 +20,8 @@ import type {
 } from '@/lib/api/types';
 import type { RetentionRefusal } from '@/lib/api/types';
 import type { AuditResponse, GroupReliabilityResponse, IntentRequest, IntentResponse, RunNowResponse, SessionResponse, SignInRequest } from '@/lib/api/types';
+import type { SchedulerRunsResponse, UpcomingResponse } from '@/lib/api/types';
+import type { ServiceTokenCreated, ServiceTokenCreateRequest, ServiceTokenInfo, ServiceTokenList } from '@/lib/api/types';
 import type { AlertModeRequest, AlertModeResponse, AlertRuleName, AlertsResponse, MaintenanceListResponse } from '@/lib/api/types';
 import { withBasePath } from './base-path';
 import { retentionRefusalOf, type HistoryAnswer } from './history-answer';
@@ -170,7 +172,35 @@ export function fetchGroupReliability(window: string, selector: string, signal?:
   return getJson<GroupReliabilityResponse>(reliabilityPath(window, selector), signal);
 }
 
+/** A scheduler's next occurrence and its last runs (newest first). */
+export function fetchSchedulerRuns(name: string, signal?: AbortSignal) {
+  return getJson<SchedulerRunsResponse>(`/api/v1/schedulers/${encodeURIComponent(name)}/runs`, signal);
+}
+
+/** What starts in the next hour among the schedulers a label selector picks ('': all), soonest first. */
+export function upcomingPath(selector: string): string {
+  return selector.trim() === '' ? '/api/v1/upcoming' : `/api/v1/upcoming?${new URLSearchParams({ selector }).toString()}`;
+}
+
+export function fetchUpcoming(selector: string, signal?: AbortSignal) {
+  return getJson<UpcomingResponse>(upcomingPath(selector), signal);
+}
+
 /** Ask the current holder to start an occurrence now, with the operator's reason (audited). */
 export function postRunNow(name: string, reason: string): Promise<RunNowResponse> {
   return send<RunNowResponse>('POST', `/api/v1/schedulers/${encodeURIComponent(name)}/run-now`, { reason });
+}
+
+/** Every service token kept (an admin's read), revoked ones included. */
+export function fetchServiceTokens(signal?: AbortSignal) {
+  return getJson<ServiceTokenList>('/api/v1/tokens', signal);
+}
+
+/** A new service token: the answer carries the whole token, the only time it is shown. */
+export function createServiceToken(request: ServiceTokenCreateRequest): Promise<ServiceTokenCreated> {
+  return send<ServiceTokenCreated>('POST', '/api/v1/tokens', request);
+}
+
+export function revokeServiceToken(id: string, reason: string): Promise<ServiceTokenInfo> {
+  return send<ServiceTokenInfo>('DELETE', `/api/v1/tokens/${encodeURIComponent(id)}`, { reason });
 }

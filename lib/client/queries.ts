@@ -24,6 +24,9 @@ import {
   fetchStrips,
   type Observed,
   fetchGroupReliability,
+  fetchSchedulerRuns,
+  fetchUpcoming,
+  fetchServiceTokens,
 } from './api';
 import type { SchedulerListParams } from './list-params';
 
@@ -53,6 +56,9 @@ export const queryKeys = {
   reliability: (window: string, selector: string) => ['reliability', window, selector] as const,
   alertList: (limit: number) => ['alerts', limit] as const,
   maintenance: ['maintenance-windows'] as const,
+  runs: (name: string) => ['schedulers', 'runs', name] as const,
+  upcoming: (selector: string) => ['upcoming', selector] as const,
+  serviceTokens: ['service-tokens'] as const,
 };
 
 /** The Alerts page's list; the header badge asks for counts only (limit 0), less often. */
@@ -204,5 +210,38 @@ export function reliabilityQuery(window: string, selector: string) {
     queryFn: ({ signal }) => fetchGroupReliability(window, selector, signal),
     refetchInterval: 60_000,
     refetchOnWindowFocus: true,
+  });
+}
+
+/** A scheduler's next occurrence and last runs: a run lasts seconds to minutes, so polled as the history is. */
+export function schedulerRunsQuery(name: string) {
+  return queryOptions({
+    queryKey: queryKeys.runs(name),
+    queryFn: ({ signal }) => fetchSchedulerRuns(name, signal),
+    refetchInterval: HISTORY_POLL_INTERVAL_MS,
+    refetchOnWindowFocus: true,
+    staleTime: 5_000,
+  });
+}
+
+/** The fleet's next hour: the hour moves on and slots come due, so polled as the history is. */
+export function upcomingQuery(selector: string) {
+  return queryOptions({
+    queryKey: queryKeys.upcoming(selector),
+    queryFn: ({ signal }) => fetchUpcoming(selector, signal),
+    refetchInterval: HISTORY_POLL_INTERVAL_MS,
+    refetchOnWindowFocus: true,
+    staleTime: 5_000,
+  });
+}
+
+/** The service tokens, for an admin: their last use moves to the minute, so polled every 30 s. */
+export function serviceTokensQuery() {
+  return queryOptions({
+    queryKey: queryKeys.serviceTokens,
+    queryFn: ({ signal }) => fetchServiceTokens(signal),
+    refetchInterval: 30_000,
+    refetchOnWindowFocus: true,
+    retry: false,
   });
 }

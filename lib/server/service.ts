@@ -172,9 +172,9 @@ export class StatusService {
     return read.ok ? okResult(buildIncident(read.value, linkBase)) : read;
   }
 
-  /** What starts in the next hour, of the schedulers `picks` keeps (null: all) (./asof/upcoming.ts). */
-  upcoming(picks: GroupReliabilityQuery['picks']): Promise<ReadResult<UpcomingResponse>> {
-    return this.heavy.run(() => traced('status read upcoming', {}, () => readUpcoming(this.heavy.deps, picks)));
+  /** What starts in the next hour, the soonest `limit` of the schedulers `picks` keeps (null: all) (./asof/upcoming.ts). */
+  upcoming(picks: GroupReliabilityQuery['picks'], limit: number): Promise<ReadResult<UpcomingResponse>> {
+    return this.heavy.run(() => traced('status read upcoming', {}, () => readUpcoming(this.heavy.deps, picks, limit)));
   }
 
   /** One scheduler's next occurrence and newest runs (./asof/runs.ts). */

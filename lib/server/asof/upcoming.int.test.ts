@@ -43,7 +43,8 @@ describe('upcoming runs (real PostgreSQL)', () => {
 
     const res = await ask(`?selector=${encodeURIComponent(`team=${team}`)}`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { until: string; runs: { name: string; at: string; due: boolean; disabled: boolean; held: boolean }[] };
+    const body = (await res.json()) as { until: string; total: number; runs: { name: string; at: string; due: boolean; disabled: boolean; held: boolean }[] };
+    expect(body.total).toBe(3);
     const names = body.runs.map((r) => r.name);
     expect(names.sort()).toEqual([minutely, dueDaily, off].sort()); // the daily one that ran starts tomorrow
     const due = body.runs.find((r) => r.name === dueDaily)!;
@@ -53,6 +54,14 @@ describe('upcoming runs (real PostgreSQL)', () => {
     const times = body.runs.map((r) => Date.parse(r.at));
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(times.every((t) => t <= Date.parse(body.until))).toBe(true);
+
+    // A limit keeps the soonest and still counts them all; one that is not a number is refused by name.
+    const first = (await (await ask(`?selector=${encodeURIComponent(`team=${team}`)}&limit=1`)).json()) as typeof body;
+    expect(first.total).toBe(3);
+    expect(first.runs.map((r) => r.name)).toEqual([body.runs[0]!.name]);
+    const notNumber = await ask('?limit=many');
+    expect(notNumber.status).toBe(400);
+    expect(((await notNumber.json()) as { error: { message: string } }).error.message).toMatch(/^limit:/);
 
     expect((await ask(`?selector=${encodeURIComponent('team in (')}`)).status).toBe(400);
   });

@@ -6,7 +6,9 @@
  * Guarantees: one statement (per scheduler one index probe of occurrences for
  * the current slot); a scheduler disabled by an operator is listed with
  * `disabled` (nothing starts until it is enabled); a scheduler nobody holds
- * is listed (its next holder claims the slot) with `held: false`.
+ * is listed (its next holder claims the slot) with `held: false`. The
+ * soonest `limit` are sent, with how many start within the hour in all
+ * (`total`): at 10,000 schedulers on minute cadences, all of them do.
  */
 import type { UpcomingResponse } from '../../api/types';
 import { nextRun } from '../../status/next-run';
@@ -17,6 +19,8 @@ import { unreadableResult } from '../store/deadline';
 import type { ReadDeps } from './detail';
 
 const HOUR_MS = 3_600_000;
+export const UPCOMING_LIMIT_DEFAULT = 200;
+export const UPCOMING_LIMIT_MAX = 1_000;
 
 const UPCOMING_SQL = `
 WITH c AS (SELECT clock_timestamp() AS now)
@@ -39,7 +43,7 @@ interface Row {
   current_done: boolean;
 }
 
-export async function readUpcoming(deps: ReadDeps, picks: ((labels: SchedulerLabels) => boolean) | null): Promise<ReadResult<UpcomingResponse>> {
+export async function readUpcoming(deps: ReadDeps, picks: ((labels: SchedulerLabels) => boolean) | null, limit: number): Promise<ReadResult<UpcomingResponse>> {
   let read: { now_ms: number; schedulers: Row[] };
   try {
     read = await deps.observer.read(
@@ -57,7 +61,13 @@ export async function readUpcoming(deps: ReadDeps, picks: ((labels: SchedulerLab
       const next = nextRun(s.every_ms, read.now_ms, s.current_done);
       return next.kind === 'slot' && next.atMs <= until ? [{ s, next }] : [];
     })
-    .sort((a, b) => a.next.atMs - b.next.atMs || (a.s.name < b.s.name ? -1 : a.s.name > b.s.name ? 1 : 0))
-    .map(({ s, next }) => ({ name: s.name, at: iso(next.atMs), due: next.due, everyMs: s.every_ms, disabled: s.disabled, held: s.held }));
-  return okResult({ observedAt: iso(read.now_ms), until: iso(until), runs });
+    .sort((a, b) => a.next.atMs - b.next.atMs || (a.s.name < b.s.name ? -1 : a.s.name > b.s.name ? 1 : 0));
+  return okResult({
+    observedAt: iso(read.now_ms),
+    until: iso(until),
+    total: runs.length,
+    runs: runs
+      .slice(0, limit)
+      .map(({ s, next }) => ({ name: s.name, at: iso(next.atMs), due: next.due, everyMs: s.every_ms, disabled: s.disabled, held: s.held })),
+  });
 }

@@ -94,11 +94,11 @@ export async function runsAnswer(service: StatusService, rawName: string, query:
   return httpResult(await service.runs(name.value, limit.value));
 }
 
-/** GET /api/v1/upcoming?selector=… */
+/** GET /api/v1/upcoming?selector=…&limit=N */
 export async function upcomingAnswer(service: StatusService, query: URLSearchParams): Promise<HttpResult<UpcomingResponse>> {
-  const picks = parseUpcomingQuery(query);
-  if (!picks.ok) return picks;
-  return httpResult(await service.upcoming(picks.value));
+  const parsed = parseUpcomingQuery(query);
+  if (!parsed.ok) return parsed;
+  return httpResult(await service.upcoming(parsed.value.picks, parsed.value.limit));
 }
 
 /** GET /api/v1/schedulers/{name}/incident?from=&to=: both instants required; links under `linkBase`. */

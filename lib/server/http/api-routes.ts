@@ -30,6 +30,7 @@ import { SELECTOR_MAX_LENGTH, SELECTOR_MAX_REQUIREMENTS } from '../../limits/sel
 import { LABELS_MAX } from '../../limits/labels';
 import { RELIABILITY_WINDOWS } from '../../status/reliability';
 import { RUNS_LIMIT_DEFAULT, RUNS_LIMIT_MAX } from '../asof/runs';
+import { UPCOMING_LIMIT_DEFAULT, UPCOMING_LIMIT_MAX } from '../asof/upcoming';
 import { INCIDENT_MAX_DAYS } from '../asof/incident-span';
 
 const noStore = { 'Cache-Control': { schema: { type: 'string' as const, const: NO_STORE } } };
@@ -469,8 +470,8 @@ export const API_ROUTES: readonly RouteConfig[] = [
     path: '/api/v1/upcoming',
     operationId: 'getUpcoming',
     summary: 'What starts in the next hour: every registered scheduler whose next slot (or current slot not run yet) falls within it, soonest first',
-    request: { query: z.object({ selector }) },
-    responses: { 200: json(api.UpcomingResponseSchema, 'The runs to come'), 400: error('Invalid selector'), ...heavyRefusals },
+    request: { query: z.object({ selector, limit: integer(`Runs, the soonest first, clamped to [1, ${UPCOMING_LIMIT_MAX}].`, UPCOMING_LIMIT_DEFAULT) }) },
+    responses: { 200: json(api.UpcomingResponseSchema, 'The runs to come'), 400: error('Invalid selector or limit'), ...heavyRefusals },
   },
   {
     method: 'get',

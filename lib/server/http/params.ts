@@ -21,6 +21,7 @@ import { formatSelector, matchesSelector, parseSelector, type Selector } from '.
 import { isReliabilityWindow, RELIABILITY_WINDOWS } from '../../status/reliability';
 import type { GroupReliabilityQuery } from '../asof/reliability';
 import { RUNS_LIMIT_DEFAULT, RUNS_LIMIT_MAX } from '../asof/runs';
+import { UPCOMING_LIMIT_DEFAULT, UPCOMING_LIMIT_MAX } from '../asof/upcoming';
 
 /**
  * No instant before this is ever in the logs (and year-0 dates never reach SQL): refused as invalid
@@ -193,10 +194,12 @@ export function parseRunsLimit(query: URLSearchParams): HttpResult<number> {
   return parseCount(query.get('limit'), 'limit', RUNS_LIMIT_DEFAULT, 1, RUNS_LIMIT_MAX);
 }
 
-/** GET /api/v1/upcoming query: `selector` (absent: every scheduler), as a predicate over labels. */
-export function parseUpcomingQuery(query: URLSearchParams): HttpResult<GroupReliabilityQuery['picks']> {
+/** GET /api/v1/upcoming query: `selector` (absent: every scheduler), as a predicate over labels; `limit`, clamped to [1, UPCOMING_LIMIT_MAX]. */
+export function parseUpcomingQuery(query: URLSearchParams): HttpResult<{ picks: GroupReliabilityQuery['picks']; limit: number }> {
   const selector = parseSelectorParam(query);
   if (!selector.ok) return selector;
+  const limit = parseCount(query.get('limit'), 'limit', UPCOMING_LIMIT_DEFAULT, 1, UPCOMING_LIMIT_MAX);
+  if (!limit.ok) return limit;
   const chosen = selector.value;
-  return { ok: true, value: chosen === null ? null : (labels) => matchesSelector(chosen, labels) };
+  return { ok: true, value: { picks: chosen === null ? null : (labels) => matchesSelector(chosen, labels), limit: limit.value } };
 }
