@@ -10,9 +10,12 @@ vi.mock('server-only', () => ({}));
 import type { Pool } from 'pg';
 import { uniqueLease, usePool } from '../../db/testing/pools';
 import { checkAccess } from '../auth/access';
+import { enablePeerStamping, PEER_HEADER } from '../http/peer';
+import { parseProxyTrust } from '../http/proxies';
+import { tokenRefusals } from '../http/token-refusals';
 import { parseAuthConfig } from '../auth/config';
 import { CLIENT_ID, CLIENT_SECRET, signInAtProvider, startProvider, type TestProvider } from '../auth/oidc/testing/provider';
-import { pgServiceTokenStore } from '../auth/service-tokens';
+import { pgServiceTokenStore, type PresentedServiceToken } from '../auth/service-tokens';
 import { pgSessionStore } from '../auth/session-store';
 import { register } from '../server/testing/seed';
 import { type ActionDeps, intentRoute, labelsRoute } from './http';
@@ -83,8 +86,16 @@ async function scheduler(pool: Pool, prefix: string, team: string): Promise<stri
 const disable = (deps: ActionDeps, name: string, headers: Record<string, string>) =>
   intentRoute(request(`/api/v1/schedulers/${name}/intent`, 'POST', headers, { disabled: true, reason: 'deploy freeze' }), name, deps);
 
+/** The budget of bad service tokens the access check keeps per client, across a test's gate calls as in a server. */
+let refusals = tokenRefusals('service token', () => {});
 const gate = (deps: ActionDeps, method: string, pathname: string, headers: Record<string, string>) =>
-  checkAccess({ ...deps, basePath: '' }, { method, pathname, search: '', headers: new Headers(headers) }, Date.now());
+  checkAccess(
+    { ...deps, basePath: '', serviceTokenRefusals: refusals, trust: parseProxyTrust({}) },
+    { method, pathname, search: '', headers: new Headers(headers) },
+    Date.now(),
+  );
+const stamp = enablePeerStamping();
+const from = (address: string, headers: Record<string, string>) => ({ ...headers, [PEER_HEADER]: stamp(address) });
 
 async function intentRows(pool: Pool, name: string) {
   const { rows } = await pool.query('SELECT disabled, "by", identified_by FROM intent_audit WHERE lease = $1', [name]);
@@ -160,6 +171,38 @@ describe('service tokens', () => {
     // A made-up secret for a real id, and a malformed token: refused alike.
     expect((await gate(deps, 'GET', '/api/v1/schedulers', script(`lbs_${made.id}.${'A'.repeat(43)}`))).refusal?.status).toBe(401);
     expect((await gate(deps, 'GET', '/api/v1/schedulers', script('lbs_nonsense'))).refusal?.status).toBe(401);
+  });
+
+  it('made-up service tokens from one client: 401 until its budget is spent, then 429 with Retry-After and no lookup; a real token from another client still reads', async () => {
+    const deps = depsFor(pool, 'none');
+    const admin = await signIn(deps, 'root');
+    const made = (await (
+      await createServiceTokenRoute(
+        request(
+          '/api/v1/tokens',
+          'POST',
+          { ...SAME, cookie: admin },
+          { name: `flood-${uniqueLease('f').slice(-6)}`, scopes: ['read'], selector: '', reason: 'x' },
+        ),
+        deps,
+      )
+    ).json()) as { token: string };
+    refusals = tokenRefusals('service token', () => {}, { failures: 5, windowS: 60 });
+    let lookups = 0;
+    const store = deps.serviceTokens!;
+    const counted = { ...deps, serviceTokens: { authenticate: (presented: PresentedServiceToken) => (lookups++, store.authenticate(presented)) } };
+    // A real token's use gives its point back: any number of them never spends the budget.
+    for (let i = 0; i < 8; i++) expect((await gate(counted, 'GET', '/api/v1/schedulers', from('198.51.100.9', script(made.token)))).refusal).toBeNull();
+    const madeUp = (i: number) => script(`lbs_${i.toString(16).padStart(12, '0')}.${'A'.repeat(43)}`);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await gate(counted, 'GET', '/api/v1/schedulers', from('198.51.100.66', madeUp(i)))).refusal!.status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    expect(lookups).toBe(8 + 5); // the eight real uses and five made-up: nothing looked up past the budget
+    const blocked = (await gate(counted, 'GET', '/api/v1/schedulers', from('198.51.100.66', script(made.token)))).refusal!;
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await gate(counted, 'GET', '/api/v1/schedulers', from('198.51.100.9', script(made.token)))).refusal).toBeNull();
+    refusals = tokenRefusals('service token', () => {});
   });
 
   it('a read token reads, and with LEASEBOARD_ANONYMOUS=none nothing else does; only admins manage tokens; names and the cap are checked', async () => {

@@ -15,12 +15,21 @@
  *   (malformed, unknown, revoked) gets 401, and a read by a token without the
  *   `read` scope gets 403 — a token never reads more than its scopes, the
  *   audit included. Its writes are checked by the route (./guard.ts).
+ * - Each client has a budget of bad service tokens (lib/http/token-refusals.ts:
+ *   20 per 60 s, a point spent before the lookup, given back by a proven
+ *   token): past it, 429 with Retry-After before any lookup, so made-up
+ *   tokens cannot hold the access check's two connections that every
+ *   sign-in and session read needs.
  * - An OpenID Connect session whose role is due a refresh is refreshed here
  *   (./oidc/flow.ts) before anything reads it: the request goes on with the
  *   refreshed cookie, and the answer carries it; a session whose refresh
  *   failed goes on as not signed in, and its cookie is cleared.
  */
+import { clientKey } from '../http/client-key';
+import { type ProxyTrust, proxyTrust } from '../http/proxies';
+import { type TokenRefusals, tokenRefusals } from '../http/token-refusals';
 import { hasScope } from './grant';
+import { presentedServiceToken } from './service-tokens';
 import { resolveIdentity, serviceTokenIdentity, type AuthSources } from './identity';
 import { clearedOidcSessionCookie, oidcSessionCookie, oidcSessionValue, withOidcSession } from './oidc/cookies';
 import { readOidcSession, refreshSession } from './oidc/flow';
@@ -56,7 +65,15 @@ function openWithoutSignIn(method: string, pathname: string): boolean {
   return method === 'POST' && INGEST.test(pathname);
 }
 
-function refusal(status: 401 | 403, code: string, message: string, headers: Record<string, string> = {}): Response {
+/** What the access check reads with: the identity sources, the base path, and whose bad service tokens are counted. */
+export type AccessSources = AuthSources & { basePath: string; serviceTokenRefusals: TokenRefusals; trust: ProxyTrust };
+
+/** What a server's access check keeps for its lifetime: the budget of bad service tokens, and the proxies trusted to name the client. */
+export function accessBudget(): Pick<AccessSources, 'serviceTokenRefusals' | 'trust'> {
+  return { serviceTokenRefusals: tokenRefusals('service token'), trust: proxyTrust() };
+}
+
+function refusal(status: 401 | 403 | 429, code: string, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ error: { code, message } }), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
@@ -68,16 +85,28 @@ const unauthorized = () => refusal(401, 'unauthorized', 'sign in first: this das
 const READS = new Set(['GET', 'HEAD']);
 
 /** The verdict for a request that carries a service token; null when it carries none. */
-async function serviceTokenVerdict(sources: AuthSources, request: { method: string; pathname: string; headers: Headers }): Promise<AccessVerdict | null> {
-  const identity = await serviceTokenIdentity(sources, request.headers);
-  if (identity === null) return null;
+async function serviceTokenVerdict(sources: AccessSources, request: { method: string; pathname: string; headers: Headers }): Promise<AccessVerdict | null> {
+  if (presentedServiceToken(request.headers.get('authorization')) === null) return null;
   const pass: AccessVerdict = { cookieHeader: null, setCookies: [], refusal: null };
-  if (identity === 'refused') {
+  const caller = clientKey(sources.trust, request.headers);
+  const blockedForS = await sources.serviceTokenRefusals.attempt(caller);
+  if (blockedForS !== null) {
+    return {
+      ...pass,
+      refusal: refusal(429, 'rate_limited', `too many refused service tokens from this client; retry in ${blockedForS} s`, {
+        'retry-after': String(blockedForS),
+      }),
+    };
+  }
+  const identity = await serviceTokenIdentity(sources, request.headers);
+  if (identity === null || identity === 'refused') {
+    sources.serviceTokenRefusals.failed(caller);
     return {
       ...pass,
       refusal: refusal(401, 'unauthorized', 'this service token is not valid: malformed, unknown or revoked', { 'www-authenticate': 'Bearer' }),
     };
   }
+  await sources.serviceTokenRefusals.proven(caller);
   if (READS.has(request.method) && !hasScope(identity.grant, 'read') && !openWithoutSignIn(request.method, request.pathname)) {
     return { ...pass, refusal: refusal(403, 'forbidden', `the service token ${identity.who} has no read scope`) };
   }
@@ -86,7 +115,7 @@ async function serviceTokenVerdict(sources: AuthSources, request: { method: stri
 
 /** `pathname` without the base path; `search` with its `?`. */
 export async function checkAccess(
-  sources: AuthSources & { basePath: string },
+  sources: AccessSources,
   request: { method: string; pathname: string; search: string; headers: Headers },
   nowMs: number,
 ): Promise<AccessVerdict> {

@@ -36,7 +36,7 @@ import { guardStdio } from '../child/stdio';
 import { hostedJobs, startHostedJobs } from '../host/hosted-jobs';
 import { type AuthConfig, authConfig } from '../auth/config';
 import { servedBasePath, serverEnv } from '../server/env';
-import { checkAccess } from '../auth/access';
+import { accessBudget, checkAccess } from '../auth/access';
 import type pg from 'pg';
 import { pgServiceTokenStore } from '../auth/service-tokens';
 import { pgSessionStore } from '../auth/session-store';
@@ -53,7 +53,13 @@ function fail(message: string): never {
 
 function accessGate(auth: AuthConfig, pool: pg.Pool) {
   const basePath = servedBasePath();
-  const sources = { auth, sessions: pgSessionStore(pool), serviceTokens: pgServiceTokenStore(pool), basePath };
+  const sources = {
+    auth,
+    sessions: pgSessionStore(pool),
+    serviceTokens: pgServiceTokenStore(pool),
+    basePath,
+    ...accessBudget(),
+  };
   return (request: Parameters<typeof checkAccess>[1]) => checkAccess(sources, request, Date.now());
 }
 

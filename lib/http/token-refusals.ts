@@ -1,15 +1,17 @@
 /**
- * Refused report tokens, per client: a client that presents `failures` bad
- * tokens (none, malformed, unknown, revoked, another scheduler's) within
- * `windowS` is refused (429 with Retry-After) before its body is read or a
- * connection taken, until the window passes — so a flood of made-up tokens
- * cannot take the ingest's few connections from the programs that report.
+ * Refused bearer tokens, per client — report tokens at the ingest, service
+ * tokens at the access check, one budget each: a client that presents
+ * `failures` bad tokens (none, malformed, unknown, revoked, another
+ * scheduler's) within `windowS` is refused (429 with Retry-After) before its
+ * token is looked up, its body read or a connection taken, until the window
+ * passes — so a flood of made-up tokens cannot take the database's few
+ * connections from the programs and scripts whose tokens are real.
  * Every attempt spends a point BEFORE its token is looked up, and a proven
  * token gives it back: checking first and counting after the lookup let
  * 5,000 concurrent made-up tokens all pass the check before the first
  * failure was counted. So at most `failures` unproven tokens of one client
  * are looked up per window, however many arrive at once; a program's
- * reports, each proven, never spend its budget (unless it sends more than
+ * requests, each proven, never spend its budget (unless it sends more than
  * `failures` at the same instant).
  *
  * Logged in aggregate: at the end of each interval, one line per client that
@@ -24,13 +26,13 @@
  * is told apart).
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { clientTag } from '../http/client-key';
+import { clientTag } from './client-key';
 
-const REPORT_FAILURES = { failures: 20, windowS: 60 } as const;
+const TOKEN_FAILURES = { failures: 20, windowS: 60 } as const;
 /** How often the aggregate is logged. */
 const REFUSAL_LOG_INTERVAL_MS = 60_000;
 
-export interface ReportRefusals {
+export interface TokenRefusals {
   /** Spends a point of this client's budget: null, go ahead; else the seconds until it may try again (counted as refused unread). */
   attempt(clientKey: string): Promise<number | null>;
   /** The token was proven: the attempt's point comes back. */
@@ -43,11 +45,13 @@ export interface ReportRefusals {
   close(): void;
 }
 
-export function reportRefusals(
+/** `what` names the token in the log: `report` (a report token), `service token`. */
+export function tokenRefusals(
+  what: string,
   log: (line: string) => void = (line) => console.warn(line),
-  limit: { failures: number; windowS: number } = REPORT_FAILURES,
+  limit: { failures: number; windowS: number } = TOKEN_FAILURES,
   intervalMs = REFUSAL_LOG_INTERVAL_MS,
-): ReportRefusals {
+): TokenRefusals {
   const limiter = new RateLimiterMemory({ points: limit.failures, duration: limit.windowS });
   /** This interval's counts per client key (bounded by the clients seen in one interval). */
   let counts = new Map<string, { refused: number; blocked: number }>();
@@ -62,7 +66,7 @@ export function reportRefusals(
     for (const [key, { refused, blocked }] of interval) {
       const total = refused + blocked;
       log(
-        `report: ${total} refused report request${total === 1 ? '' : 's'} from ${clientTag(key)} in the last ${Math.round(intervalMs / 1000)} s (${refused} with a bad token, ${blocked} refused unread: more than ${limit.failures} bad tokens in ${limit.windowS} s)`,
+        `${what}: ${total} refused ${what} request${total === 1 ? '' : 's'} from ${clientTag(key)} in the last ${Math.round(intervalMs / 1000)} s (${refused} with a bad token, ${blocked} refused unread: more than ${limit.failures} bad tokens in ${limit.windowS} s)`,
       );
     }
   };

@@ -4,7 +4,7 @@
  * DATABASE_URL: reports are the protocol's rows, db/roles.ts), and the
  * per-token rate limiter (LEASEBOARD_REPORTS_PER_TOKEN_PER_10S, lib/config,
  * checked at start by scripts/serve.ts), and the per-client budget of refused
- * tokens with its aggregate log (./refusals.ts). Created on first use, kept on `globalThis` so dev
+ * tokens with its aggregate log (lib/http/token-refusals.ts). Created on first use, kept on `globalThis` so dev
  * reloads reuse it; at most 4 connections.
  */
 import 'server-only';
@@ -12,7 +12,7 @@ import { createPool } from '../../db/pool';
 import { serverEnv } from '../server/env';
 import { config } from '../config';
 import { proxyTrust } from '../http/proxies';
-import { reportRefusals } from './refusals';
+import { tokenRefusals } from '../http/token-refusals';
 import { type IngestDeps, reportLimiter } from './report-route';
 
 const KEY = Symbol.for('leaseboard.ingest');
@@ -23,7 +23,7 @@ export function ingestDeps(): IngestDeps {
   holder[KEY] ??= {
     db: createPool(config().settings.schedulerDatabaseUrl || serverEnv().databaseUrl, { applicationName: 'leaseboard-ingest', max: 4 }),
     limiter: reportLimiter(config().settings.reportsPerTokenPer10s),
-    refusals: reportRefusals(),
+    refusals: tokenRefusals('report'),
     trust: proxyTrust(),
   };
   return holder[KEY];

@@ -18,7 +18,7 @@ import * as reportsRoute from '../../app/api/v1/schedulers/[name]/reports/route'
 import * as sessionRoute from '../../app/api/v1/session/route';
 import { register } from '../server/testing/seed';
 import { parseProxyTrust } from '../http/proxies';
-import { reportRefusals } from './refusals';
+import { tokenRefusals } from '../http/token-refusals';
 import { reportRoute } from './report-route';
 import { REPORT_TOKENS_PER_SCHEDULER } from './tokens';
 
@@ -194,7 +194,7 @@ describe('reports over HTTP', () => {
 
   it('at most the limiter’s reports per token (429 with Retry-After), counted only after the token is proven', async () => {
     const s = await scheduler('http-limit');
-    const deps = { db: pool, limiter: new RateLimiterMemory({ points: 2, duration: 60 }), refusals: reportRefusals(), trust: parseProxyTrust({}) };
+    const deps = { db: pool, limiter: new RateLimiterMemory({ points: 2, duration: 60 }), refusals: tokenRefusals('report'), trust: parseProxyTrust({}) };
     const post = (token: string, seq: number) =>
       reportRoute(
         request(

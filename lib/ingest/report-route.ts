@@ -9,7 +9,7 @@
  *   malformed, unknown, revoked or another scheduler's → 401, nothing read further.
  * - Before any database work or reading the body: a token that is not of our
  *   shape is refused (401), and a client past its budget of refused tokens
- *   (./refusals.ts: 20 per 60 s, each attempt spending a point until its
+ *   (lib/http/token-refusals.ts: 20 per 60 s, each attempt spending a point until its
  *   token is proven) gets 429 with Retry-After — so made-up
  *   tokens cost a lookup each only up to that budget, and cannot take the
  *   ingest's connections from the programs that report. Every refusal is
@@ -46,7 +46,7 @@ import { checkName } from '../http/params';
 import type { ProxyTrust } from '../http/proxies';
 import { guarded, json } from '../http/respond';
 import { inTransaction } from '../../db/transaction';
-import type { ReportRefusals } from './refusals';
+import type { TokenRefusals } from '../http/token-refusals';
 import { presentedToken, secretMatches } from './tokens';
 
 /** Room for a report and a full label set (32 labels of the longest keys and values). */
@@ -58,8 +58,8 @@ export interface IngestDeps {
   /** Connections as the schedulers' role (reports are the protocol's rows). */
   db: Pick<pg.Pool, 'connect'>;
   limiter: RateLimiterMemory;
-  /** Refused tokens per client: the failure budget and the aggregate log (./refusals.ts). */
-  refusals: ReportRefusals;
+  /** Refused tokens per client: the failure budget and the aggregate log (lib/http/token-refusals.ts). */
+  refusals: TokenRefusals;
   /** Whose failure budget a request spends (lib/http/client-key.ts). */
   trust: ProxyTrust;
   bodyDeadlineMs?: number;

@@ -98,6 +98,15 @@ async function burst(count: number, request: (attempt: number, timeoutMs: number
   return answers.find((answer) => answer.status === 429) ?? answers.at(-1)!;
 }
 
+/** Up to 25 tokens of a real shape that no one issued (`prefix`_id.secret), one at a time: the answer that stopped them (429), else the last. */
+async function madeUpTokens(prefix: 'lbr' | 'lbs', request: (authorization: string) => Promise<Answer>): Promise<Verdict> {
+  let last: Answer | null = null;
+  for (let attempt = 0; attempt < 25 && last?.status !== 429; attempt++) {
+    last = await request(`Bearer ${prefix}_${attempt.toString(16).padStart(12, '0')}.${'A'.repeat(43)}`);
+  }
+  return verdict('429 rate_limited within 25 made-up tokens', last!, last!.status === 429 && Number(last!.headers['retry-after']) > 0);
+}
+
 const intentPath = (context: Context) => path(context, `/api/v1/schedulers/${NOBODY}/intent`);
 const disable = JSON.stringify({ disabled: true, reason: 'attack probe' });
 
@@ -646,18 +655,22 @@ export const PROBES: Probe[] = [
     async run(context) {
       if (!context.includeLockout) return { skipped: 'spends this client’s report-token budget for 60 s: --include-lockout' };
       const body = JSON.stringify({ epoch: 1, seq: 1, occurrence: null, cursor: null, reportEveryMs: 2000 });
-      let last: Answer | null = null;
-      for (let attempt = 0; attempt < 25 && last?.status !== 429; attempt++) {
-        const token = `lbr_${attempt.toString(16).padStart(12, '0')}.${'A'.repeat(43)}`;
-        last = await send(context.target, {
+      return madeUpTokens('lbr', (authorization) =>
+        send(context.target, {
           method: 'POST',
           path: path(context, `/api/v1/schedulers/${NOBODY}/reports`),
-          headers: { ...json(context), authorization: `Bearer ${token}`, 'content-length': String(Buffer.byteLength(body)) },
+          headers: { ...json(context), authorization, 'content-length': String(Buffer.byteLength(body)) },
           body,
           timeoutMs: 10_000,
-        });
-      }
-      return verdict('429 rate_limited within 25 made-up tokens', last!, last!.status === 429 && Number(last!.headers['retry-after']) > 0);
+        }),
+      );
+    },
+  },
+  {
+    name: 'made-up service tokens (25 from one client)',
+    async run(context) {
+      if (!context.includeLockout) return { skipped: 'spends this client’s service-token budget for 60 s: --include-lockout' };
+      return madeUpTokens('lbs', (authorization) => get(context, path(context, '/api/v1/schedulers?limit=1'), { authorization }));
     },
   },
   {

@@ -21,7 +21,7 @@ import { acquire, register, reporter, serviceOn } from '../testing/seed';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { alertModeRoute, intentRoute, labelsRoute, runNowRoute, type ActionDeps } from '../../actions/http';
 import { createReportTokenRoute, revokeReportTokenRoute } from '../../actions/report-tokens';
-import { reportRefusals } from '../../ingest/refusals';
+import { tokenRefusals } from '../../http/token-refusals';
 import { reportRoute } from '../../ingest/report-route';
 import { REPORT_TOKENS_PER_SCHEDULER } from '../../ingest/tokens';
 import { sessionRoute, signInRoute, signOutRoute } from '../../actions/session-routes';
@@ -525,7 +525,7 @@ describe('OpenAPI contract: live responses of every route against the served doc
     const ingest = {
       db: pool,
       limiter: new RateLimiterMemory({ points: 2, duration: 60 }),
-      refusals: reportRefusals(() => {}),
+      refusals: tokenRefusals('report', () => {}),
       trust: parseProxyTrust({}),
       bodyDeadlineMs: 200,
     };
@@ -540,7 +540,7 @@ describe('OpenAPI contract: live responses of every route against the served doc
     await conforms(reports, await reportRoute(tooLarge(`${base}/${target}/reports`, 'POST', bearer), target, ingest), 'post');
     await conforms(reports, await reportRoute(stalled(`${base}/${target}/reports`, 'POST', bearer), target, ingest), 'post');
     // A client past its budget of refused tokens: 429 before any database work.
-    const spent = { ...ingest, refusals: reportRefusals(() => {}, { failures: 1, windowS: 60 }) };
+    const spent = { ...ingest, refusals: tokenRefusals('report', () => {}, { failures: 1, windowS: 60 }) };
     await conforms(reports, await reportRoute(send(`${base}/${target}/reports`, 'POST', { 'content-type': 'application/json' }, valid), target, spent), 'post');
     const blocked = await reportRoute(send(`${base}/${target}/reports`, 'POST', bearer, valid), target, spent);
     expect(blocked.status).toBe(429);
