@@ -144,8 +144,12 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
     await a.pauseMidWrite('write', () => b.waitFor((line) => line.event === 'acquired' && line.epoch === epoch + 1, 20_000));
     expect(await a.waitFor((line) => line.event === 'write_rejected', 10_000)).toMatchObject({ reason: 'stale_epoch', currentEpoch: epoch + 1 });
     expect((await leaseRow(direct, lease))?.holder).toBe(b.token);
-    // Neither process ever saw a statement collide or an outcome it could not know.
-    const troubled = [...a.lines, ...b.lines].filter((line) => /42P05|26000|unknown/.test(JSON.stringify(line)));
+    // Neither process ever saw a statement collide or an outcome it could not know — but A's renewals: one in
+    // flight when A was stopped outlives its deadline by the pause, and A reads it as unknown when it wakes (as it
+    // must; CI saw it once). Its write, the outcome that matters, was refused, as above.
+    const troubled = [...a.lines.filter((line) => line.event !== 'renew_unknown'), ...b.lines].filter((line) =>
+      /42P05|26000|unknown/.test(JSON.stringify(line)),
+    );
     expect(troubled).toEqual([]);
 
     const reads = createReadOnlyPool(url, { applicationName: 'leaseboard-pgb-status', statementTimeoutMs: 2_000 });
