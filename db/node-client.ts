@@ -83,6 +83,7 @@ type Callback = (error: Error | null, result?: unknown) => void;
 type QueryConfig = string | { text?: string; submit?: unknown };
 const SESSION_SQL = `SELECT inet_client_port() AS client, inet_server_port() AS server, current_setting('DateStyle') AS "dateStyle",
   (SELECT setting::int FROM pg_settings WHERE name = 'statement_timeout') AS "statementTimeoutMs",
+  (SELECT setting::int FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout') AS "idleInTransactionTimeoutMs",
   current_setting('default_transaction_read_only') = 'on' AS "readOnly", current_setting('jit') = 'on' AS "jit", current_user::text AS "user"`;
 const textOf = (config: QueryConfig) => (typeof config === 'string' ? config : (config.text ?? ''));
 

@@ -10,6 +10,7 @@ import { JsonLineProcess, ROOT } from '../lib/child/json-line-process';
 import { SQUARES_MIGRATION } from '../lib/jobs/example-squares/job';
 import { leaseRow, useSchedulers } from '../lib/scheduler/testing/fixtures';
 import { StatusService } from '../lib/server/service';
+import { register } from '../lib/server/testing/seed';
 import type { NodeClient } from './node-client';
 import { createPool, createReadOnlyPool } from './pool';
 import { READER_ROLE } from './reader-role';
@@ -44,7 +45,13 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
   beforeAll(async () => {
     for (const login of [dmyLogin, readerLogin]) await direct.query(`CREATE ROLE ${login.user} LOGIN PASSWORD '${login.password}' IN ROLE ${READER_ROLE}`);
     await direct.query(`ALTER ROLE ${dmyLogin.user} SET DateStyle = 'SQL, DMY'`);
-    for (const setting of [`role = ${READER_ROLE}`, 'default_transaction_read_only = on', `statement_timeout = '300ms'`, 'jit = off'])
+    for (const setting of [
+      `role = ${READER_ROLE}`,
+      'default_transaction_read_only = on',
+      `statement_timeout = '300ms'`,
+      `idle_in_transaction_session_timeout = '300ms'`,
+      'jit = off',
+    ])
       await direct.query(`ALTER ROLE ${readerLogin.user} SET ${setting}`);
     bouncer = await startPgBouncer(databaseUrl(), mode, [readerLogin, dmyLogin]);
     url = bouncer.url(databaseUrl());
@@ -91,6 +98,28 @@ describe.each<PoolMode>(['transaction', 'session'])('behind PgBouncer in %s mode
     } finally {
       await plain.end().catch(() => {});
       await Promise.all([reader.end(), readOnly.end(), writer.end()]);
+    }
+  });
+
+  it('a client stopped inside a transaction holds its row lock no longer than its timeout: the server ends its session', async () => {
+    const name = uniqueLease(`pgb-idle-${mode}`);
+    await register(direct, name);
+    const stopped = createPool(url, { applicationName: 'leaseboard-pgb-stopped', statementTimeoutMs: 500, max: 1 });
+    const next = createPool(url, { applicationName: 'leaseboard-pgb-next', statementTimeoutMs: 5_000, max: 1 });
+    const lock = 'UPDATE schedulers SET labels = labels WHERE name = $1';
+    try {
+      const client = await stopped.connect();
+      client.on('error', () => {});
+      await client.query('BEGIN');
+      await client.query(lock, [name]);
+      // It stops here, as a SIGSTOPped holder would between a statement and its COMMIT: it holds the row lock and
+      // sends nothing more. The next writer's statement may wait 5 s; it gets the row once the server has ended
+      // the stopped session (after 500 ms idle in its transaction), never after the pause.
+      expect(await sqlState(next.query(lock, [name]))).toBe('no error');
+      expect(await sqlState(client.query('SELECT 1'))).not.toBe('no error');
+      client.release(true);
+    } finally {
+      await Promise.all([stopped.end(), next.end()]);
     }
   });
 

@@ -1,9 +1,18 @@
 /**
  * What a pool's sessions must hold — ISO DateStyle (node-postgres and our
- * readers parse timestamp text), a statement timeout, JIT compilation off,
- * and for readers read-only transactions acting as a role — and the SQL that
- * carries it, for a whole session or for one transaction (./node-client.ts
- * picks which).
+ * readers parse timestamp text), a statement timeout, an idle-in-transaction
+ * timeout as long, JIT compilation off, and for readers read-only
+ * transactions acting as a role — and the SQL that carries it, for a whole
+ * session or for one transaction (./node-client.ts picks which).
+ *
+ * Why an idle-in-transaction timeout: a transaction of ours never waits on
+ * its client longer than one of its statements may run, but a client stopped
+ * inside one (SIGSTOP, a GC pause, a frozen VM) holds its row locks for as
+ * long as it is stopped. Behind a pooler every statement is a transaction of
+ * three round trips (BEGIN and the settings, the statement, COMMIT): a holder
+ * stopped between its renewal and the COMMIT held the lease row, and the next
+ * holder's acquisition waited behind it for as long as the pause lasted. The
+ * server now ends such a session after the timeout, and its locks with it.
  *
  * Why JIT off: every statement Leaseboard sends is short, but the status
  * read's planner cost passes `jit_above_cost` once a database holds some
@@ -23,6 +32,7 @@
  * statement (`heldByLogin`).
  */
 export interface SessionSettings {
+  /** Also the idle-in-transaction timeout: no transaction of ours waits on its client longer than a statement runs. */
   statementTimeoutMs: number;
   readOnly: boolean;
   /** Acts as this role (a plain identifier, checked where the pool is built); null: the login's own. */
@@ -36,6 +46,7 @@ export function forSession(settings: SessionSettings): string {
   return [
     `SET DateStyle = ${DATE_STYLE}`,
     `SET statement_timeout = ${settings.statementTimeoutMs}`,
+    `SET idle_in_transaction_session_timeout = ${settings.statementTimeoutMs}`,
     'SET jit = off',
     ...(settings.readOnly ? ['SET default_transaction_read_only = on'] : []),
     ...(settings.role !== null ? [`SET ROLE ${settings.role}`] : []),
@@ -49,6 +60,7 @@ export function forTransaction(settings: SessionSettings): string {
     ...(settings.readOnly ? ['SET TRANSACTION READ ONLY'] : []),
     `SET LOCAL DateStyle = ${DATE_STYLE}`,
     `SET LOCAL statement_timeout = ${settings.statementTimeoutMs}`,
+    `SET LOCAL idle_in_transaction_session_timeout = ${settings.statementTimeoutMs}`,
     'SET LOCAL jit = off',
     ...(settings.role !== null ? [`SET LOCAL ROLE ${settings.role}`] : []),
   ].join('; ');
@@ -59,6 +71,8 @@ export interface SessionDefaults {
   dateStyle: string;
   /** 0: none. */
   statementTimeoutMs: number;
+  /** 0: none. */
+  idleInTransactionTimeoutMs: number;
   readOnly: boolean;
   /** Whether the server may JIT-compile a statement (`jit`). */
   jit: boolean;
@@ -66,12 +80,13 @@ export interface SessionDefaults {
   user: string;
 }
 
-/** True when the session's defaults already give every protection the pool wants: a timeout no longer than its own. */
+/** True when the session's defaults already give every protection the pool wants: timeouts no longer than its own. */
 export function heldByLogin(defaults: SessionDefaults, wanted: SessionSettings): boolean {
+  const within = (ms: number) => ms > 0 && ms <= wanted.statementTimeoutMs;
   return (
     defaults.dateStyle.startsWith('ISO') &&
-    defaults.statementTimeoutMs > 0 &&
-    defaults.statementTimeoutMs <= wanted.statementTimeoutMs &&
+    within(defaults.statementTimeoutMs) &&
+    within(defaults.idleInTransactionTimeoutMs) &&
     !defaults.jit &&
     (!wanted.readOnly || defaults.readOnly) &&
     (wanted.role === null || defaults.user === wanted.role)

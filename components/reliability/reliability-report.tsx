@@ -2,19 +2,24 @@
 /**
  * The reliability report: for a window (24 h, 7 d, 30 d) and a label
  * selector, the share of time each scheduler — and the group — spent in each
- * health, worst first; time nobody judged is shown as unknown, never as up.
- * The CSV link exports what is shown. The window and selector live in the URL.
+ * health, least reliable first; time nobody judged is shown as unknown, never
+ * as up. A large group shows its least reliable 200 (the total and the
+ * exports hold them all). The window and selector live in the URL.
  */
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useMemo } from 'react';
 import type { SchedulerReliability } from '@/lib/api/types';
 import { withBasePath } from '@/lib/client/base-path';
 import { reliabilityPath } from '@/lib/client/api';
 import { reliabilityQuery } from '@/lib/client/queries';
 import { HEALTH_SEVERITY } from '@/lib/status/health';
-import { isReliabilityWindow, RELIABILITY_WINDOWS } from '@/lib/status/reliability';
+import { isReliabilityWindow, leastReliableFirst, RELIABILITY_WINDOWS } from '@/lib/status/reliability';
 import { ScrollTable } from '../scroll-table';
 import { UrlSelectorForm, useUrlQuery } from '../url-selector-form';
+
+/** Rows drawn at most: beyond a few hundred the page is a download, not a report. */
+const SHOWN_ROWS = 200;
 
 const percent = (f: number | null) => (f === null ? '—' : `${(f * 100).toFixed(f > 0 && f < 0.001 ? 3 : 1)} %`);
 
@@ -38,6 +43,7 @@ export function ReliabilityReport() {
   const window = isReliabilityWindow(rawWindow) ? rawWindow : '24h';
   const query = useQuery(reliabilityQuery(window, selector));
   const report = query.data?.body;
+  const ranked = useMemo(() => (report ? leastReliableFirst(report.schedulers) : []), [report]);
   return (
     <>
       <UrlSelectorForm testIdPrefix="reliability">
@@ -68,26 +74,33 @@ export function ReliabilityReport() {
       ) : !report ? (
         <p className="muted">Reading the health rollup…</p>
       ) : (
-        <ScrollTable
-          labelledBy="reliability-heading"
-          testId="reliability-table"
-          columns={[{ label: 'Scheduler' }, ...HEALTH_SEVERITY.map((h) => ({ label: h.replace('_', ' '), num: true }))]}
-        >
-          <tr data-testid="reliability-total">
-            <th scope="row">
-              All {report.schedulers.length} {report.selector ? `(${report.selector})` : ''}
-            </th>
-            <Cells row={{ name: 'total', ...report.total }} />
-          </tr>
-          {report.schedulers.map((s) => (
-            <tr key={s.name} data-testid="reliability-row" data-name={s.name}>
-              <td>
-                <Link href={`/schedulers/${encodeURIComponent(s.name)}`}>{s.name}</Link>
-              </td>
-              <Cells row={s} />
+        <>
+          {ranked.length > SHOWN_ROWS ? (
+            <p className="small" data-testid="reliability-more">
+              The least reliable {SHOWN_ROWS} of {ranked.length}: a label selector narrows them, and the CSV holds them all.
+            </p>
+          ) : null}
+          <ScrollTable
+            labelledBy="reliability-heading"
+            testId="reliability-table"
+            columns={[{ label: 'Scheduler' }, ...HEALTH_SEVERITY.map((h) => ({ label: h.replace('_', ' '), num: true }))]}
+          >
+            <tr data-testid="reliability-total">
+              <th scope="row">
+                All {report.schedulers.length} {report.selector ? `(${report.selector})` : ''}
+              </th>
+              <Cells row={{ name: 'total', ...report.total }} />
             </tr>
-          ))}
-        </ScrollTable>
+            {ranked.slice(0, SHOWN_ROWS).map((s) => (
+              <tr key={s.name} data-testid="reliability-row" data-name={s.name}>
+                <td>
+                  <Link href={`/schedulers/${encodeURIComponent(s.name)}`}>{s.name}</Link>
+                </td>
+                <Cells row={s} />
+              </tr>
+            ))}
+          </ScrollTable>
+        </>
       )}
     </>
   );

@@ -146,3 +146,26 @@ export function groupReliability(members: readonly Reliability[]): Reliability {
 function fractionsOf(spentMs: HealthTimes, accountedMs: number): Record<Health, number | null> {
   return Object.fromEntries(HEALTH_SEVERITY.map((h) => [h, accountedMs > 0 ? spentMs[h] / accountedMs : null])) as Record<Health, number | null>;
 }
+
+/** The healths whose time is not known to be good: a report's "least reliable" sorts by their share. */
+const NOT_GOOD = ['stalled', 'no_leader', 'unknown'] as const;
+
+/**
+ * Least reliable first: the larger share of time stalled, with no leader or
+ * unknown; at equal shares, the more severe health's larger share (stalled
+ * before no leader before unknown), then the name. Nothing accounted (null
+ * fractions) counts as all unknown: never good by default.
+ */
+export function leastReliableFirst<T extends { name: string; fractions: Record<Health, number | null> }>(rows: readonly T[]): T[] {
+  const share = (row: T, h: Health) => row.fractions[h] ?? (h === 'unknown' ? 1 : 0);
+  const bad = (row: T) => NOT_GOOD.reduce((sum, h) => sum + share(row, h), 0);
+  return [...rows].sort((a, b) => {
+    const byBad = bad(b) - bad(a);
+    if (byBad !== 0) return byBad;
+    for (const h of NOT_GOOD) {
+      const bySeverity = share(b, h) - share(a, h);
+      if (bySeverity !== 0) return bySeverity;
+    }
+    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  });
+}

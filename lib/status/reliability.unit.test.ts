@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, groupReliability, isReliabilityWindow, reliabilityFrame, schedulerReliability, splitWindow } from './reliability';
+import { DAY_MS, groupReliability, isReliabilityWindow, leastReliableFirst, reliabilityFrame, schedulerReliability, splitWindow } from './reliability';
 
 const HOUR = 3_600_000;
 // 10:30 UTC on 2 December: the 24 h window starts 10:30 on the 1st, the 7 d one at midnight on 25 November.
@@ -113,5 +113,32 @@ describe('groupReliability', () => {
 
   it('given no member, then nothing is accounted', () => {
     expect(groupReliability([]).fractions.progressing).toBeNull();
+  });
+});
+
+describe('least reliable first', () => {
+  const row = (name: string, shares: Partial<Record<'stalled' | 'no_leader' | 'unknown' | 'progressing', number>> | null) => ({
+    name,
+    fractions: {
+      stalled: shares === null ? null : (shares.stalled ?? 0),
+      no_leader: shares === null ? null : (shares.no_leader ?? 0),
+      unknown: shares === null ? null : (shares.unknown ?? 0),
+      disabled: shares === null ? null : 0,
+      idle: shares === null ? null : 0,
+      progressing: shares === null ? null : (shares.progressing ?? 0),
+    },
+  });
+
+  it('given shares of time not known good, then the largest share first, the more severe at a tie, then by name; nothing accounted counts as unknown', () => {
+    const rows = [
+      row('steady', { progressing: 1 }),
+      row('b-unknown', { unknown: 0.2, progressing: 0.8 }),
+      row('a-unknown', { unknown: 0.2, progressing: 0.8 }),
+      row('stalled-a-little', { stalled: 0.2, progressing: 0.8 }),
+      row('leaderless', { no_leader: 0.5, progressing: 0.5 }),
+      row('never-judged', null),
+    ];
+    expect(leastReliableFirst(rows).map((r) => r.name)).toEqual(['never-judged', 'leaderless', 'stalled-a-little', 'a-unknown', 'b-unknown', 'steady']);
+    expect(rows[0]!.name).toBe('steady'); // the input is left as it was
   });
 });
