@@ -20,6 +20,7 @@
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { clientTag } from '../http/client-key';
+import { retryAfterSeconds } from '../http/retry-after';
 
 /** Whose budgets an attempt spends: the client (lib/http/client-key.ts) and the name it typed. */
 interface SignInAttempt {
@@ -43,7 +44,7 @@ const PER_CLIENT_FACTOR = 10;
 const nameKey = (who: SignInAttempt) => `${who.client}\u0000${who.name.trim().toLowerCase()}`;
 
 const waitS = (refused: unknown): number => {
-  if (refused instanceof RateLimiterRes) return Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
+  if (refused instanceof RateLimiterRes) return retryAfterSeconds(refused);
   throw refused;
 };
 

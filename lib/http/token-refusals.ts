@@ -27,6 +27,7 @@
  */
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { clientTag } from './client-key';
+import { retryAfterSeconds } from './retry-after';
 
 const TOKEN_FAILURES = { failures: 20, windowS: 60 } as const;
 /** How often the aggregate is logged. */
@@ -80,7 +81,7 @@ export function tokenRefusals(
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) throw refusal;
         count(clientKey).blocked += 1;
-        return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+        return retryAfterSeconds(refusal);
       }
     },
     async proven(clientKey) {

@@ -48,6 +48,7 @@ import { guarded, json } from '../http/respond';
 import { inTransaction } from '../../db/transaction';
 import type { TokenRefusals } from '../http/token-refusals';
 import { presentedToken, secretMatches } from './tokens';
+import { retryAfterSeconds } from '../http/retry-after';
 
 /** Room for a report and a full label set (32 labels of the longest keys and values). */
 const REPORT_BODY_MAX_BYTES = 16_384;
@@ -114,7 +115,7 @@ export function reportRoute(request: Request, rawName: string, deps: IngestDeps)
           await deps.limiter.consume(token.id);
         } catch (refusal) {
           if (!(refusal instanceof RateLimiterRes)) throw refusal;
-          const retryAfterS = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+          const retryAfterS = retryAfterSeconds(refusal);
           return fail(429, 'rate_limited', `at most ${deps.limiter.points} reports per ${REPORT_WINDOW_S} s per token`, {
             'retry-after': String(retryAfterS),
           });

@@ -31,6 +31,7 @@
  * START_SPREAD (longer for more leases), as a fleet's processes do.
  * Stops on SIGTERM or when the parent is gone, within SHUTDOWN_DEADLINE_MS.
  */
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { listenToParent, shutdownWithin, SHUTDOWN_DEADLINE_MS } from '../../lib/child/parent';
 import { fenceFor, LeaseAuthority, leaseTerms, newInstanceToken, readIntent, writeFenced } from '../../lib/lease';
@@ -69,7 +70,8 @@ const ACQUIRING_AT_ONCE = 20;
  */
 const WORK_AT_ONCE = 20;
 
-const spec = JSON.parse(process.argv[2] ?? '') as SimulatorSpec;
+/** The spec, from the file the fleet wrote for it (./simulated.ts): too long for an argument at 10,000 leases. */
+const spec = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as SimulatorSpec;
 const url = process.env.DATABASE_URL;
 if (!url || !Array.isArray(spec.processes)) {
   process.stderr.write('fleet simulator: DATABASE_URL and a spec are required\n');

@@ -17,6 +17,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { clientKey } from '../../http/client-key';
 import type { ProxyTrust } from '../../http/proxies';
 import type { ServiceError } from './result';
+import { retryAfterSeconds } from '../../http/retry-after';
 
 export interface HeavyGate {
   /** null: go ahead; otherwise the 429 to answer. */
@@ -34,7 +35,7 @@ export function heavyReadGate(trust: ProxyTrust, limit: { points: number; durati
         return null;
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) throw refusal;
-        const retryAfterS = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+        const retryAfterS = retryAfterSeconds(refusal);
         return {
           status: 429,
           code: 'rate_limited',
