@@ -189,6 +189,22 @@ export class PatroniCluster {
     return found!;
   }
 
+  /**
+   * Resolves once every other member has replayed `primary`'s WAL as it stands now, so what was committed there
+   * is on each of them. A member reads as a replica once it is in recovery, before it has streamed anything: a
+   * switchover within the lag Patroni allows (maximum_lag_on_failover, 1 MB) promoted one without the job's
+   * table, and the old primary, rebuilt from it, lost the table too (CI, once, on a loaded machine).
+   */
+  async waitForReplicas(primary: Member, timeoutMs = 30_000): Promise<void> {
+    const lsn = await admin(this.nodeUrl(primary), async (c) => (await c.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0]!.lsn);
+    const replayed = (m: Member) =>
+      admin(
+        this.nodeUrl(m),
+        async (c) => (await c.query<{ ok: boolean | null }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [lsn])).rows[0]!.ok === true,
+      ).catch(() => false);
+    for (const member of this.members.filter((m) => m !== primary)) await waitUntil(`${member.name} replayed ${lsn}`, () => replayed(member), timeoutMs);
+  }
+
   /** `patronictl switchover` now, to `candidate`. */
   async switchover(leader: Member, candidate: Member): Promise<void> {
     const argv = ['-c', this.configFile(leader), 'switchover', '--leader', leader.name, '--candidate', candidate.name, '--force'];

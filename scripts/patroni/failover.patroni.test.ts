@@ -29,6 +29,7 @@ describe('Leaseboard under Patroni', () => {
     cluster = await PatroniCluster.start(2);
     const primary = await cluster.waitForPrimary();
     await admin(cluster.nodeUrl(primary), (c) => c.query(SQUARES_MIGRATION));
+    await cluster.waitForReplicas(primary);
     const spawn = (lease: string, label: string, databaseUrl: string) => {
       const scheduler = new SchedulerProcess({ lease, label, databaseUrl, job: 'squares', flags: FLAGS });
       schedulers.push(scheduler);
