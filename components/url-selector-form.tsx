@@ -39,7 +39,7 @@ export function UrlSelectorForm({ testIdPrefix, children }: { testIdPrefix: stri
   const [problem, setProblem] = useState<string | null>(null);
   return (
     <form
-      className="toolbar"
+      className="selector-form"
       role="search"
       aria-label="Labels"
       onSubmit={(event) => {
@@ -51,20 +51,21 @@ export function UrlSelectorForm({ testIdPrefix, children }: { testIdPrefix: stri
       }}
     >
       {children}
-      <label htmlFor={`${id}-selector`}>Label selector</label>{' '}
-      <input
-        id={`${id}-selector`}
-        type="text"
-        autoComplete="off"
-        spellCheck={false}
-        value={draft}
-        maxLength={SELECTOR_MAX_LENGTH}
-        placeholder="e.g. team=payments,env!=dev"
-        aria-invalid={problem !== null}
-        aria-describedby={problem === null ? undefined : `${id}-problem`}
-        onChange={(event) => setDraft(event.target.value)}
-        data-testid={`${testIdPrefix}-selector`}
-      />{' '}
+      <label>
+        Label selector{' '}
+        <input
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          value={draft}
+          maxLength={SELECTOR_MAX_LENGTH}
+          placeholder="e.g. team=payments,env!=dev"
+          aria-invalid={problem !== null}
+          aria-describedby={problem === null ? undefined : `${id}-problem`}
+          onChange={(event) => setDraft(event.target.value)}
+          data-testid={`${testIdPrefix}-selector`}
+        />
+      </label>
       <button type="submit" data-testid={`${testIdPrefix}-apply`}>
         Apply
       </button>

@@ -9,10 +9,11 @@
  */
 import { expect, test } from './fixtures/test';
 import { signInAsOperator, writeFromPage } from './support/operator';
+import { keepScreenshot } from './support/screenshots';
 
 const HOUR_MS = 3_600_000;
 
-test('runs and run now on its page; the next hour and the reliability report of its team', async ({ schedulers, lease, page, env }) => {
+test('runs and run now on its page; the next hour and the reliability report of its team', async ({ schedulers, lease, page, env }, testInfo) => {
   // Hourly: the current hour's occurrence runs at start, then nothing until the next hour but what an operator asks.
   await schedulers.start(lease, 'A', { every: HOUR_MS, 'batch-size': 2_000, 'batch-work': 10 });
   await signInAsOperator(page, { baseUrl: env.baseUrl, token: env.operatorToken, name: 'dana', next: `/schedulers/${lease}` });
@@ -39,6 +40,7 @@ test('runs and run now on its page; the next hour and the reliability report of 
   const asked = await runs.first().getAttribute('data-key');
   expect(asked).toMatch(new RegExp(`^${lease}@\\d{4}-`));
   await expect(page.getByTestId('audit-row').first()).toContainText('backfill after the outage');
+  await keepScreenshot(page, testInfo, 'runs-after-run-now');
 
   const teamSelector = encodeURIComponent(`team=${team}`);
   await page.goto(`${env.baseUrl}/upcoming?selector=${teamSelector}`);
@@ -47,6 +49,7 @@ test('runs and run now on its page; the next hour and the reliability report of 
   await expect(upcoming).toHaveAttribute('data-name', lease);
   expect(Date.parse((await upcoming.locator('time').first().getAttribute('datetime'))!) % HOUR_MS).toBe(0);
   await expect(upcoming).toContainText('held');
+  await keepScreenshot(page, testInfo, 'next-hour-of-a-team');
   // A malformed selector: the parser's words, and neither the URL nor the rows change.
   await page.getByTestId('upcoming-selector').fill('team in (');
   await page.getByTestId('upcoming-apply').click();

@@ -12,9 +12,9 @@ export default function UpcomingPage() {
         Next hour
       </h1>
       <p className="muted small">
-        Each scheduler&apos;s next occurrence that starts within the hour, on the database&apos;s clock: its slot, or due now when the current slot has not run.
-        A scheduler runs every occurrence of its cadence; this lists the next one. Nothing starts for a disabled scheduler, and a slot nobody holds waits for
-        its next holder.
+        Each scheduler&apos;s next occurrence that starts within the hour, on the database&apos;s clock: its slot, or due now when the current slot has not
+        started (a run in progress is in the scheduler&apos;s Runs). A scheduler runs every occurrence of its cadence; this lists the next one. Nothing starts
+        for a disabled scheduler, and a slot nobody holds waits for its next holder.
       </p>
       <Suspense fallback={<p className="muted">Reading…</p>}>
         <UpcomingRuns />

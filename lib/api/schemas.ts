@@ -502,7 +502,7 @@ export const SchedulerRunsResponseSchema = named(
       z.object({
         kind: z.literal('slot'),
         at: time.describe('The slot it starts at'),
-        due: z.boolean().describe('The current slot, not run yet: the holder claims it at its next pass'),
+        due: z.boolean().describe('The current slot, not started yet: the holder claims it at its next pass'),
       }),
       z.object({ kind: z.literal('whenever'), message: z.string() }),
     ]),
@@ -534,7 +534,7 @@ export const UpcomingResponseSchema = named(
         z.object({
           name: z.string(),
           at: time.describe('The slot it starts at'),
-          due: z.boolean().describe('The current slot, not run yet'),
+          due: z.boolean().describe('The current slot, not started yet'),
           everyMs: ms,
           disabled: z.boolean().describe('Disabled by an operator: nothing starts until enabled'),
           held: z.boolean().describe('Someone holds the lease now'),

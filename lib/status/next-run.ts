@@ -3,14 +3,15 @@
  *
  * Guarantees: slots are multiples of the cadence since the epoch (UTC), as
  * the runtime computes them (lib/scheduler/work-loop.ts); the current slot
- * not yet completed is due now (the holder claims it at its next pass), else
- * the next slot starts at the next multiple. Without a known cadence (never
+ * not yet started is due now (the holder claims it at its next pass); once
+ * started (running, or ended) the next slot is the next multiple — the
+ * running one is a run, shown with the runs, not what starts next. Without a known cadence (never
  * registered) the answer is "whenever the holder next runs", never a guess.
  */
 export type NextRun = { kind: 'slot'; atMs: number; due: boolean } | { kind: 'whenever' };
 
-export function nextRun(everyMs: number | null, nowMs: number, currentSlotDone: boolean): NextRun {
+export function nextRun(everyMs: number | null, nowMs: number, currentSlotStarted: boolean): NextRun {
   if (everyMs === null || !(everyMs > 0)) return { kind: 'whenever' };
   const current = Math.floor(nowMs / everyMs) * everyMs;
-  return currentSlotDone ? { kind: 'slot', atMs: current + everyMs, due: false } : { kind: 'slot', atMs: current, due: true };
+  return currentSlotStarted ? { kind: 'slot', atMs: current + everyMs, due: false } : { kind: 'slot', atMs: current, due: true };
 }

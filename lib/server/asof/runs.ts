@@ -25,8 +25,8 @@ WITH c AS (SELECT clock_timestamp() AS now),
 SELECT floor(extract(epoch FROM c.now) * 1000)::float8 AS now_ms,
   EXISTS (SELECT 1 FROM schedulers WHERE name = $1 UNION ALL SELECT 1 FROM leases WHERE name = $1) AS known,
   (SELECT every_ms FROM s) AS every_ms,
-  EXISTS (SELECT 1 FROM occurrences o, s WHERE o.lease = $1 AND o.state <> 'running'
-          AND o.scheduled_at = to_timestamp(floor(extract(epoch FROM c.now) * 1000 / s.every_ms) * s.every_ms / 1000.0)) AS current_done,
+  EXISTS (SELECT 1 FROM occurrences o, s WHERE o.lease = $1
+          AND o.scheduled_at = to_timestamp(floor(extract(epoch FROM c.now) * 1000 / s.every_ms) * s.every_ms / 1000.0)) AS current_started,
   (SELECT COALESCE(json_agg(r ORDER BY r.scheduled_ms DESC), '[]') FROM (
      SELECT o.key, o.epoch::float8 AS epoch, o.state, o.exit_code, floor(extract(epoch FROM o.scheduled_at) * 1000)::float8 AS scheduled_ms,
             floor(extract(epoch FROM o.claimed_at) * 1000)::float8 AS claimed_ms, floor(extract(epoch FROM o.completed_at) * 1000)::float8 AS ended_ms
@@ -44,7 +44,7 @@ interface RunRow {
 }
 
 export async function readRuns(deps: ReadDeps, name: string, limit: number): Promise<ReadResult<SchedulerRunsResponse>> {
-  let row: { now_ms: number; known: boolean; every_ms: number | null; current_done: boolean; runs: RunRow[] };
+  let row: { now_ms: number; known: boolean; every_ms: number | null; current_started: boolean; runs: RunRow[] };
   try {
     row = await deps.observer.read(
       'runs read',
@@ -55,7 +55,7 @@ export async function readRuns(deps: ReadDeps, name: string, limit: number): Pro
     return unreadableResult(error);
   }
   if (!row.known) return failed(UNKNOWN_SCHEDULER);
-  const next = nextRun(row.every_ms, row.now_ms, row.current_done);
+  const next = nextRun(row.every_ms, row.now_ms, row.current_started);
   return okResult({
     observedAt: iso(row.now_ms),
     everyMs: row.every_ms,

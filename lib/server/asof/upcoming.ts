@@ -29,7 +29,7 @@ SELECT floor(extract(epoch FROM c.now) * 1000)::float8 AS now_ms,
       'name', s.name, 'every_ms', s.every_ms, 'labels', COALESCE(lb.labels, s.labels),
       'disabled', COALESCE(i.disabled, false),
       'held', EXISTS (SELECT 1 FROM leases l WHERE l.name = s.name AND l.released_at IS NULL AND l.expires_at > c.now),
-      'current_done', EXISTS (SELECT 1 FROM occurrences o WHERE o.lease = s.name AND o.state <> 'running'
+      'current_started', EXISTS (SELECT 1 FROM occurrences o WHERE o.lease = s.name
           AND o.scheduled_at = to_timestamp(floor(extract(epoch FROM c.now) * 1000 / s.every_ms) * s.every_ms / 1000.0)))), '[]')
    FROM schedulers s LEFT JOIN label_overrides lb ON lb.name = s.name LEFT JOIN scheduler_intents i ON i.lease = s.name) AS schedulers
 FROM c`;
@@ -40,7 +40,7 @@ interface Row {
   labels: SchedulerLabels;
   disabled: boolean;
   held: boolean;
-  current_done: boolean;
+  current_started: boolean;
 }
 
 export async function readUpcoming(deps: ReadDeps, picks: ((labels: SchedulerLabels) => boolean) | null, limit: number): Promise<ReadResult<UpcomingResponse>> {
@@ -58,7 +58,7 @@ export async function readUpcoming(deps: ReadDeps, picks: ((labels: SchedulerLab
   const runs = read.schedulers
     .filter((s) => picks === null || picks(s.labels))
     .flatMap((s) => {
-      const next = nextRun(s.every_ms, read.now_ms, s.current_done);
+      const next = nextRun(s.every_ms, read.now_ms, s.current_started);
       return next.kind === 'slot' && next.atMs <= until ? [{ s, next }] : [];
     })
     .sort((a, b) => a.next.atMs - b.next.atMs || (a.s.name < b.s.name ? -1 : a.s.name > b.s.name ? 1 : 0));

@@ -469,7 +469,7 @@ export const API_ROUTES: readonly RouteConfig[] = [
     method: 'get',
     path: '/api/v1/upcoming',
     operationId: 'getUpcoming',
-    summary: 'What starts in the next hour: every registered scheduler whose next slot (or current slot not run yet) falls within it, soonest first',
+    summary: 'What starts in the next hour: every registered scheduler whose next slot (or current slot not started yet) falls within it, soonest first',
     request: { query: z.object({ selector, limit: integer(`Runs, the soonest first, clamped to [1, ${UPCOMING_LIMIT_MAX}].`, UPCOMING_LIMIT_DEFAULT) }) },
     responses: { 200: json(api.UpcomingResponseSchema, 'The runs to come'), 400: error('Invalid selector or limit'), ...heavyRefusals },
   },
