@@ -7,18 +7,13 @@
  * window is cancelled, and every page shows it ended — no restart.
  */
 import { expect, test } from './fixtures/test';
-import { writeFromPage as write } from './support/operator';
+import { signInAsOperator, writeFromPage as write } from './support/operator';
 
 test('a window shown on the scheduler and on the Alerts page, then ended', async ({ schedulers, lease, page, env, schedulerPage }) => {
   // The dashboard may sit under a base path (behind the prefix proxy): every write goes to the served URL.
   const api = (route: string) => `${env.baseUrl}${route}`;
   await schedulers.start(lease, 'A');
-  await schedulerPage.goto(lease);
-  await page.getByTestId('sign-in-link').click();
-  await page.getByTestId('sign-in-name').fill('erin');
-  await page.getByTestId('sign-in-token').fill(env.operatorToken);
-  await page.getByTestId('sign-in-submit').click();
-  await expect(page.getByTestId('identity')).toHaveAttribute('data-role', 'operator');
+  await signInAsOperator(page, { baseUrl: env.baseUrl, token: env.operatorToken, name: 'erin', next: `/schedulers/${lease}` });
 
   const team = `team-${lease.slice(-8)}`;
   expect((await write(page, 'PUT', api(`/api/v1/schedulers/${lease}/labels`), { labels: { team }, reason: 'owner' })).status).toBe(200);

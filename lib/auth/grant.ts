@@ -19,12 +19,12 @@
  * scheduler whose labels are unknown (not registered) is covered by a list
  * that names it, never by a selector.
  */
-import { SERVICE_TOKEN_SCOPES } from '../api/service-token-scopes';
+import { SERVICE_TOKEN_SCOPES, type ServiceTokenScope } from '../api/service-token-scopes';
 import { type Labels } from '../limits/labels';
 import { formatSelector, matchesSelector, parseSelector, type Selector } from '../limits/selector';
 
 export const SCOPES = SERVICE_TOKEN_SCOPES;
-export type Scope = (typeof SCOPES)[number];
+export type Scope = ServiceTokenScope;
 
 /** A list of scheduler names, or label selectors of which any one may select a scheduler. */
 type GrantTarget = { kind: 'schedulers'; names: ReadonlySet<string> } | { kind: 'selector'; selectors: readonly Selector[] };
