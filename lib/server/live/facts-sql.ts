@@ -175,7 +175,12 @@ function selectList(values: Partial<Record<(typeof FACT_COLUMNS)[number], string
 
 /** A times row per touched lease or summary not read whole (the `names`): the moved times only. Last: a UNION types its NULLs by the rows before. */
 function timesRowsSql(): string {
-  const notWhole = 'NOT t.changed AND NOT EXISTS (SELECT 1 FROM names n WHERE n.name = t.name)';
+  // NOT IN over the names, not NOT EXISTS: the planner guesses one row for each materialized CTE (it cannot
+  // estimate the snapshot filter), and planned the anti join as a nested loop — touches × names comparisons,
+  // 50 million and 8–17 s at 10,000 schedulers when half of them had changed. NOT IN over a subquery is a
+  // hashed subplan at any estimate that fits work_mem: linear. `names` holds no NULL (every branch selects a
+  // key column), so NOT IN means exactly what NOT EXISTS did.
+  const notWhole = 'NOT t.changed AND t.name NOT IN (SELECT n.name FROM names n)';
   return `
 SELECT ${selectList({ name: 't.name', epoch: 't.epoch::float8', renewed_at: utcOf('t.renewed_at'), expires_at: utcOf('t.expires_at'), touched: 'true' })}
 FROM lease_touches t WHERE ${notWhole}
