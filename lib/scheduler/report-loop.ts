@@ -5,7 +5,10 @@
  * While reports are being dropped (fault drill) the seq still advances, so
  * the store sees the gap when they resume. A failed append is not retried:
  * it is a gap, and the seq stream shows it. Reports leave through the
- * process's batching reporter (./reporter.ts): one statement for many leases.
+ * process's batching reporter (./reporter.ts): the first at once, then on the
+ * process's report rounds (./report-rounds.ts), one statement a round for
+ * every lease of the process — never later than `reportEveryMs` after the
+ * previous report was answered.
  */
 import type { Clock } from './clock';
 import type { SchedulerConfig } from './config';
@@ -42,6 +45,6 @@ export async function runReportLoop(
         deps.emit({ event: 'error', where: 'report', message: safeMessage(error) });
       }
     }
-    await deps.clock.sleep(deps.config.reportEveryMs, tenure.signal);
+    await deps.clock.sleep(deps.reporter.untilNextRound(deps.clock.now(), deps.config.reportEveryMs), tenure.signal);
   }
 }

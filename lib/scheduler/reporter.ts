@@ -15,14 +15,19 @@
  *   taken when its own call runs, and the silence bound (3 × the report
  *   interval) dwarfs the window.
  * - No timer outlives a batch.
+ * - The process's report loops report in rounds on one grid (./report-rounds.ts,
+ *   the phase drawn once per reporter), so one round is one statement.
  * Clock: the injected Clock, for scheduling only.
  */
 import { Batcher, perPoolAndClock } from './batcher';
 import type { Clock } from './clock';
 import type { ProgressReport, StoredReport } from './report-store';
+import { roundPhase, untilNextRound } from './report-rounds';
 
 export interface Reporter {
   report(report: ProgressReport): Promise<StoredReport>;
+  /** Milliseconds from `now` to this process's next report round for reports every `everyMs`. */
+  untilNextRound(now: number, everyMs: number): number;
 }
 
 /** How long a report waits for others to join its statement (ms). */
@@ -35,13 +40,19 @@ export type AppendReports = (reports: readonly ProgressReport[]) => Promise<Stor
 /** Sends the reports asked for within one window as one statement. */
 export class BatchReporter implements Reporter {
   private readonly batcher: Batcher<ProgressReport, StoredReport>;
+  private readonly phaseMs: number;
 
   constructor(appendMany: AppendReports, clock: Clock, windowMs = REPORT_BATCH_WINDOW_MS, maxBatch = REPORT_BATCH_MAX) {
     this.batcher = new Batcher(appendMany, clock, windowMs, maxBatch);
+    this.phaseMs = roundPhase(() => clock.random());
   }
 
   report(report: ProgressReport): Promise<StoredReport> {
     return this.batcher.ask(report);
+  }
+
+  untilNextRound(now: number, everyMs: number): number {
+    return untilNextRound(now, everyMs, this.phaseMs);
   }
 }
 

@@ -15,11 +15,13 @@
  *   safetyMargin; no answer within renewDeadline or an error → unknown
  *   (retried after min(renewEvery, validUntil − now)); refused → lost. A
  *   held lease whose validUntil passes is lost (self-suspected).
- * - Reports (lib/scheduler/report-loop.ts, reporter.ts): each held lease
- *   reports reportEvery after its previous report was answered (dropped: seq
- *   counted, nothing sent); the reports of a process due within one window
- *   (REPORT_WINDOW_MS, the reporter's) leave as ONE leaseboard_report_many,
- *   at most REPORT_BATCH_MAX per statement.
+ * - Reports (lib/scheduler/report-loop.ts, reporter.ts, report-rounds.ts):
+ *   each held lease reports at once when granted, then at the process's next
+ *   report round after its previous report was answered (the grid
+ *   reportPhase + k × reportEvery; dropped: seq counted, nothing sent); the
+ *   reports of a process due within one window (REPORT_WINDOW_MS, the
+ *   reporter's) leave as ONE leaseboard_report_many, at most
+ *   REPORT_BATCH_MAX per statement.
  * - Work (lib/scheduler/work-loop.ts with ./job.ts's job): an occurrence is
  *   claimed at its slot (every jobEvery), its cursor moves every
  *   advanceEvery (not while frozen, and a frozen lease starts no new
@@ -31,6 +33,7 @@
  * release (the next holder token starts from nothing, as a new process).
  */
 import { occurrenceKey } from '../../lib/lease';
+import { untilNextRound } from '../../lib/scheduler/report-rounds';
 
 export const REPORT_WINDOW_MS = 50;
 export const REPORT_BATCH_MAX = 500;
@@ -107,6 +110,8 @@ export class SimProcess {
     private readonly timing: SimTiming,
     /** When this process starts (its leases' first acquisitions spread over one report interval from here). */
     startAt: number,
+    /** The process's report grid phase (lib/scheduler/report-rounds.ts). */
+    private reportPhaseMs: number,
   ) {
     this.leases = names.map((name, i) => this.fresh(name, startAt + (i * timing.reportEveryMs) / Math.max(1, names.length)));
   }
@@ -139,9 +144,10 @@ export class SimProcess {
     return this.leases.filter((lease) => lease.epoch !== null).length;
   }
 
-  /** A new process for the same leases (after `kill`): new holder, nothing held, starts spread from `now`. */
-  restart(holder: string, now: number): void {
+  /** A new process for the same leases (after `kill`): new holder and report phase, nothing held, starts spread from `now`. */
+  restart(holder: string, now: number, reportPhaseMs: number): void {
     this.holder = holder;
+    this.reportPhaseMs = reportPhaseMs;
     this.paused = false;
     this.leases.forEach((lease, i) => Object.assign(lease, this.fresh(lease.name, now + (i * this.timing.reportEveryMs) / this.leases.length)));
   }
@@ -244,7 +250,7 @@ export class SimProcess {
       lease.seq += 1;
       if (lease.dropping) {
         dropped += 1;
-        lease.reportAt = now + this.timing.reportEveryMs;
+        lease.reportAt = this.nextRound(now);
         continue;
       }
       lease.reportAt = null;
@@ -255,17 +261,26 @@ export class SimProcess {
     return { batches, dropped };
   }
 
-  /** A report batch answered (or failed: a gap, never retried): each lease's next report is reportEvery from now. */
+  /** A report batch answered (or failed: a gap, never retried): each lease's next report is at the process's next round. */
   reported(batch: readonly ReportOut[], now: number): void {
     const byName = new Map(this.leases.map((lease) => [lease.name, lease]));
     for (const sent of batch) {
       const lease = byName.get(sent.lease)!;
-      if (lease.epoch === sent.epoch && lease.reportAt === null) lease.reportAt = now + this.timing.reportEveryMs;
+      if (lease.epoch === sent.epoch && lease.reportAt === null) lease.reportAt = this.nextRound(now);
     }
   }
 
-  /** Cursors moved and the occurrence claims and completions due now, at most `limit` (each lease's work marked in flight; the rest stay due). */
-  dueWork(now: number, limit = Infinity): WorkAction[] {
+  private nextRound(now: number): number {
+    return now + untilNextRound(now, this.timing.reportEveryMs, this.reportPhaseMs);
+  }
+
+  /**
+   * Cursors moved and the occurrence completions (`complete`) or claims (`claim`) due now, at most `limit`
+   * (each lease's work marked in flight; the rest stay due). The generator asks for completions first: a
+   * completion falls due an advance before its slot ends, before the next slot's claims, and a process's
+   * pool serves what was queued first.
+   */
+  dueWork(now: number, limit: number, kind: WorkAction['kind']): WorkAction[] {
     if (this.paused) return [];
     const { jobEveryMs, advanceEveryMs } = this.timing;
     const slotAt = slotOf(now, jobEveryMs);
@@ -273,12 +288,12 @@ export class SimProcess {
     for (const lease of this.leases) {
       if (lease.epoch === null || lease.working || lease.suspect) continue;
       if (lease.occurrence === null) {
-        if (lease.frozen || lease.doneSlot === slotAt || actions.length >= limit) continue;
+        if (kind !== 'claim' || lease.frozen || lease.doneSlot === slotAt || actions.length >= limit) continue;
         lease.working = true;
         actions.push({ kind: 'claim', lease: lease.name, epoch: lease.epoch, key: occurrenceKey(lease.name, new Date(slotAt)), slotAt });
         continue;
       }
-      while (!lease.frozen && lease.advanceAt <= now) {
+      while (kind === 'complete' && !lease.frozen && lease.advanceAt <= now) {
         const at = lease.advanceAt;
         const completes = at >= lease.slotAt + jobEveryMs - advanceEveryMs;
         if (completes && actions.length >= limit) break; // this advance, and its completion, next time

@@ -2,6 +2,7 @@
 // acquisitions spread, renewals in step as one batch with riders, reports batched per window and
 // carrying seq/occurrence/cursor, self-suspicion, faults (pause, freeze, drop, kill).
 import { describe, expect, it } from 'vitest';
+import { ROUND_SLACK_MS } from '../../lib/scheduler/report-rounds';
 import { REPORT_BATCH_MAX, SimProcess, type SimTiming } from './sim-schedule';
 
 const T: SimTiming = {
@@ -13,18 +14,20 @@ const T: SimTiming = {
   jobEveryMs: 60_000,
   advanceEveryMs: 5_000,
 };
+/** The report rounds' period (lib/scheduler/report-rounds.ts). */
+const PERIOD = T.reportEveryMs + ROUND_SLACK_MS;
 const names = (n: number) => Array.from({ length: n }, (_, i) => `sim-${i}`);
 
 /** A process of `n` leases, all acquired at epoch 1 at `at`. */
 function holding(n: number, at = 0): SimProcess {
-  const sim = new SimProcess(0, names(n), 'inst_aaaaaaaa', T, at);
+  const sim = new SimProcess(0, names(n), 'inst_aaaaaaaa', T, at, 0);
   for (const lease of sim.dueAcquisitions(at + T.reportEveryMs)) sim.acquired(lease, 1, at, at);
   return sim;
 }
 
 describe('a simulated scheduler process', () => {
   it('spreads its first acquisitions over one report interval', () => {
-    const sim = new SimProcess(0, names(4), 'inst_aaaaaaaa', T, 1_000);
+    const sim = new SimProcess(0, names(4), 'inst_aaaaaaaa', T, 1_000, 0);
     expect(sim.dueAcquisitions(1_000).map((l) => l.name)).toEqual(['sim-0']);
     expect(sim.dueAcquisitions(2_000).map((l) => l.name)).toEqual(['sim-1', 'sim-2']);
     expect(sim.dueAcquisitions(2_500).map((l) => l.name)).toEqual(['sim-3']);
@@ -32,14 +35,14 @@ describe('a simulated scheduler process', () => {
   });
 
   it('starts at most `limit` acquisitions at once; the rest stay due', () => {
-    const sim = new SimProcess(0, names(3), 'inst_aaaaaaaa', T, 0);
+    const sim = new SimProcess(0, names(3), 'inst_aaaaaaaa', T, 0, 0);
     expect(sim.dueAcquisitions(5_000, 2).map((l) => l.name)).toEqual(['sim-0', 'sim-1']);
     expect(sim.dueAcquisitions(5_000, 0)).toEqual([]);
     expect(sim.dueAcquisitions(5_000, 2).map((l) => l.name)).toEqual(['sim-2']);
   });
 
   it('retries a refused acquisition a renewal interval later', () => {
-    const sim = new SimProcess(0, names(1), 'inst_aaaaaaaa', T, 0);
+    const sim = new SimProcess(0, names(1), 'inst_aaaaaaaa', T, 0, 0);
     const [lease] = sim.dueAcquisitions(0);
     sim.acquired(lease!, null, 0, 100);
     expect(sim.dueAcquisitions(5_099)).toEqual([]);
@@ -47,7 +50,7 @@ describe('a simulated scheduler process', () => {
   });
 
   it('renews every lease in ONE batch once one is due, taking along those past half their interval', () => {
-    const sim = new SimProcess(0, names(3), 'inst_aaaaaaaa', T, 0);
+    const sim = new SimProcess(0, names(3), 'inst_aaaaaaaa', T, 0, 0);
     const [a, b, c] = sim.leases;
     sim.acquired(a!, 1, 0, 0);
     sim.acquired(b!, 1, 2_000, 2_000);
@@ -91,62 +94,81 @@ describe('a simulated scheduler process', () => {
     expect(batches[0]![0]).toEqual({ lease: 'sim-0', epoch: 1, seq: 1, occurrence: null, cursor: null });
     expect(sim.dueReports(10_000).batches).toEqual([]); // the next only after this one is answered
     sim.reported(batches[0]!, 300);
-    expect(sim.dueReports(2_299).batches).toEqual([]);
-    expect(sim.dueReports(2_300).batches[0]!.map((r) => r.seq)).toEqual(Array(REPORT_BATCH_MAX).fill(2));
+    // The next round of the process's grid (phase 0, a period of 2 s + the slack), not 2 s after the answer.
+    expect(sim.dueReports(PERIOD - 1).batches).toEqual([]);
+    expect(sim.dueReports(PERIOD).batches[0]!.map((r) => r.seq)).toEqual(Array(REPORT_BATCH_MAX).fill(2));
+  });
+
+  it('reports leases answered at different times in the same next round, as the library’s report rounds do', () => {
+    const sim = holding(3);
+    const [first] = sim.dueReports(0).batches;
+    sim.reported([first![0]!], 120);
+    sim.reported([first![1]!], 1_700);
+    sim.reported([first![2]!], PERIOD - 1);
+    const { batches } = sim.dueReports(PERIOD);
+    expect(batches.map((b) => b.map((r) => r.lease))).toEqual([['sim-0', 'sim-1', 'sim-2']]);
   });
 
   it('while dropping, counts the seq but sends nothing: the store sees the jump when reports resume', () => {
     const sim = holding(1);
     sim.reported(sim.dueReports(0).batches[0]!, 0);
     sim.leases[0]!.dropping = true;
-    expect(sim.dueReports(2_000)).toEqual({ batches: [], dropped: 1 });
-    expect(sim.dueReports(4_000)).toEqual({ batches: [], dropped: 1 });
+    expect(sim.dueReports(PERIOD)).toEqual({ batches: [], dropped: 1 });
+    expect(sim.dueReports(2 * PERIOD)).toEqual({ batches: [], dropped: 1 });
     sim.leases[0]!.dropping = false;
-    expect(sim.dueReports(6_000).batches[0]![0]!.seq).toBe(4);
+    expect(sim.dueReports(3 * PERIOD).batches[0]![0]!.seq).toBe(4);
   });
 
   it('claims the slot’s occurrence, advances its cursor every advanceEvery (not while frozen) and completes one advance before the slot ends', () => {
     const sim = holding(1, 60_000);
-    const [claim] = sim.dueWork(60_000);
+    const [claim] = sim.dueWork(60_000, Infinity, 'claim');
     expect(claim).toEqual({ kind: 'claim', lease: 'sim-0', epoch: 1, key: 'sim-0@1970-01-01T00:01:00Z', slotAt: 60_000 });
-    expect(sim.dueWork(60_000)).toEqual([]); // in flight
+    expect(sim.dueWork(60_000, Infinity, 'claim')).toEqual([]); // in flight
     sim.claimed('sim-0', 1, claim!.key, 60_000, { cursor: 0 }, 60_000);
-    expect(sim.dueWork(70_000)).toEqual([]);
+    expect(sim.dueWork(70_000, Infinity, 'complete')).toEqual([]);
     expect(sim.leases[0]!.cursor).toBe(2);
     sim.leases[0]!.frozen = true;
-    sim.dueWork(100_000);
+    sim.dueWork(100_000, Infinity, 'complete');
     expect(sim.leases[0]!.cursor).toBe(2);
     sim.leases[0]!.frozen = false;
     // The advances owed since 70 s run now; the one at 115 s (slot end 120 s − 5 s) completes.
-    expect(sim.dueWork(116_000)).toEqual([{ kind: 'complete', lease: 'sim-0', epoch: 1, key: claim!.key }]);
+    expect(sim.dueWork(116_000, Infinity, 'complete')).toEqual([{ kind: 'complete', lease: 'sim-0', epoch: 1, key: claim!.key }]);
     sim.completed('sim-0', 1, claim!.key, true);
-    expect(sim.dueWork(119_000)).toEqual([]); // done for this slot
-    expect(sim.dueWork(120_000)[0]).toMatchObject({ kind: 'claim', slotAt: 120_000 });
+    expect(sim.dueWork(119_000, Infinity, 'claim')).toEqual([]); // done for this slot
+    expect(sim.dueWork(120_000, Infinity, 'claim')[0]).toMatchObject({ kind: 'claim', slotAt: 120_000 });
   });
 
   it('starts at most `limit` claims or completions at once; the rest stay due, their cursor where it was', () => {
     const sim = holding(3, 60_000);
-    expect(sim.dueWork(60_000, 2).map((a) => a.lease)).toEqual(['sim-0', 'sim-1']);
-    expect(sim.dueWork(60_000, 2).map((a) => a.lease)).toEqual(['sim-2']);
+    expect(sim.dueWork(60_000, 2, 'claim').map((a) => a.lease)).toEqual(['sim-0', 'sim-1']);
+    expect(sim.dueWork(60_000, 2, 'claim').map((a) => a.lease)).toEqual(['sim-2']);
     for (const lease of sim.leases) sim.claimed(lease.name, 1, lease.name, 60_000, { cursor: 0 }, 60_000);
-    expect(sim.dueWork(116_000, 1).map((a) => [a.kind, a.lease])).toEqual([['complete', 'sim-0']]);
+    expect(sim.dueWork(116_000, 1, 'complete').map((a) => [a.kind, a.lease])).toEqual([['complete', 'sim-0']]);
     expect(sim.leases.map((l) => l.cursor)).toEqual([11, 10, 10]); // the others stop before the advance that completes
-    expect(sim.dueWork(116_000, 5).map((a) => a.lease)).toEqual(['sim-1', 'sim-2']);
+    expect(sim.dueWork(116_000, 5, 'complete').map((a) => a.lease)).toEqual(['sim-1', 'sim-2']);
+  });
+
+  it('asked for completions, claims nothing; asked for claims, neither moves a cursor nor completes', () => {
+    const sim = holding(2, 60_000);
+    sim.claimed('sim-0', 1, 'sim-0@1', 60_000, { cursor: 0 }, 60_000);
+    expect(sim.dueWork(116_000, Infinity, 'claim').map((a) => [a.kind, a.lease])).toEqual([['claim', 'sim-1']]);
+    expect(sim.leases[0]!.cursor).toBe(0);
+    expect(sim.dueWork(116_000, Infinity, 'complete').map((a) => [a.kind, a.lease])).toEqual([['complete', 'sim-0']]);
   });
 
   it('a frozen lease starts no new occurrence, and a slot found completed is not claimed again', () => {
     const sim = holding(2, 60_000);
     sim.leases[0]!.frozen = true;
-    const claims = sim.dueWork(60_000);
+    const claims = sim.dueWork(60_000, Infinity, 'claim');
     expect(claims.map((c) => c.lease)).toEqual(['sim-1']);
     sim.claimed('sim-1', 1, claims[0]!.key, 60_000, 'completed', 60_100);
-    expect(sim.dueWork(61_000)).toEqual([]);
+    expect(sim.dueWork(61_000, Infinity, 'claim')).toEqual([]);
   });
 
   it('paused, sends nothing and suspects nothing; resumed, sends what fell due at once', () => {
     const sim = holding(1);
     sim.paused = true;
-    expect([sim.dueRenewal(20_000), sim.dueReports(20_000).batches, sim.dueWork(20_000), sim.suspected(20_000)]).toEqual([[], [], [], []]);
+    expect([sim.dueRenewal(20_000), sim.dueReports(20_000).batches, sim.dueWork(20_000, Infinity, 'claim'), sim.suspected(20_000)]).toEqual([[], [], [], []]);
     sim.paused = false;
     expect(sim.suspected(20_000)).toHaveLength(1); // its deadline passed while it was stopped, as a SIGSTOPped holder finds
   });
@@ -154,7 +176,7 @@ describe('a simulated scheduler process', () => {
   it('killed and restarted: a new holder, nothing held, every lease acquired afresh (seq from 1)', () => {
     const sim = holding(2);
     sim.reported(sim.dueReports(0).batches[0]!, 0);
-    sim.restart('inst_bbbbbbbb', 30_000);
+    sim.restart('inst_bbbbbbbb', 30_000, 0);
     expect(sim.holder).toBe('inst_bbbbbbbb');
     expect(sim.held).toBe(0);
     const due = sim.dueAcquisitions(31_000);

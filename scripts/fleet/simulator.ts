@@ -22,8 +22,9 @@
  * Guarantees: a renewal's latency is timed from the batch's request to its
  * answer, a statement's around the statement; a renewal is *missed* when it
  * did not come back renewed within renewDeadline. Simulated processes share
- * this event loop and two pools of poolMax connections: one for renewals, one
- * for everything else — real processes each have their own pool, so one
+ * this event loop and three pools: renewals and the rest (reports,
+ * registrations, acquisitions) on poolMax connections each, occurrence claims
+ * and completions on WORK_AT_ONCE — real processes each have their own pool, so one
  * simulated process's renewal must not queue behind another's reports here
  * (within one real process it may, and does not here: the generator errs
  * toward the authority's latency, not its own). The pools' waits are
@@ -40,6 +41,7 @@ import { claimOccurrence, completeOccurrence } from '../../lib/scheduler/occurre
 import { registerScheduler } from '../../lib/scheduler/registration';
 import { appendReports } from '../../lib/scheduler/report-store';
 import { LatencyWindow } from './latency';
+import { roundPhase } from '../../lib/scheduler/report-rounds';
 import { REPORT_WINDOW_MS, type RenewJudged, type RenewOutcome, SimProcess, type SimTiming } from './sim-schedule';
 
 export interface SimulatorSpec {
@@ -64,9 +66,12 @@ const START_MS_PER_LEASE = 2;
  */
 const ACQUIRING_AT_ONCE = 20;
 /**
- * Occurrence claims and completions in flight at most. Every lease's slot falls due at the same
- * boundary: a real process queues its own leases' claims on its own pool, while here one pool is
- * shared, and 10,000 claims queued at once would hold every simulated process's reports behind them.
+ * Occurrence claims and completions in flight at most, on a pool of their own of as many connections.
+ * Every lease's slot falls due at the same boundary: a real process queues its own leases' claims on
+ * its own pool, while here the simulated processes share the generator's, and 10,000 claims queued at
+ * once would hold every simulated process's reports behind them. Completions are started before claims
+ * (they fell due first), and the processes take turns to go first, as many processes' pools would serve
+ * them side by side.
  */
 const WORK_AT_ONCE = 20;
 
@@ -102,12 +107,13 @@ function main() {
   const t = spec.timing;
   const pool = createPool(url!, { applicationName: 'leaseboard-fleet-sim', max: spec.poolMax });
   const renewPool = createPool(url!, { applicationName: 'leaseboard-fleet-sim-renew', max: spec.poolMax });
+  const workPool = createPool(url!, { applicationName: 'leaseboard-fleet-sim-work', max: WORK_AT_ONCE });
   const authority = new LeaseAuthority(pool);
   const renewAuthority = new LeaseAuthority(renewPool);
   const started = Date.now();
   const leases = spec.processes.reduce((sum, names) => sum + names.length, 0);
   const spreadMs = Math.max(t.reportEveryMs, leases * START_MS_PER_LEASE) / spec.processes.length;
-  const sims = spec.processes.map((names, i) => new SimProcess(i, names, newInstanceToken(), t, started + i * spreadMs));
+  const sims = spec.processes.map((names, i) => new SimProcess(i, names, newInstanceToken(), t, started + i * spreadMs, roundPhase(Math.random)));
   /** Bumped by kill: answers to an earlier incarnation's statements are ignored, as a killed process never sees them. */
   const incarnation = sims.map(() => 0);
   const registered = sims.map(() => new Set<string>());
@@ -207,20 +213,43 @@ function main() {
       await workOnce(sim, action, was);
     } finally {
       working -= 1;
+      refillWork();
     }
+  };
+  let firstToWork = 0;
+  /** Starts the work due, completions first, each process in turn going first, up to WORK_AT_ONCE in flight. */
+  const startWork = (now: number) => {
+    firstToWork = (firstToWork + 1) % sims.length;
+    for (const kind of ['complete', 'claim'] as const)
+      // Every process is asked, even with no connection free: its cursors move with time (limit 0 starts nothing).
+      for (let i = 0; i < sims.length; i++) {
+        const sim = sims[(firstToWork + i) % sims.length]!;
+        for (const action of sim.dueWork(now, WORK_AT_ONCE - working, kind)) void work(sim, action);
+      }
+  };
+  // A connection freed starts the next action at once, not at the next tick: a real process's pool hands its
+  // next queued statement the connection as soon as it is free. Refills within one turn of the loop coalesce.
+  let refilling = false;
+  const refillWork = () => {
+    if (refilling) return;
+    refilling = true;
+    setImmediate(() => {
+      refilling = false;
+      startWork(Date.now());
+    });
   };
   const workOnce = async (sim: SimProcess, action: ReturnType<SimProcess['dueWork']>[number], was: number) => {
     const fence = fenceFor({ name: action.lease, epoch: action.epoch });
     const askedAt = Date.now();
     try {
       if (action.kind === 'claim') {
-        await readIntent(pool, action.lease);
-        const claim = await claimOccurrence(pool, fence, action.key, new Date(action.slotAt));
+        await readIntent(workPool, action.lease);
+        const claim = await claimOccurrence(workPool, fence, action.key, new Date(action.slotAt));
         if (!current(sim, was)) return;
         const answer = claim.kind === 'claimed' ? { cursor: claim.cursor } : claim.kind === 'already_completed' ? ('completed' as const) : ('failed' as const);
         sim.claimed(action.lease, action.epoch, action.key, action.slotAt, answer, Date.now());
       } else {
-        const done = await writeFenced(pool, fence, (w) => [completeOccurrence(w, action.key)]);
+        const done = await writeFenced(workPool, fence, (w) => [completeOccurrence(w, action.key)]);
         if (current(sim, was)) sim.completed(action.lease, action.epoch, action.key, done.kind === 'written');
       }
       timing.work.add(Date.now() - askedAt);
@@ -235,6 +264,7 @@ function main() {
   const tick = () => {
     const now = Date.now();
     timing.poolWaitMax = Math.max(timing.poolWaitMax, pool.waitingCount, renewPool.waitingCount);
+    startWork(now);
     for (const sim of sims) {
       judged(sim, sim.suspected(now));
       for (const lease of sim.dueAcquisitions(now, ACQUIRING_AT_ONCE - acquiring)) void acquire(sim, lease);
@@ -243,7 +273,6 @@ function main() {
       const reports = sim.dueReports(now);
       timing.dropped += reports.dropped;
       for (const one of reports.batches) void report(sim, one);
-      for (const action of sim.dueWork(now, WORK_AT_ONCE - working)) void work(sim, action);
     }
     if (!ready && sims.every((sim) => sim.held === sim.leases.length)) {
       ready = true;
@@ -265,7 +294,7 @@ function main() {
     async () => {
       clearInterval(ticker);
       loopDelay.disable();
-      await Promise.all([pool.end(), renewPool.end()]);
+      await Promise.all([pool.end(), renewPool.end(), workPool.end()]);
     },
     (line) => process.stderr.write(`${line}\n`),
   );
@@ -290,7 +319,7 @@ function main() {
           if (sim) {
             incarnation[sim.index]! += 1;
             registered[sim.index]!.clear();
-            sim.restart(newInstanceToken(), Date.now());
+            sim.restart(newInstanceToken(), Date.now(), roundPhase(Math.random));
             waitingReady.set(sim.index, command.id);
           }
           return;

@@ -114,6 +114,7 @@ function timedReporter(inner: Reporter): Reporter {
         throw error;
       }
     },
+    untilNextRound: (now, everyMs) => inner.untilNextRound(now, everyMs),
   };
 }
 
