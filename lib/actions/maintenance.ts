@@ -19,6 +19,7 @@
  * before its schedulers are labelled (the list shows what it covers).
  */
 import type pg from 'pg';
+import { inTransaction } from '../../db/transaction';
 import type { MaintenanceWindowRequest, MaintenanceWindowView } from '../api/types';
 import type { IdentifiedBy } from '../limits';
 import { MAINTENANCE_OPEN_MAX, spanProblem, targetProblem } from '../limits/maintenance';
@@ -80,25 +81,16 @@ const LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('leaseboard.maintena
 
 type Client = pg.PoolClient;
 
-async function inTransaction<T>(pool: Pick<pg.Pool, 'connect'>, body: (client: Client) => Promise<T | { rollback: T }>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query(LOCK);
-    const out = await body(client);
-    if (typeof out === 'object' && out !== null && 'rollback' in out) {
-      await client.query('ROLLBACK');
-      return out.rollback;
-    }
-    await client.query('COMMIT');
-    return out;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
+/** One change under the maintenance lock: committed when it changed a window, rolled back on any other answer. */
+const lockedChange = (pool: Pick<pg.Pool, 'connect'>, body: (client: Client) => Promise<WindowChangeResult>): Promise<WindowChangeResult> =>
+  inTransaction(
+    pool,
+    async (client) => {
+      await client.query(LOCK);
+      return body(client);
+    },
+    (result) => result.kind === 'changed',
+  );
 
 function specProblem(spec: WindowSpec): string | null {
   return targetProblem(spec.selector, spec.schedulers) ?? spanProblem(spec.startsAtMs, spec.endsAtMs, spec.weekly);
@@ -143,9 +135,9 @@ const ended = (spec: Pick<WindowSpec, 'endsAtMs' | 'weekly'>, nowMs: number) => 
 export async function createWindow(pool: Pick<pg.Pool, 'connect'>, spec: WindowSpec, actor: Actor): Promise<WindowChangeResult> {
   const problem = specProblem(spec);
   if (problem !== null) return { kind: 'invalid', message: problem };
-  return inTransaction<WindowChangeResult>(pool, async (client) => {
+  return lockedChange(pool, async (client) => {
     const nowMs = await dbNow(client);
-    if (ended(spec, nowMs)) return { rollback: { kind: 'invalid', message: 'endsAt: already past' } };
+    if (ended(spec, nowMs)) return { kind: 'invalid', message: 'endsAt: already past' };
     // The bound: closed windows go (their history is in the audit trail), open ones are capped.
     await client.query(
       `DELETE FROM maintenance_windows WHERE id IN (
@@ -159,7 +151,7 @@ export async function createWindow(pool: Pick<pg.Pool, 'connect'>, spec: WindowS
     const open = await client.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM maintenance_windows WHERE cancelled_at IS NULL AND (weekly OR ends_at > clock_timestamp())',
     );
-    if (open.rows[0]!.n >= MAINTENANCE_OPEN_MAX) return { rollback: { kind: 'too_many' } };
+    if (open.rows[0]!.n >= MAINTENANCE_OPEN_MAX) return { kind: 'too_many' };
     const { rows } = await client.query<FullWindowRow>(
       `INSERT INTO maintenance_windows (selector, schedulers, starts_at, ends_at, weekly, reason, by, created_at, updated_at)
        VALUES ($1, $2, to_timestamp($3 / 1000.0), to_timestamp($4 / 1000.0), $5, $6, $7, clock_timestamp(), clock_timestamp())
@@ -176,11 +168,11 @@ export async function createWindow(pool: Pick<pg.Pool, 'connect'>, spec: WindowS
 export async function editWindow(pool: Pick<pg.Pool, 'connect'>, id: number, spec: WindowSpec, actor: Actor): Promise<WindowChangeResult> {
   const problem = specProblem(spec);
   if (problem !== null) return { kind: 'invalid', message: problem };
-  return inTransaction<WindowChangeResult>(pool, async (client) => {
+  return lockedChange(pool, async (client) => {
     const found = await changeable(client, id);
-    if (found.kind !== 'changeable') return { rollback: found };
+    if (found.kind !== 'changeable') return found;
     const { nowMs, from } = found;
-    if (ended(spec, nowMs)) return { rollback: { kind: 'invalid', message: 'endsAt: already past (cancel the window to end it now)' } };
+    if (ended(spec, nowMs)) return { kind: 'invalid', message: 'endsAt: already past (cancel the window to end it now)' };
     const { rows } = await client.query<FullWindowRow>(
       `UPDATE maintenance_windows SET selector = $2, schedulers = $3, starts_at = to_timestamp($4 / 1000.0), ends_at = to_timestamp($5 / 1000.0),
          weekly = $6, reason = $7, by = $8, updated_at = clock_timestamp()
@@ -195,9 +187,9 @@ export async function editWindow(pool: Pick<pg.Pool, 'connect'>, id: number, spe
 
 /** Cancel a window: it closes at once (its schedulers' alerts are delivered again from the next round). */
 export async function cancelWindow(pool: Pick<pg.Pool, 'connect'>, id: number, actor: Actor): Promise<WindowChangeResult> {
-  return inTransaction<WindowChangeResult>(pool, async (client) => {
+  return lockedChange(pool, async (client) => {
     const found = await changeable(client, id);
-    if (found.kind !== 'changeable') return { rollback: found };
+    if (found.kind !== 'changeable') return found;
     const { nowMs, from } = found;
     const { rows } = await client.query<FullWindowRow>(
       `UPDATE maintenance_windows SET cancelled_at = clock_timestamp(), updated_at = clock_timestamp() WHERE id = $1 RETURNING ${WINDOW_COLUMNS}`,
