@@ -23,23 +23,20 @@ import { SERVICE_TOKEN_SCOPES, type ServiceTokenScope } from '../api/service-tok
 import { type Labels } from '../limits/labels';
 import { formatSelector, matchesSelector, parseSelector, type Selector } from '../limits/selector';
 
-export const SCOPES = SERVICE_TOKEN_SCOPES;
-export type Scope = ServiceTokenScope;
-
 /** A list of scheduler names, or label selectors of which any one may select a scheduler. */
 type GrantTarget = { kind: 'schedulers'; names: ReadonlySet<string> } | { kind: 'selector'; selectors: readonly Selector[] };
 
 export interface Grant {
-  scopes: ReadonlySet<Scope>;
+  scopes: ReadonlySet<ServiceTokenScope>;
   target: GrantTarget;
 }
 
-export function isScope(value: string): value is Scope {
-  return (SCOPES as readonly string[]).includes(value);
+export function isScope(value: string): value is ServiceTokenScope {
+  return (SERVICE_TOKEN_SCOPES as readonly string[]).includes(value);
 }
 
 /** A grant over selectors' texts (any of them); null when one does not parse (callers validated them before storing). */
-export function selectorGrant(scopes: Iterable<Scope>, texts: readonly string[]): Grant | null {
+export function selectorGrant(scopes: Iterable<ServiceTokenScope>, texts: readonly string[]): Grant | null {
   const selectors: Selector[] = [];
   for (const text of texts) {
     const parsed = parseSelector(text);
@@ -49,12 +46,12 @@ export function selectorGrant(scopes: Iterable<Scope>, texts: readonly string[])
   return { scopes: new Set(scopes), target: { kind: 'selector', selectors } };
 }
 
-export function schedulersGrant(scopes: Iterable<Scope>, names: Iterable<string>): Grant {
+export function schedulersGrant(scopes: Iterable<ServiceTokenScope>, names: Iterable<string>): Grant {
   return { scopes: new Set(scopes), target: { kind: 'schedulers', names: new Set(names) } };
 }
 
 /** Whether `grant` (null: unlimited) includes `scope` at all. */
-export function hasScope(grant: Grant | null, scope: Scope): boolean {
+export function hasScope(grant: Grant | null, scope: ServiceTokenScope): boolean {
   return grant === null || grant.scopes.has(scope);
 }
 

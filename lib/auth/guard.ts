@@ -14,7 +14,8 @@
  */
 import type pg from 'pg';
 import { checkSameOrigin } from './csrf';
-import { coversScheduler, describeTarget, hasScope, type Scope } from './grant';
+import type { ServiceTokenScope } from '../api/service-token-scopes';
+import { coversScheduler, describeTarget, hasScope } from './grant';
 import { type AuthSources, type OperatorIdentity, resolveIdentity } from './identity';
 
 export type WriteRefusal = { status: 403; code: 'cross_site' | 'forbidden'; message: string };
@@ -24,7 +25,7 @@ export type Authorization = { ok: true; identity: OperatorIdentity } | { ok: fal
 const forbidden = (message: string): Authorization => ({ ok: false, refusal: { status: 403, code: 'forbidden', message } });
 
 /** `scope`: what the action is, for a limited identity; absent, only an unlimited operator may act. */
-export async function authorizeWrite(sources: AuthSources, headers: Headers, nowMs: number, scope?: Scope): Promise<Authorization> {
+export async function authorizeWrite(sources: AuthSources, headers: Headers, nowMs: number, scope?: ServiceTokenScope): Promise<Authorization> {
   const origin = checkSameOrigin(sources.auth, headers);
   if (!origin.ok) return { ok: false, refusal: { status: 403, code: 'cross_site', message: origin.message } };
   const identity = await resolveIdentity(sources, headers, nowMs);

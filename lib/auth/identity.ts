@@ -20,7 +20,8 @@
  */
 import { peerAddress } from '../http/peer';
 import type { AuthConfig } from './config';
-import { type Grant, SCOPES, selectorGrant } from './grant';
+import { SERVICE_TOKEN_SCOPES } from '../api/service-token-scopes';
+import { type Grant, selectorGrant } from './grant';
 import { presentedServiceToken, type ServiceTokenStore } from './service-tokens';
 import { readSession, type SessionStore } from './session';
 import { oidcSessionValue } from './oidc/cookies';
@@ -83,7 +84,7 @@ export async function serviceTokenIdentity(sources: AuthSources, headers: Header
 function oidcGrant(session: { selectors: string[] | null }): Grant | null {
   if (session.selectors === null) return null;
   // A selector that no longer parses limits to nothing rather than to everything.
-  return selectorGrant(SCOPES, session.selectors) ?? { scopes: new Set(), target: { kind: 'schedulers', names: new Set() } };
+  return selectorGrant(SERVICE_TOKEN_SCOPES, session.selectors) ?? { scopes: new Set(), target: { kind: 'schedulers', names: new Set() } };
 }
 
 export async function resolveIdentity(sources: AuthSources, headers: Headers, nowMs: number): Promise<Identity> {

@@ -18,7 +18,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
-import { type Grant, isScope, schedulersGrant, type Scope, selectorGrant } from './grant';
+import type { ServiceTokenScope } from '../api/service-token-scopes';
+import { type Grant, isScope, schedulersGrant, selectorGrant } from './grant';
 
 const TOKEN = /^lbs_([0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/;
 const BEARER = /^Bearer\s+(\S+)$/i;
@@ -81,7 +82,7 @@ interface TokenRow {
 
 /** The grant a stored row carries; null for a row that does not make one (never stored by this code). */
 function grantOfRow(row: Pick<TokenRow, 'scopes' | 'schedulers' | 'selector'>): Grant | null {
-  const scopes = row.scopes.filter(isScope) as Scope[];
+  const scopes = row.scopes.filter(isScope) as ServiceTokenScope[];
   if (scopes.length !== row.scopes.length) return null;
   if (row.schedulers !== null) return schedulersGrant(scopes, row.schedulers);
   return row.selector === null ? null : selectorGrant(scopes, [row.selector]);

@@ -1,12 +1,12 @@
 // A service token written straight into the table, as an admin's POST /api/v1/tokens would (the secret
 // minted and MACed by ../service-tokens.ts), for suites that have no admin to sign in: the attack's probes.
 import type pg from 'pg';
-import type { Scope } from '../grant';
+import type { ServiceTokenScope } from '../../api/service-token-scopes';
 import { mintServiceToken } from '../service-tokens';
 
 export async function insertServiceToken(
   db: Pick<pg.Pool, 'query'>,
-  token: { name: string; scopes: Scope[]; schedulers: string[]; revoked?: boolean },
+  token: { name: string; scopes: ServiceTokenScope[]; schedulers: string[]; revoked?: boolean },
 ): Promise<string> {
   const minted = mintServiceToken();
   await db.query(

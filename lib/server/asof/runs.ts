@@ -19,14 +19,22 @@ import type { ReadDeps } from './detail';
 export const RUNS_LIMIT_DEFAULT = 20;
 export const RUNS_LIMIT_MAX = 100;
 
+/**
+ * SQL: whether `lease`'s current slot (now, as the runtime's slots are: a multiple of the cadence since the
+ * epoch, lib/status/next-run.ts) has started — an occurrence row for it, running or ended. One text for the
+ * runs and the next hour, so both say "due" alike.
+ */
+export const currentSlotStartedSql = (lease: string, everyMs: string, now: string) =>
+  `EXISTS (SELECT 1 FROM occurrences o WHERE o.lease = ${lease}
+          AND o.scheduled_at = to_timestamp(floor(extract(epoch FROM ${now}) * 1000 / ${everyMs}) * ${everyMs} / 1000.0))`;
+
 const RUNS_SQL = `
 WITH c AS (SELECT clock_timestamp() AS now),
   s AS (SELECT every_ms FROM schedulers WHERE name = $1)
 SELECT floor(extract(epoch FROM c.now) * 1000)::float8 AS now_ms,
   EXISTS (SELECT 1 FROM schedulers WHERE name = $1 UNION ALL SELECT 1 FROM leases WHERE name = $1) AS known,
   (SELECT every_ms FROM s) AS every_ms,
-  EXISTS (SELECT 1 FROM occurrences o, s WHERE o.lease = $1
-          AND o.scheduled_at = to_timestamp(floor(extract(epoch FROM c.now) * 1000 / s.every_ms) * s.every_ms / 1000.0)) AS current_started,
+  ${currentSlotStartedSql('$1', '(SELECT every_ms FROM s)', 'c.now')} AS current_started,
   (SELECT COALESCE(json_agg(r ORDER BY r.scheduled_ms DESC), '[]') FROM (
      SELECT o.key, o.epoch::float8 AS epoch, o.state, o.exit_code, floor(extract(epoch FROM o.scheduled_at) * 1000)::float8 AS scheduled_ms,
             floor(extract(epoch FROM o.claimed_at) * 1000)::float8 AS claimed_ms, floor(extract(epoch FROM o.completed_at) * 1000)::float8 AS ended_ms

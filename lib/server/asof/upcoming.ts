@@ -17,6 +17,7 @@ import type { SchedulerLabels } from '../../status/types';
 import { okResult, type ReadResult } from '../domain/result';
 import { unreadableResult } from '../store/deadline';
 import type { ReadDeps } from './detail';
+import { currentSlotStartedSql } from './runs';
 
 const HOUR_MS = 3_600_000;
 export const UPCOMING_LIMIT_DEFAULT = 200;
@@ -29,8 +30,7 @@ SELECT floor(extract(epoch FROM c.now) * 1000)::float8 AS now_ms,
       'name', s.name, 'every_ms', s.every_ms, 'labels', COALESCE(lb.labels, s.labels),
       'disabled', COALESCE(i.disabled, false),
       'held', EXISTS (SELECT 1 FROM leases l WHERE l.name = s.name AND l.released_at IS NULL AND l.expires_at > c.now),
-      'current_started', EXISTS (SELECT 1 FROM occurrences o WHERE o.lease = s.name
-          AND o.scheduled_at = to_timestamp(floor(extract(epoch FROM c.now) * 1000 / s.every_ms) * s.every_ms / 1000.0)))), '[]')
+      'current_started', ${currentSlotStartedSql('s.name', 's.every_ms', 'c.now')})), '[]')
    FROM schedulers s LEFT JOIN label_overrides lb ON lb.name = s.name LEFT JOIN scheduler_intents i ON i.lease = s.name) AS schedulers
 FROM c`;
 
